@@ -1,0 +1,51 @@
+"""Per-query DCG, ideal DCG and NDCG, and their weighted mean."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+
+from ._queries import Queries, query_sums
+
+
+def dcg_per_query(ranked_gain: np.ndarray, weight: np.ndarray, queries: Queries) -> np.ndarray:
+    """DCG of each query: the sum of its ranked gains times the position weights."""
+    return query_sums(ranked_gain * weight, queries)
+
+
+def ndcg_from_dcg(dcg: np.ndarray, ideal_dcg: np.ndarray, zero_division: float) -> np.ndarray:
+    """DCG / ideal DCG per query; ``zero_division`` where the ideal DCG is <= 0.
+
+    An ideal DCG of 0 means no document of the query is relevant; a negative one
+    (possible with negative gains) means none is better than neutral. NDCG is
+    undefined for both.
+    """
+    defined = ideal_dcg > 0
+    ndcg = np.full(dcg.shape[0], float(zero_division))
+    np.divide(dcg, ideal_dcg, out=ndcg, where=defined)
+    return ndcg
+
+
+def weighted_mean(values: np.ndarray, sample_weight: np.ndarray | None) -> float:
+    """Weighted mean over queries, leaving out NaN (undefined) values.
+
+    Returns NaN with an :class:`~sklearn.exceptions.UndefinedMetricWarning` when
+    nothing is left, or when what is left weighs 0.
+    """
+    weight = np.ones(values.shape[0]) if sample_weight is None else sample_weight
+    kept = ~np.isnan(values)
+    total = weight[kept].sum()
+    if total == 0:
+        what = "every query was left out" if not kept.any() else "the queries left weigh 0"
+        if kept.all():
+            raise ValueError("sample_weight sums to 0; at least one query needs a positive weight.")
+        warnings.warn(
+            f"NDCG is undefined: {what} (no relevant document and "
+            "zero_division=np.nan); returning NaN.",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+        return float("nan")
+    return float((weight[kept] * values[kept]).sum() / total)

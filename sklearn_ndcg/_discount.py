@@ -1,0 +1,76 @@
+"""Position in the ranking -> discount weight, zero after the cutoff k."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+DISCOUNTS = ("log2", "reciprocal", "none")
+
+
+def discount_weights(
+    position: np.ndarray,
+    discount: str | Callable,
+    k: int | None,
+    log_base: float | None = None,
+) -> np.ndarray:
+    """Discount weight of each position; positions after ``k`` weigh 0.
+
+    Parameters
+    ----------
+    position : ndarray of int
+        1-based positions within each query.
+    discount : {"log2", "reciprocal", "none"} or callable
+        The discount; a callable maps an int array of 1-based ranks to finite,
+        non-negative weights of the same shape.
+    k : int or None
+        The cutoff.
+    log_base : float or None
+        With ``discount="log2"``, the base of the logarithm instead of 2.
+
+    Returns
+    -------
+    ndarray
+        Float64 weights, same shape as ``position``.
+    """
+    longest = int(position.max())
+    n_weighted = longest if k is None else min(k, longest)
+    table = np.zeros(longest + 1)  # table[p] is the weight of position p
+    table[1 : n_weighted + 1] = _weights(np.arange(1, n_weighted + 1), discount, log_base)
+    return table[position]
+
+
+def _weights(rank: np.ndarray, discount, log_base: float | None) -> np.ndarray:
+    if discount == "log2":
+        if log_base is None:
+            return 1.0 / np.log2(rank + 1.0)
+        return np.log(log_base) / np.log(rank + 1.0)
+    if discount == "reciprocal":
+        return 1.0 / rank
+    if discount == "none":
+        return np.ones(rank.shape[0])
+    try:
+        weights = discount(rank.copy())
+    except Exception as exc:
+        raise ValueError(
+            f"discount callable {discount!r} raised {type(exc).__name__}: {exc}"
+        ) from exc
+    try:
+        weights = np.asarray(weights, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"discount callable must return numbers, got {type(weights).__name__}."
+        ) from None
+    if weights.shape != rank.shape:
+        raise ValueError(
+            f"discount callable must return one weight per rank, an array of shape "
+            f"{rank.shape}; got shape {weights.shape}."
+        )
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if bad.any():
+        raise ValueError(
+            "discount callable must return finite, non-negative weights; got "
+            f"{weights[bad][0]} for rank {rank[bad][0]}."
+        )
+    return weights

@@ -1,0 +1,134 @@
+"""Relevance labels -> gains."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+GAINS = ("linear", "exponential")
+
+
+def compute_gain(y_true: np.ndarray, gain) -> np.ndarray:
+    """Gain of each document from its relevance label.
+
+    Parameters
+    ----------
+    y_true : ndarray
+        Flat float64 relevance labels.
+    gain : {"linear", "exponential"}, Mapping, sequence or callable
+        See :func:`sklearn_ndcg.ndcg_score`.
+
+    Returns
+    -------
+    ndarray
+        Float64 gains, same shape as ``y_true``.
+    """
+    if isinstance(gain, str):
+        if (y_true < 0).any():
+            raise ValueError(
+                f"y_true has negative relevance labels (min {y_true.min():g}), which "
+                f'gain="{gain}" does not accept (as in scikit-learn). To penalise bad '
+                "documents, give gain as a mapping or callable, e.g. "
+                "gain={1: 1.0, 0: 0.0, -1: -1.0}."
+            )
+        if gain == "linear":
+            return y_true.copy()
+        with np.errstate(over="ignore"):
+            gains = np.exp2(y_true) - 1.0
+        if not np.isfinite(gains).all():
+            raise ValueError(
+                f'gain="exponential" overflows float64 for relevance label '
+                f"{y_true.max():g} (2**label - 1 is finite only for labels below "
+                "1024); use gain='linear' or rescale the labels."
+            )
+        return gains
+    if isinstance(gain, Mapping):
+        return _gain_from_mapping(y_true, gain)
+    if callable(gain):
+        return _gain_from_callable(y_true, gain)
+    return _gain_from_sequence(y_true, gain)
+
+
+def _gain_from_mapping(y_true: np.ndarray, gain: Mapping) -> np.ndarray:
+    try:
+        labels = np.array(list(gain.keys()), dtype=np.float64)
+        values = np.array(list(gain.values()), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            "gain as a mapping must map numeric relevance labels to numeric gains, "
+            f"got {gain!r}."
+        ) from None
+    if not np.isfinite(values).all():
+        raise ValueError("gain as a mapping has NaN or infinite gains; give finite gains.")
+    if labels.size == 0:
+        raise ValueError("gain is an empty mapping; give a gain for every label in y_true.")
+    order = np.argsort(labels)
+    labels, values = labels[order], values[order]
+    index = np.searchsorted(labels, y_true).clip(max=labels.size - 1)
+    found = labels[index] == y_true
+    if not found.all():
+        missing = np.unique(y_true[~found])
+        raise ValueError(
+            f"gain has no entry for the relevance labels {_labels(missing)}; the "
+            "mapping must give a gain for every label in y_true."
+        )
+    return values[index]
+
+
+def _gain_from_sequence(y_true: np.ndarray, gain) -> np.ndarray:
+    try:
+        table = np.asarray(gain, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            'gain must be "linear", "exponential", a mapping {label: gain}, a '
+            f"sequence of gains indexed by label, or a callable; got {gain!r}."
+        ) from None
+    if table.ndim != 1 or table.size == 0:
+        raise ValueError(
+            f"gain as a sequence must be a non-empty 1-D list of gains indexed by "
+            f"label; got shape {table.shape}."
+        )
+    if not np.isfinite(table).all():
+        raise ValueError("gain as a sequence has NaN or infinite gains; give finite gains.")
+    if (y_true != np.round(y_true)).any() or (y_true < 0).any():
+        raise ValueError(
+            "gain as a sequence (LightGBM's label_gain) is indexed by label, so y_true "
+            "must hold non-negative integers; got "
+            f"{_labels(np.unique(y_true[(y_true != np.round(y_true)) | (y_true < 0)]))}."
+        )
+    if y_true.max() >= table.size:
+        raise ValueError(
+            f"gain as a sequence has {table.size} entries (labels 0..{table.size - 1}) "
+            f"but y_true has the label {y_true.max():g}."
+        )
+    return table[y_true.astype(np.intp)]
+
+
+def _gain_from_callable(y_true: np.ndarray, gain: Callable) -> np.ndarray:
+    try:
+        gains = gain(y_true.copy())
+    except Exception as exc:
+        raise ValueError(
+            f"gain callable {gain!r} raised {type(exc).__name__}: {exc}"
+        ) from exc
+    try:
+        gains = np.asarray(gains, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"gain callable must return numbers, got {type(gains).__name__}."
+        ) from None
+    if gains.shape != y_true.shape:
+        raise ValueError(
+            f"gain callable must return one gain per label, an array of shape "
+            f"{y_true.shape}; got shape {gains.shape}."
+        )
+    if not np.isfinite(gains).all():
+        raise ValueError("gain callable returned NaN or infinite gains; gains must be finite.")
+    return gains
+
+
+def _labels(values: np.ndarray, at_most: int = 10) -> str:
+    shown = ", ".join(f"{v:g}" for v in values[:at_most])
+    more = f" and {values.size - at_most} more" if values.size > at_most else ""
+    return f"[{shown}{more}]"

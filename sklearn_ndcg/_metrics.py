@@ -1,0 +1,397 @@
+"""ndcg_score, dcg_score and query_scores: the public metric functions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from numbers import Integral, Real
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._aggregate import dcg_per_query, ndcg_from_dcg, weighted_mean
+from ._compat import Interval, Options, StrOptions, validate_params
+from ._discount import DISCOUNTS, discount_weights
+from ._gain import GAINS, compute_gain
+from ._queries import group_queries, positions, query_weights
+from ._ties import DEFAULT_TIES, TIE_RULES, ideal_gains, rank_gains, resolve_ties
+from ._validation import check_k, check_ranking_input
+
+_COMMON_PARAMS = {
+    "y_true": ["array-like"],
+    "y_score": ["array-like"],
+    "k": [Interval(Integral, 1, None, closed="left"), None],
+    "gain": [StrOptions(set(GAINS)), Mapping, callable, "array-like"],
+    "discount": [StrOptions(set(DISCOUNTS)), callable],
+    "ties": [StrOptions(set(TIE_RULES))],
+    "qid": ["array-like", None],
+    "sample_weight": ["array-like", None],
+    "ignore_ties": ["boolean", None],
+}
+_ZERO_DIVISION = [Options(Real, {0.0, 1.0}), "nan"]
+_LOG_BASE = [Interval(Real, 1, None, closed="neither"), None]
+
+
+class QueryScores(NamedTuple):
+    """Per-query values of a ranking metric, returned by :func:`query_scores`."""
+
+    qid: np.ndarray
+    """Query ids, sorted; ``arange(n_queries)`` for 2-D input."""
+    score: np.ndarray
+    """The metric of each query; NaN where NDCG is undefined and
+    ``zero_division=np.nan``."""
+    weight: np.ndarray
+    """Weight of each query (ones without ``sample_weight``)."""
+
+
+def _dcg_and_ideal(
+    y_true, y_score, *, qid, sample_weight, k, gain, discount, ties, log_base, ideal
+):
+    """Run the stages: validate, group, gain, order, discount, sum per query."""
+    check_k(k)
+    data = check_ranking_input(y_true, y_score, qid, sample_weight)
+    queries = group_queries(data.qid, data.shape)
+    weight = query_weights(data.sample_weight, queries)
+    gains = compute_gain(data.y_true, gain)
+    position_weight = discount_weights(positions(queries), discount, k, log_base)
+    dcg = dcg_per_query(rank_gains(gains, data.y_score, queries, ties), position_weight, queries)
+    ideal_dcg = (
+        dcg_per_query(ideal_gains(gains, queries), position_weight, queries)
+        if ideal
+        else None
+    )
+    return queries.ids, dcg, ideal_dcg, weight
+
+
+def _check_log_base(log_base, discount) -> None:
+    if log_base is not None and not (isinstance(discount, str) and discount == "log2"):
+        raise ValueError(
+            f"log_base={log_base!r} only applies to discount='log2'; got "
+            f"discount={discount!r}. Drop one of them."
+        )
+
+
+@validate_params(
+    {
+        **_COMMON_PARAMS,
+        "metric": [StrOptions({"ndcg", "dcg"})],
+        "zero_division": _ZERO_DIVISION,
+        "log_base": _LOG_BASE,
+    },
+    prefer_skip_nested_validation=True,
+)
+def query_scores(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    metric: str = "ndcg",
+    k: int | None = None,
+    gain: str | Mapping | Callable | ArrayLike = "linear",
+    discount: str | Callable = "log2",
+    ties: str = "average",
+    qid: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    zero_division: float = 0.0,
+    log_base: float | None = None,
+) -> QueryScores:
+    """NDCG or DCG of each query, with the query ids they belong to.
+
+    The per-query values behind :func:`ndcg_score` and :func:`dcg_score`, for
+    confidence intervals, paired tests between models, or finding the queries
+    a model gets wrong. ``np.average(result.score, weights=result.weight)``
+    equals the score of the matching function (ignoring NaN values).
+
+    Read more in the :ref:`User Guide <per_query>`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_queries, n_documents) or (n_samples,)
+        Relevance labels; see :func:`ndcg_score`.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; higher ranks first.
+    metric : {"ndcg", "dcg"}, default="ndcg"
+        Which metric to compute per query.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None means all.
+    gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
+        See :func:`ndcg_score`.
+    discount : {"log2", "reciprocal", "none"} or callable, default="log2"
+        See :func:`ndcg_score`.
+    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+        See :func:`ndcg_score`.
+    qid : array-like of shape (n_samples,), default=None
+        Query id of each document, for 1-D (long format) input.
+    sample_weight : array-like, default=None
+        One weight per query (2-D input) or per document (long format, equal
+        within a query); returned as ``weight``.
+    zero_division : {0.0, 1.0, np.nan}, default=0.0
+        NDCG of a query with no relevant document. Ignored for DCG.
+    log_base : float > 1, default=None
+        Base of the logarithmic discount for DCG (NDCG does not depend on it).
+
+    Returns
+    -------
+    result : QueryScores
+        Named tuple ``(qid, score, weight)`` of arrays of shape (n_queries,),
+        queries sorted by id.
+
+    See Also
+    --------
+    ndcg_score : The weighted mean of the per-query NDCG.
+    dcg_score : The weighted mean of the per-query DCG.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import query_scores
+    >>> result = query_scores([3, 2, 0, 1, 0], [0.9, 0.1, 0.5, 0.4, 0.3],
+    ...                       qid=["b", "b", "b", "a", "a"])
+    >>> result.qid
+    array(['a', 'b'], dtype='<U1')
+    >>> result.score.round(4)
+    array([1.    , 0.9134])
+    """
+    ties = resolve_ties(ties, None)
+    if metric == "ndcg":
+        log_base = None  # the base cancels in NDCG
+    _check_log_base(log_base, discount)
+    ids, dcg, ideal_dcg, weight = _dcg_and_ideal(
+        y_true, y_score, qid=qid, sample_weight=sample_weight, k=k, gain=gain,
+        discount=discount, ties=ties, log_base=log_base, ideal=metric == "ndcg",
+    )
+    score = dcg if ideal_dcg is None else ndcg_from_dcg(dcg, ideal_dcg, zero_division)
+    weight = np.ones(ids.shape[0]) if weight is None else weight
+    return QueryScores(ids, score, weight)
+
+
+@validate_params(
+    {**_COMMON_PARAMS, "zero_division": _ZERO_DIVISION},
+    prefer_skip_nested_validation=True,
+)
+def ndcg_score(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    k: int | None = None,
+    gain: str | Mapping | Callable | ArrayLike = "linear",
+    discount: str | Callable = "log2",
+    ties: str = DEFAULT_TIES,
+    qid: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    zero_division: float = 0.0,
+    ignore_ties: bool | None = None,
+) -> float:
+    """Normalized Discounted Cumulative Gain, averaged over queries.
+
+    The DCG of the ranking induced by ``y_score``, divided by the DCG of the
+    ideal ranking (by decreasing gain), per query; then the (weighted) mean
+    over queries. With default arguments it equals
+    :func:`sklearn.metrics.ndcg_score`, and it also takes long-format input
+    grouped by ``qid``, other gains, discounts and tie rules, and a policy for
+    queries without any relevant document.
+
+    Read more in the :ref:`User Guide <ndcg>`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_queries, n_documents) or (n_samples,)
+        Relevance labels (graded or binary). 2-D input holds one query per row,
+        as in scikit-learn; 1-D input is long format, one row per document,
+        grouped into queries by ``qid`` (a single query if ``qid`` is None).
+    y_score : array-like of the same shape as y_true
+        Predicted scores; documents are ranked by decreasing score.
+    k : int, default=None
+        Only the top ``k`` documents of each query count, in the DCG and in the
+        ideal DCG. None means all documents. A ``k`` larger than a query is fine.
+    gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
+        Gain of a document from its relevance label.
+
+        - "linear": the label itself (scikit-learn's choice).
+        - "exponential": ``2**label - 1`` (Burges et al.; LightGBM, XGBoost).
+        - mapping ``{label: gain}``: every label in ``y_true`` must be a key;
+          gains may be negative (e.g. ``{1: 1, 0: 0, -1: -1}``).
+        - sequence: gains indexed by non-negative integer label, like
+          LightGBM's ``label_gain``.
+        - callable: takes the float64 array of labels and returns gains of the
+          same shape.
+
+        The built-in gains reject negative labels, as scikit-learn does. The
+        ideal ranking sorts gains, so a non-monotone gain stays correct.
+    discount : {"log2", "reciprocal", "none"} or callable, default="log2"
+        Weight of the document at rank ``r`` (ranks start at 1).
+
+        - "log2": ``1 / log2(r + 1)``.
+        - "reciprocal": ``1 / r``.
+        - "none": 1, i.e. plain cumulative gain.
+        - callable: takes an int array of ranks and returns finite,
+          non-negative weights of the same shape.
+    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+        How documents with equal scores are ordered.
+
+        - "average": each tied document gets the mean gain of its group: the
+          expected DCG over all orderings of the tied documents (McSherry and
+          Najork), as scikit-learn does, also when ``k`` cuts through a group.
+        - "first": tied documents keep their input order.
+        - "optimistic": tied documents by decreasing gain (an upper bound).
+        - "pessimistic": tied documents by increasing gain (a lower bound).
+    qid : array-like of shape (n_samples,), default=None
+        Query id of each document, for 1-D (long format) input. Ids may be of
+        any sortable type, in any order, and queries of any length.
+    sample_weight : array-like, default=None
+        Weight of each query in the mean: one per row for 2-D input; for long
+        format one per document, equal within a query.
+    zero_division : {0.0, 1.0, np.nan}, default=0.0
+        NDCG of a query whose ideal DCG is not positive (no relevant document):
+        0.0 as in scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan``
+        to leave such queries out of the mean. If every query is left out the
+        result is NaN, with an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
+    ignore_ties : bool, default=None
+        scikit-learn's keyword: True means the fastest tie rule (``"first"``,
+        the same value on tie-free scores), False means ``"average"``. Give
+        ``ties`` or ``ignore_ties``, not both.
+
+    Returns
+    -------
+    score : float
+        The weighted mean NDCG over queries; in [0, 1] for non-negative gains.
+
+    See Also
+    --------
+    dcg_score : Discounted cumulative gain, not normalized.
+    query_scores : NDCG or DCG of each query, with the query ids.
+    make_ndcg_scorer : NDCG@k as the ``scoring`` of a scikit-learn search.
+
+    Notes
+    -----
+    Per query, with ranks ``r`` in the order of decreasing score, gains ``g``
+    and discount ``d``::
+
+        DCG@k  = sum over r <= k of g(r) * d(r)
+        NDCG@k = DCG@k / (DCG@k of the ranking by decreasing gain)
+
+    The whole computation is vectorized: one sort of the documents by
+    (query, -score), tie groups from boundary masks, and segment sums.
+
+    References
+    ----------
+    Jarvelin, K., & Kekalainen, J. (2002). Cumulated gain-based evaluation of
+    IR techniques. ACM Transactions on Information Systems, 20(4), 422-446.
+
+    McSherry, F., & Najork, M. (2008). Computing information retrieval
+    performance measures efficiently in the presence of tied scores. ECIR.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import ndcg_score
+    >>> y_true = [[10, 0, 0, 1, 5]]
+    >>> round(ndcg_score(y_true, [[0.1, 0.2, 0.3, 4, 70]]), 6)
+    0.695694
+    >>> round(ndcg_score(y_true, [[0.1, 0.2, 0.3, 4, 70]], k=2), 6)
+    0.416924
+
+    Ties in the scores: averaged by default, or bounded from above and below.
+
+    >>> tied = [[1, 0, 0, 0, 1]]
+    >>> round(ndcg_score(y_true, tied, k=1), 6)
+    0.75
+    >>> ndcg_score(y_true, tied, k=1, ties="optimistic")
+    1.0
+    >>> ndcg_score(y_true, tied, k=1, ties="pessimistic")
+    0.5
+
+    Long format: one row per document, grouped by query id.
+
+    >>> round(ndcg_score([3, 2, 0, 1, 0], [0.9, 0.1, 0.5, 0.4, 0.3],
+    ...                  qid=[7, 7, 7, 8, 8], gain="exponential"), 6)
+    0.967468
+    """
+    ties = resolve_ties(ties, ignore_ties)
+    _, dcg, ideal_dcg, weight = _dcg_and_ideal(
+        y_true, y_score, qid=qid, sample_weight=sample_weight, k=k, gain=gain,
+        discount=discount, ties=ties, log_base=None, ideal=True,
+    )
+    return weighted_mean(ndcg_from_dcg(dcg, ideal_dcg, zero_division), weight)
+
+
+@validate_params(
+    {**_COMMON_PARAMS, "log_base": _LOG_BASE},
+    prefer_skip_nested_validation=True,
+)
+def dcg_score(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    k: int | None = None,
+    gain: str | Mapping | Callable | ArrayLike = "linear",
+    discount: str | Callable = "log2",
+    ties: str = DEFAULT_TIES,
+    qid: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    log_base: float | None = None,
+    ignore_ties: bool | None = None,
+) -> float:
+    """Discounted Cumulative Gain, averaged over queries.
+
+    The sum of the gains of the documents in the order of decreasing
+    ``y_score``, each times the discount of its rank; then the (weighted) mean
+    over queries. With default arguments it equals
+    :func:`sklearn.metrics.dcg_score`. Usually :func:`ndcg_score` is preferred,
+    since DCG grows with the number and grade of relevant documents.
+
+    Read more in the :ref:`User Guide <ndcg>`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_queries, n_documents) or (n_samples,)
+        Relevance labels; see :func:`ndcg_score`.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; documents are ranked by decreasing score.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None means all.
+    gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
+        Gain of a document from its relevance label; see :func:`ndcg_score`.
+    discount : {"log2", "reciprocal", "none"} or callable, default="log2"
+        Weight of each rank; see :func:`ndcg_score`.
+    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+        How documents with equal scores are ordered; see :func:`ndcg_score`.
+    qid : array-like of shape (n_samples,), default=None
+        Query id of each document, for 1-D (long format) input.
+    sample_weight : array-like, default=None
+        Weight of each query in the mean: one per row for 2-D input; for long
+        format one per document, equal within a query.
+    log_base : float > 1, default=None
+        scikit-learn's keyword: the discount is ``1 / log_base(r + 1)``. Only
+        with ``discount="log2"``; None means base 2.
+    ignore_ties : bool, default=None
+        scikit-learn's keyword: True means ``ties="first"``, False means
+        ``ties="average"``. Give ``ties`` or ``ignore_ties``, not both.
+
+    Returns
+    -------
+    score : float
+        The weighted mean DCG over queries.
+
+    See Also
+    --------
+    ndcg_score : DCG divided by the DCG of the ideal ranking.
+    query_scores : DCG or NDCG of each query, with the query ids.
+    make_dcg_scorer : DCG@k as the ``scoring`` of a scikit-learn search.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import dcg_score
+    >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]]), 6)
+    4.670624
+    >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]], ties="first"), 6)
+    4.761860
+    >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]], k=2), 6)
+    4.26186
+    >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]], discount="reciprocal"), 6)
+    4.066667
+    """
+    ties = resolve_ties(ties, ignore_ties)
+    _check_log_base(log_base, discount)
+    _, dcg, _, weight = _dcg_and_ideal(
+        y_true, y_score, qid=qid, sample_weight=sample_weight, k=k, gain=gain,
+        discount=discount, ties=ties, log_base=log_base, ideal=False,
+    )
+    return weighted_mean(dcg, weight)

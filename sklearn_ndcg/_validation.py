@@ -1,0 +1,150 @@
+"""Input checks: turn what the caller gave into flat float64 copies and query ids."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import scipy.sparse as sp
+
+
+class RankingInput(NamedTuple):
+    """Validated input, one row per document.
+
+    ``y_true`` and ``y_score`` are flat float64 arrays. ``qid`` holds one query
+    id per document (long format) or is None; then ``shape`` is the
+    ``(n_queries, n_documents)`` layout of the rows.
+    """
+
+    y_true: np.ndarray
+    y_score: np.ndarray
+    qid: np.ndarray | None
+    shape: tuple[int, int] | None
+    sample_weight: np.ndarray | None
+
+
+def check_k(k: int | None) -> None:
+    """Reject booleans, which pass ``Interval(Integral, ...)`` as integers."""
+    if isinstance(k, (bool, np.bool_)):
+        raise TypeError(f"k must be an int >= 1 or None, got the bool {k!r}.")
+
+
+def as_float_array(x, name: str) -> np.ndarray:
+    """Return ``x`` as a new float64 array, or raise an error naming ``name``."""
+    if sp.issparse(x):
+        raise TypeError(
+            f"{name} is a sparse matrix; ranking metrics need dense input, "
+            f"e.g. {name}.toarray()."
+        )
+    try:
+        array = np.asarray(x)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(
+            f"{name} could not be read as an array; is it ragged (rows of "
+            f"different lengths)? Give 2-D input with the same number of documents "
+            f"per query, or long format with qid. ({exc})"
+        ) from None
+    if array.dtype.kind == "c":
+        raise TypeError(f"{name} holds complex numbers; real numbers were expected.")
+    if array.dtype.kind in "USV":
+        raise TypeError(
+            f"{name} holds {array.dtype} values; numbers were expected."
+        )
+    try:
+        array = np.array(array, dtype=np.float64)  # always a copy
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name} holds values that are not numbers (dtype {array.dtype}); "
+            "numbers were expected."
+        ) from None
+    if not np.isfinite(array).all():
+        raise ValueError(
+            f"{name} contains NaN or infinity; every value must be finite."
+        )
+    return array
+
+
+def check_ranking_input(y_true, y_score, qid=None, sample_weight=None) -> RankingInput:
+    """Check the arrays of a ranking metric and flatten them.
+
+    2-D input is ``(n_queries, n_documents)``, as in scikit-learn. 1-D input is
+    long format: one row per document, grouped by ``qid`` (one query if None).
+    """
+    y_true = as_float_array(y_true, "y_true")
+    y_score = as_float_array(y_score, "y_score")
+    for name, array in (("y_true", y_true), ("y_score", y_score)):
+        if array.ndim not in (1, 2):
+            raise ValueError(
+                f"{name} must be 1-D (long format) or 2-D (n_queries, n_documents); "
+                f"got an array of shape {array.shape}."
+            )
+    if y_true.shape != y_score.shape:
+        raise ValueError(
+            f"y_true has shape {y_true.shape} but y_score has shape {y_score.shape}; "
+            "give one score per document."
+        )
+    if y_true.size == 0:
+        raise ValueError(
+            f"y_true is empty (shape {y_true.shape}); at least one query with one "
+            "document is needed."
+        )
+
+    if y_true.ndim == 2:
+        if qid is not None:
+            raise ValueError(
+                "qid is only used with 1-D (long format) input; 2-D y_true already "
+                "holds one query per row. Pass qid=None or flatten the input."
+            )
+        shape = y_true.shape
+        y_true, y_score = y_true.ravel(), y_score.ravel()
+        sample_weight = _check_weight(sample_weight, shape[0], "one per query (row)")
+        return RankingInput(y_true, y_score, None, shape, sample_weight)
+
+    n_rows = y_true.shape[0]
+    if qid is None:  # a single query
+        qid = np.zeros(n_rows, dtype=np.intp)
+    else:
+        qid = _check_qid(qid, n_rows)
+    sample_weight = _check_weight(sample_weight, n_rows, "one per document")
+    return RankingInput(y_true, y_score, qid, None, sample_weight)
+
+
+def _check_qid(qid, n_rows: int) -> np.ndarray:
+    if sp.issparse(qid):
+        raise TypeError("qid is a sparse matrix; give a 1-D array of query ids.")
+    try:
+        qid = np.asarray(qid)
+    except ValueError:
+        raise ValueError("qid could not be read as a 1-D array of query ids.") from None
+    if qid.ndim != 1:
+        raise ValueError(
+            f"qid must be 1-D with one query id per document; got shape {qid.shape}."
+        )
+    if qid.shape[0] != n_rows:
+        raise ValueError(
+            f"qid has {qid.shape[0]} entries but y_true has {n_rows}; "
+            "give one query id per document."
+        )
+    if qid.dtype.kind == "c":
+        raise TypeError("qid holds complex numbers; give sortable query ids.")
+    if qid.dtype.kind == "f" and not np.isfinite(qid).all():
+        raise ValueError("qid contains NaN or infinity; every query id must be finite.")
+    if qid.dtype.kind == "O":
+        if any(v is None or (isinstance(v, float) and v != v) for v in qid):
+            raise ValueError("qid contains None or NaN; every document needs a query id.")
+    return qid
+
+
+def _check_weight(sample_weight, n: int, expected: str) -> np.ndarray | None:
+    if sample_weight is None:
+        return None
+    weight = as_float_array(sample_weight, "sample_weight")
+    if weight.ndim != 1 or weight.shape[0] != n:
+        raise ValueError(
+            f"sample_weight has shape {weight.shape} but {n} weights were expected, "
+            f"{expected}."
+        )
+    if (weight < 0).any():
+        raise ValueError("sample_weight has negative values; weights must be >= 0.")
+    return weight
+
