@@ -148,7 +148,7 @@ def query_scores(
     >>> result.qid
     array(['a', 'b'], dtype='<U1')
     >>> result.score.round(4)
-    array([1.    , 0.9134])
+    array([1.    , 0.9386])
     """
     ties = resolve_ties(ties, None)
     if metric == "ndcg":
@@ -286,7 +286,7 @@ def ndcg_score(
     >>> round(ndcg_score(y_true, [[0.1, 0.2, 0.3, 4, 70]]), 6)
     0.695694
     >>> round(ndcg_score(y_true, [[0.1, 0.2, 0.3, 4, 70]], k=2), 6)
-    0.416924
+    0.428056
 
     Ties in the scores: averaged by default, or bounded from above and below.
 
@@ -302,7 +302,7 @@ def ndcg_score(
 
     >>> round(ndcg_score([3, 2, 0, 1, 0], [0.9, 0.1, 0.5, 0.4, 0.3],
     ...                  qid=[7, 7, 7, 8, 8], gain="exponential"), 6)
-    0.967468
+    0.977915
     """
     ties = resolve_ties(ties, ignore_ties)
     _, dcg, ideal_dcg, weight = _dcg_and_ideal(
@@ -382,11 +382,11 @@ def dcg_score(
     >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]]), 6)
     4.670624
     >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]], ties="first"), 6)
-    4.761860
+    4.692536
     >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]], k=2), 6)
     4.26186
     >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]], discount="reciprocal"), 6)
-    4.066667
+    4.225
     """
     ties = resolve_ties(ties, ignore_ties)
     _check_log_base(log_base, discount)
