@@ -35,12 +35,12 @@ def weighted_mean(values: np.ndarray, sample_weight: np.ndarray | None) -> float
     nothing is left, or when what is left weighs 0.
     """
     weight = np.ones(values.shape[0]) if sample_weight is None else sample_weight
+    if weight.sum() == 0:
+        raise ValueError("sample_weight sums to 0; at least one query needs a positive weight.")
     kept = ~np.isnan(values)
     total = weight[kept].sum()
     if total == 0:
         what = "every query was left out" if not kept.any() else "the queries left weigh 0"
-        if kept.all():
-            raise ValueError("sample_weight sums to 0; at least one query needs a positive weight.")
         warnings.warn(
             f"NDCG is undefined: {what} (no relevant document and "
             "zero_division=np.nan); returning NaN.",

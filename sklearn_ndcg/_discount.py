@@ -43,9 +43,9 @@ def discount_weights(
 
 def _weights(rank: np.ndarray, discount, log_base: float | None) -> np.ndarray:
     if discount == "log2":
-        if log_base is None:
-            return 1.0 / np.log2(rank + 1.0)
-        return np.log(log_base) / np.log(rank + 1.0)
+        # scikit-learn's expression, not 1 / log2(...): the results round as its do
+        base = 2.0 if log_base is None else log_base
+        return 1.0 / (np.log(rank + 1.0) / np.log(base))
     if discount == "reciprocal":
         return 1.0 / rank
     if discount == "none":

@@ -54,12 +54,19 @@ def _dcg_and_ideal(
     weight = query_weights(data.sample_weight, queries)
     gains = compute_gain(data.y_true, gain)
     position_weight = discount_weights(positions(queries), discount, k, log_base)
-    dcg = dcg_per_query(rank_gains(gains, data.y_score, queries, ties), position_weight, queries)
-    ideal_dcg = (
-        dcg_per_query(ideal_gains(gains, queries), position_weight, queries)
-        if ideal
-        else None
-    )
+    with np.errstate(over="ignore", invalid="ignore"):
+        ranked = rank_gains(gains, data.y_score, queries, ties)
+        dcg = dcg_per_query(ranked, position_weight, queries)
+        ideal_dcg = (
+            dcg_per_query(ideal_gains(gains, queries), position_weight, queries)
+            if ideal
+            else None
+        )
+    if not np.isfinite(dcg).all():
+        raise ValueError(
+            "the DCG of some queries overflows float64 (gains up to "
+            f"{np.abs(gains).max():g}); use smaller labels or gain='linear'."
+        )
     return queries.ids, dcg, ideal_dcg, weight
 
 
@@ -151,9 +158,9 @@ def query_scores(
     array([1.    , 0.9386])
     """
     ties = resolve_ties(ties, None)
+    _check_log_base(log_base, discount)
     if metric == "ndcg":
         log_base = None  # the base cancels in NDCG
-    _check_log_base(log_base, discount)
     ids, dcg, ideal_dcg, weight = _dcg_and_ideal(
         y_true, y_score, qid=qid, sample_weight=sample_weight, k=k, gain=gain,
         discount=discount, ties=ties, log_base=log_base, ideal=metric == "ndcg",

@@ -10,9 +10,8 @@ import numpy as np
 class Queries(NamedTuple):
     """How the documents are grouped into queries.
 
-    After :func:`sort_within_queries`, the documents of each query are
-    contiguous, queries in the order of ``ids``; ``starts`` and ``sizes`` give
-    each query's slice of that order.
+    A *sorted layout* lays the documents out query by query, queries in the
+    order of ``ids``; ``starts`` and ``sizes`` give each query's slice of it.
     """
 
     ids: np.ndarray
@@ -29,6 +28,22 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
         ids = np.arange(n_queries)
         sizes = np.full(n_queries, n_documents, dtype=np.intp)
         return Queries(ids, sizes, ids * n_documents, None, shape)
+    ids, codes = _encode(qid)
+    sizes = np.bincount(codes, minlength=ids.shape[0])
+    starts = np.concatenate(([0], np.cumsum(sizes[:-1])))
+    return Queries(ids, sizes, starts, codes, None)
+
+
+def _encode(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted unique ids and the index of each row's id among them."""
+    if qid.dtype.kind in "iu":
+        low, high = int(qid.min()), int(qid.max())
+        if high - low <= 4 * qid.shape[0] + 1024:  # a lookup table is cheaper than a sort
+            offset = (qid - qid.dtype.type(low)).astype(np.intp)
+            present = np.zeros(high - low + 1, dtype=bool)
+            present[offset] = True
+            ids = (np.flatnonzero(present) + low).astype(qid.dtype)
+            return ids, (np.cumsum(present) - 1)[offset]
     try:
         ids, codes = np.unique(qid, return_inverse=True)
     except TypeError:
@@ -37,27 +52,38 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
             f"qid mixes values that cannot be compared with each other "
             f"(types {', '.join(types)}); give query ids of one sortable type."
         ) from None
-    codes = codes.reshape(-1)
-    sizes = np.bincount(codes, minlength=ids.shape[0])
-    starts = np.concatenate(([0], np.cumsum(sizes[:-1])))
-    return Queries(ids, sizes, starts, codes, None)
+    return ids, codes.reshape(-1)
 
 
-def sort_within_queries(queries: Queries, keys: tuple[np.ndarray, ...]) -> np.ndarray:
-    """Flat indices that lay documents out query by query, each sorted by ``keys``.
+def sort_within_queries(queries: Queries, values: np.ndarray) -> np.ndarray:
+    """Flat indices of the sorted layout, each query by decreasing ``values``.
 
-    As in :func:`numpy.lexsort`, the last key is the primary one. The sort is
-    stable: documents equal on every key keep their input order.
+    Equal values within a query come in no particular order: the tie rules
+    decide that order.
     """
     if queries.codes is None:
         shape = queries.shape
-        if len(keys) == 1:
-            order = np.argsort(keys[0].reshape(shape), axis=1, kind="stable")
-        else:
-            order = np.lexsort([key.reshape(shape) for key in keys], axis=1)
+        order = np.argsort(-values.reshape(shape), axis=1)
         order += (np.arange(shape[0]) * shape[1])[:, np.newaxis]
         return order.ravel()
-    return np.lexsort((*keys, queries.codes))
+    n_rows = values.shape[0]
+    bits = max(n_rows - 1, 1).bit_length()
+    if max(queries.ids.shape[0] - 1, 1).bit_length() + bits > 62:  # keys would overflow
+        return np.lexsort((-values, queries.codes))
+    by_value = np.argsort(-values)
+    # Then by query, keeping the value order: one sort of unique int64 keys,
+    # the query code in the high bits and the position in by_value in the low.
+    key = queries.codes[by_value].astype(np.int64) << bits
+    key |= np.arange(n_rows)
+    return by_value[np.argsort(key)]
+
+
+def is_query_start(queries: Queries) -> np.ndarray:
+    """Boolean mask over the sorted layout: True at each query's first document."""
+    n_rows = int(queries.sizes.sum())
+    mask = np.zeros(n_rows, dtype=bool)
+    mask[queries.starts] = True
+    return mask
 
 
 def positions(queries: Queries) -> np.ndarray:
@@ -74,7 +100,6 @@ def query_sums(values: np.ndarray, queries: Queries) -> np.ndarray:
     if queries.codes is None:
         return values.reshape(queries.shape).sum(axis=1)
     return np.add.reduceat(values, queries.starts)
-
 
 
 def query_weights(sample_weight: np.ndarray | None, queries: Queries) -> np.ndarray | None:

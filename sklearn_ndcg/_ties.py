@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._queries import Queries, sort_within_queries
+from ._queries import Queries, is_query_start, sort_within_queries
 
 TIE_RULES = ("average", "first", "optimistic", "pessimistic")
 
@@ -30,7 +30,7 @@ def resolve_ties(ties: str, ignore_ties: bool | None) -> str:
 
 
 def rank_gains(gain: np.ndarray, score: np.ndarray, queries: Queries, ties: str) -> np.ndarray:
-    """Gains laid out query by query, each query by decreasing score.
+    """Gains in the sorted layout, each query by decreasing score.
 
     Parameters
     ----------
@@ -53,31 +53,32 @@ def rank_gains(gain: np.ndarray, score: np.ndarray, queries: Queries, ties: str)
     ndarray
         Gains in the sorted layout of ``queries``.
     """
-    if ties == "optimistic":
-        return gain[sort_within_queries(queries, (-gain, -score))]
-    if ties == "pessimistic":
-        return gain[sort_within_queries(queries, (gain, -score))]
-    order = sort_within_queries(queries, (-score,))
-    ranked = gain[order]
+    order = sort_within_queries(queries, score)
+    sorted_score = score[order]
+    # A tie group starts at a new query or where the score changes.
+    new_group = is_query_start(queries)
+    new_group[1:] |= sorted_score[1:] != sorted_score[:-1]
+    if new_group.all():  # no ties: every rule gives this order
+        return gain[order]
+    if ties == "average":
+        return _average_over_groups(gain[order], new_group)
+    # Order each tie group by the rule's secondary key.
     if ties == "first":
-        return ranked
-    return _average_over_ties(ranked, score[order], queries)
+        secondary = order  # input order
+    else:
+        secondary = -gain[order] if ties == "optimistic" else gain[order]
+    return gain[order[np.lexsort((secondary, np.cumsum(new_group)))]]
 
 
 def ideal_gains(gain: np.ndarray, queries: Queries) -> np.ndarray:
-    """Gains laid out query by query, each query by decreasing gain."""
-    return gain[sort_within_queries(queries, (-gain,))]
+    """Gains in the sorted layout, each query by decreasing gain."""
+    if queries.codes is None:
+        return np.sort(gain.reshape(queries.shape), axis=1)[:, ::-1].ravel()
+    return gain[sort_within_queries(queries, gain)]
 
 
-def _average_over_ties(gain: np.ndarray, score: np.ndarray, queries: Queries) -> np.ndarray:
-    """Replace each gain by the mean gain of its tie group.
-
-    Rows are sorted by query, then by descending score.
-    """
-    # A tie group starts at a new query or where the score changes.
-    new_group = np.zeros(gain.shape[0], dtype=bool)
-    new_group[queries.starts] = True
-    new_group[1:] |= score[1:] != score[:-1]
+def _average_over_groups(gain: np.ndarray, new_group: np.ndarray) -> np.ndarray:
+    """Replace each gain by the mean gain of its group of consecutive documents."""
     starts = np.flatnonzero(new_group)
     counts = np.diff(np.append(starts, gain.shape[0]))
     return np.repeat(np.add.reduceat(gain, starts) / counts, counts)

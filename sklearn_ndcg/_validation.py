@@ -112,6 +112,7 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None) -> Rankin
 def _check_qid(qid, n_rows: int) -> np.ndarray:
     if sp.issparse(qid):
         raise TypeError("qid is a sparse matrix; give a 1-D array of query ids.")
+    qid_in = qid if isinstance(qid, (list, tuple)) else ()
     try:
         qid = np.asarray(qid)
     except ValueError:
@@ -124,6 +125,13 @@ def _check_qid(qid, n_rows: int) -> np.ndarray:
         raise ValueError(
             f"qid has {qid.shape[0]} entries but y_true has {n_rows}; "
             "give one query id per document."
+        )
+    if qid.dtype.kind == "U" and not all(isinstance(v, str) for v in qid_in):
+        # numpy turns [1, "1"] into strings, which would merge the two queries
+        types = sorted({type(v).__name__ for v in qid_in})
+        raise TypeError(
+            f"qid mixes values that cannot be compared with each other "
+            f"(types {', '.join(types)}); give query ids of one sortable type."
         )
     if qid.dtype.kind == "c":
         raise TypeError("qid holds complex numbers; give sortable query ids.")

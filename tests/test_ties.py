@@ -1,0 +1,84 @@
+"""Tests of the tie rules in _ties.py."""
+
+import numpy as np
+import pytest
+
+from sklearn_ndcg._queries import group_queries
+from sklearn_ndcg._ties import DEFAULT_TIES, TIE_RULES, ideal_gains, rank_gains, resolve_ties
+
+
+@pytest.mark.parametrize(
+    "ties, ignore_ties, expected",
+    [
+        (DEFAULT_TIES, None, "average"),
+        (DEFAULT_TIES, True, "first"),
+        (DEFAULT_TIES, False, "average"),
+        ("first", None, "first"),
+        ("average", None, "average"),
+        ("optimistic", None, "optimistic"),
+        ("pessimistic", None, "pessimistic"),
+    ],
+)
+def test_resolve_ties(ties, ignore_ties, expected):
+    assert resolve_ties(ties, ignore_ties) == expected
+    assert type(resolve_ties(ties, ignore_ties)) is str
+
+
+@pytest.mark.parametrize("ties", TIE_RULES)
+@pytest.mark.parametrize("ignore_ties", [True, False])
+def test_resolve_ties_rejects_both(ties, ignore_ties):
+    with pytest.raises(ValueError, match="give either ties"):
+        resolve_ties(ties, ignore_ties)
+
+
+def test_default_ties_is_average():
+    assert DEFAULT_TIES == "average"
+    assert type(DEFAULT_TIES) is not str  # told apart from an explicit "average"
+
+
+# one query; scores 2, 1, 1, 1, 0 with gains 0, 1, 5, 3, 4 (input order)
+GAIN = np.array([0.0, 1.0, 5.0, 3.0, 4.0])
+SCORE = np.array([2.0, 1.0, 1.0, 1.0, 0.0])
+
+
+@pytest.mark.parametrize(
+    "ties, expected",
+    [
+        ("first", [0, 1, 5, 3, 4]),  # hand: tied gains keep input order
+        ("optimistic", [0, 5, 3, 1, 4]),  # hand: tied gains decreasing
+        ("pessimistic", [0, 1, 3, 5, 4]),  # hand: tied gains increasing
+        ("average", [0, 3, 3, 3, 4]),  # hand: (1 + 5 + 3) / 3 = 3
+    ],
+)
+def test_rank_gains_one_query(ties, expected):
+    queries = group_queries(np.zeros(5, dtype=int), None)
+    np.testing.assert_array_equal(rank_gains(GAIN, SCORE, queries, ties), expected)
+
+
+@pytest.mark.parametrize("layout", ["long", "2d"])
+def test_average_stops_at_query_boundaries(layout):
+    """Equal scores in neighbouring queries are not one tie group."""
+    gain = np.array([1.0, 3.0, 5.0, 7.0])
+    score = np.array([1.0, 1.0, 1.0, 1.0])
+    if layout == "long":
+        queries = group_queries(np.array([0, 0, 1, 1]), None)
+    else:
+        queries = group_queries(None, (2, 2))
+    # hand: query 0 averages 1 and 3, query 1 averages 5 and 7
+    np.testing.assert_array_equal(rank_gains(gain, score, queries, "average"), [2, 2, 6, 6])
+
+
+def test_rank_gains_long_format_groups_queries_by_id():
+    gain = np.array([1.0, 2.0, 3.0, 4.0])
+    score = np.array([0.1, 0.5, 0.9, 0.2])
+    queries = group_queries(np.array(["b", "a", "b", "a"]), None)
+    # hand: query "a" rows 1, 3 by score -> gains 2, 4; query "b" rows 2, 0 -> 3, 1
+    for ties in TIE_RULES:
+        np.testing.assert_array_equal(rank_gains(gain, score, queries, ties), [2, 4, 3, 1])
+
+
+def test_ideal_gains_sorts_gains_per_query():
+    gain = np.array([1.0, -2.0, 3.0, 0.5, 9.0])
+    queries = group_queries(np.array([5, 5, 5, 1, 1]), None)
+    # hand: query 1 -> 9, 0.5; query 5 -> 3, 1, -2
+    np.testing.assert_array_equal(ideal_gains(gain, queries), [9, 0.5, 3, 1, -2])
