@@ -7,12 +7,18 @@ import warnings
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._queries import Queries, query_sums
+from ._queries import Queries
 
 
 def dcg_per_query(ranked_gain: np.ndarray, weight: np.ndarray, queries: Queries) -> np.ndarray:
-    """DCG of each query: the sum of its ranked gains times the position weights."""
-    return query_sums(ranked_gain * weight, queries)
+    """DCG of each query: the sum of its ranked gains times the position weights.
+
+    ``weight`` is what :func:`~sklearn_ndcg._discount.discount_weights` gives:
+    for 2-D input the weights of the first positions, shared by every query.
+    """
+    if queries.codes is None:
+        return ranked_gain.reshape(queries.shape)[:, : weight.shape[0]] @ weight
+    return np.add.reduceat(ranked_gain * weight, queries.starts)
 
 
 def ndcg_from_dcg(dcg: np.ndarray, ideal_dcg: np.ndarray, zero_division: float) -> np.ndarray:

@@ -6,21 +6,23 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._queries import Queries, positions
+
 DISCOUNTS = ("log2", "reciprocal", "none")
 
 
 def discount_weights(
-    position: np.ndarray,
+    queries: Queries,
     discount: str | Callable,
     k: int | None,
     log_base: float | None = None,
 ) -> np.ndarray:
-    """Discount weight of each position; positions after ``k`` weigh 0.
+    """Discount weight of each position of the sorted layout; zero after ``k``.
 
     Parameters
     ----------
-    position : ndarray of int
-        1-based positions within each query.
+    queries : Queries
+        The grouping of the documents.
     discount : {"log2", "reciprocal", "none"} or callable
         The discount; a callable maps an int array of 1-based ranks to finite,
         non-negative weights of the same shape.
@@ -32,13 +34,18 @@ def discount_weights(
     Returns
     -------
     ndarray
-        Float64 weights, same shape as ``position``.
+        For 2-D input, the weights of positions ``1..min(k, n_documents)``,
+        shared by every query; for long format, one weight per document of
+        the sorted layout.
     """
-    longest = int(position.max())
+    longest = int(queries.sizes.max())
     n_weighted = longest if k is None else min(k, longest)
+    weights = _weights(np.arange(1, n_weighted + 1), discount, log_base)
+    if queries.codes is None:
+        return weights
     table = np.zeros(longest + 1)  # table[p] is the weight of position p
-    table[1 : n_weighted + 1] = _weights(np.arange(1, n_weighted + 1), discount, log_base)
-    return table[position]
+    table[1 : n_weighted + 1] = weights
+    return table[positions(queries)]
 
 
 def _weights(rank: np.ndarray, discount, log_base: float | None) -> np.ndarray:

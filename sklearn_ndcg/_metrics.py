@@ -13,7 +13,7 @@ from ._aggregate import dcg_per_query, ndcg_from_dcg, weighted_mean
 from ._compat import Interval, Options, StrOptions, validate_params
 from ._discount import DISCOUNTS, discount_weights
 from ._gain import GAINS, compute_gain
-from ._queries import group_queries, positions, query_weights
+from ._queries import group_queries, query_weights
 from ._ties import DEFAULT_TIES, TIE_RULES, ideal_gains, rank_gains, resolve_ties
 from ._validation import check_k, check_ranking_input
 
@@ -53,7 +53,7 @@ def _dcg_and_ideal(
     queries = group_queries(data.qid, data.shape)
     weight = query_weights(data.sample_weight, queries)
     gains = compute_gain(data.y_true, gain)
-    position_weight = discount_weights(positions(queries), discount, k, log_base)
+    position_weight = discount_weights(queries, discount, k, log_base)
     with np.errstate(over="ignore", invalid="ignore"):
         ranked = rank_gains(gains, data.y_score, queries, ties)
         dcg = dcg_per_query(ranked, position_weight, queries)

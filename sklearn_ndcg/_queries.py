@@ -95,13 +95,6 @@ def positions(queries: Queries) -> np.ndarray:
     return np.arange(1, n_rows + 1) - np.repeat(queries.starts, queries.sizes)
 
 
-def query_sums(values: np.ndarray, queries: Queries) -> np.ndarray:
-    """Sum ``values`` (in the sorted layout) over each query."""
-    if queries.codes is None:
-        return values.reshape(queries.shape).sum(axis=1)
-    return np.add.reduceat(values, queries.starts)
-
-
 def query_weights(sample_weight: np.ndarray | None, queries: Queries) -> np.ndarray | None:
     """One weight per query from one weight per document (long format).
 

@@ -71,9 +71,12 @@ def rank_gains(gain: np.ndarray, score: np.ndarray, queries: Queries, ties: str)
 
 
 def ideal_gains(gain: np.ndarray, queries: Queries) -> np.ndarray:
-    """Gains in the sorted layout, each query by decreasing gain."""
-    if queries.codes is None:
-        return np.sort(gain.reshape(queries.shape), axis=1)[:, ::-1].ravel()
+    """Gains in the sorted layout, each query by decreasing gain.
+
+    For 2-D input the result is 2-D, one query per row.
+    """
+    if queries.codes is None:  # values alone: a sort without indices is faster
+        return np.sort(gain.reshape(queries.shape), axis=1)[:, ::-1]
     return gain[sort_within_queries(queries, gain)]
 
 

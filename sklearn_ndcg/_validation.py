@@ -1,4 +1,4 @@
-"""Input checks: turn what the caller gave into flat float64 copies and query ids."""
+"""Input checks: turn what the caller gave into flat float64 arrays and query ids."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def check_k(k: int | None) -> None:
 
 
 def as_float_array(x, name: str) -> np.ndarray:
-    """Return ``x`` as a new float64 array, or raise an error naming ``name``."""
+    """Return ``x`` as a float64 array, or raise an error naming ``name``."""
     if sp.issparse(x):
         raise TypeError(
             f"{name} is a sparse matrix; ranking metrics need dense input, "
@@ -51,7 +51,7 @@ def as_float_array(x, name: str) -> np.ndarray:
             f"{name} holds {array.dtype} values; numbers were expected."
         )
     try:
-        array = np.array(array, dtype=np.float64)  # always a copy
+        array = np.asarray(array, dtype=np.float64)  # the stages never write to it
     except (TypeError, ValueError):
         raise TypeError(
             f"{name} holds values that are not numbers (dtype {array.dtype}); "

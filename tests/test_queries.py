@@ -7,7 +7,6 @@ from sklearn_ndcg._queries import (
     group_queries,
     is_query_start,
     positions,
-    query_sums,
     query_weights,
     sort_within_queries,
 )
@@ -85,13 +84,11 @@ def test_is_query_start():
     )
 
 
-def test_positions_and_query_sums():
+def test_positions():
     queries = group_queries(QID, None)
     np.testing.assert_array_equal(positions(queries), [1, 2, 1, 1, 2, 3])
-    np.testing.assert_array_equal(query_sums(np.arange(6.0), queries), [1, 2, 12])
     queries_2d = group_queries(None, (2, 3))
     np.testing.assert_array_equal(positions(queries_2d), [1, 2, 3, 1, 2, 3])
-    np.testing.assert_array_equal(query_sums(np.arange(6.0), queries_2d), [3, 12])
 
 
 def test_query_weights():
