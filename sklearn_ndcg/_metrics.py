@@ -58,7 +58,7 @@ def _dcg_and_ideal(
         ranked = rank_gains(gains, data.y_score, queries, ties)
         dcg = dcg_per_query(ranked, position_weight, queries)
         ideal_dcg = (
-            dcg_per_query(ideal_gains(gains, queries), position_weight, queries)
+            dcg_per_query(ideal_gains(gains, data.y_true, queries), position_weight, queries)
             if ideal
             else None
         )

@@ -81,4 +81,22 @@ def test_ideal_gains_sorts_gains_per_query():
     gain = np.array([1.0, -2.0, 3.0, 0.5, 9.0])
     queries = group_queries(np.array([5, 5, 5, 1, 1]), None)
     # hand: query 1 -> 9, 0.5; query 5 -> 3, 1, -2
-    np.testing.assert_array_equal(ideal_gains(gain, queries), [9, 0.5, 3, 1, -2])
+    for label in (gain, np.arange(5.0)):  # the same without and with integer labels
+        np.testing.assert_array_equal(ideal_gains(gain, label, queries), [9, 0.5, 3, 1, -2])
+
+
+@pytest.mark.parametrize(
+    "label, gain, expected",
+    [
+        # hand: integer labels, non-monotone gain (label 1 best): per query, by gain
+        ([0, 1, 2, 1, 0, 2], [0, 5, 2, 5, 0, 2], [5, 2, 0, 5, 2, 0]),
+        # hand: the same label with two gains (not a function of the label)
+        ([1, 1, 1, 1, 0, 0], [3, 1, 2, 1, 0, 7], [3, 2, 1, 7, 1, 0]),
+        # hand: non-integer labels
+        ([0.5, 1.5, 0, 2, 1, 0], [0.5, 1.5, 0, 2, 1, 0], [1.5, 0.5, 0, 2, 1, 0]),
+    ],
+)
+def test_ideal_gains_counting_and_sorting_agree(label, gain, expected):
+    queries = group_queries(np.array([4, 4, 4, 9, 9, 9]), None)
+    result = ideal_gains(np.array(gain, float), np.array(label, float), queries)
+    np.testing.assert_array_equal(result, expected)
