@@ -1,0 +1,222 @@
+"""The demo: tune ranking models by NDCG with GridSearchCV and GroupKFold.
+
+Run it with ``python -m sklearn_ndcg demo`` or ``sklearn-ndcg demo``. It needs
+only numpy, scipy and scikit-learn; LightGBM's ``LGBMRanker`` and XGBoost's
+``XGBRanker`` join the search when they are installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from typing import TextIO
+
+import numpy as np
+import sklearn
+from sklearn.ensemble import HistGradientBoostingRegressor
+from sklearn.model_selection import GridSearchCV, GroupKFold, GroupShuffleSplit
+from threadpoolctl import threadpool_limits
+
+from ._datasets import make_ranking
+from ._evaluator import RankingEvaluator
+from ._metrics import ndcg_score
+from ._scorer import make_ndcg_scorer
+
+CUTOFFS = (1, 5, 10)
+"""The NDCG cutoffs shown in the table of candidates."""
+
+
+class _Progress:
+    """Write timestamped progress lines to a stream (stderr by default)."""
+
+    def __init__(self, stream: TextIO | None):
+        self.stream = stream
+        self.start = time.perf_counter()
+
+    def __call__(self, message: str) -> None:
+        if self.stream is not None:
+            elapsed = time.perf_counter() - self.start
+            print(f"[{elapsed:5.1f}s] {message}", file=self.stream, flush=True)
+
+
+class _ProgressGridSearchCV(GridSearchCV):
+    """GridSearchCV that reports each candidate as soon as its folds are done."""
+
+    progress = None  # set on the instance; not a parameter
+
+    def _run_search(self, evaluate_candidates):
+        candidates = list(sklearn.model_selection.ParameterGrid(self.param_grid))
+        for i, params in enumerate(candidates, start=1):
+            results = evaluate_candidates([params])
+            if self.progress is not None:
+                score = results[f"mean_test_{self.refit}"][-1]
+                self.progress(
+                    f"candidate {i}/{len(candidates)}: {_describe(params)}"
+                    f"  {self.refit.upper()} {score:.3f}"
+                )
+
+
+def _installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def _candidates(seed: int, use_ltr: bool) -> list[dict]:
+    """The parameter grid: gradient boosting, and LTR models when installed."""
+    grid = [
+        {
+            "estimator": [
+                HistGradientBoostingRegressor(
+                    max_iter=100, early_stopping=False, random_state=seed
+                )
+            ],
+            "estimator__max_depth": [3, None],
+            "estimator__learning_rate": [0.05, 0.1],
+        }
+    ]
+    if use_ltr and _installed("lightgbm"):
+        from lightgbm import LGBMRanker
+
+        grid.append(
+            {
+                "estimator": [LGBMRanker(n_estimators=100, n_jobs=1, random_state=seed, verbose=-1)],
+                "estimator__num_leaves": [7, 31],
+            }
+        )
+    if use_ltr and _installed("xgboost"):
+        from xgboost import XGBRanker
+
+        grid.append(
+            {
+                "estimator": [
+                    XGBRanker(
+                        n_estimators=100, n_jobs=1, tree_method="hist", random_state=seed
+                    )
+                ],
+                "estimator__max_depth": [3, 6],
+            }
+        )
+    return grid
+
+
+def _describe(params: dict) -> str:
+    """``Model(param=value, ...)`` for one candidate of the grid."""
+    name = type(params["estimator"]).__name__
+    inner = ", ".join(
+        f"{key.removeprefix('estimator__')}={value!r}"
+        for key, value in sorted(params.items())
+        if key != "estimator"
+    )
+    return f"{name}({inner})"
+
+
+def _table(results: dict, cutoffs: list[int], refit: str) -> str:
+    """The candidates, best first, with mean ± std of each NDCG over the folds."""
+    names = [f"ndcg@{c}" for c in cutoffs]
+    order = np.argsort(results[f"rank_test_{refit}"], kind="stable")
+    labels = [_describe(results["params"][i]) for i in order]
+    width = max(len("model"), *(len(label) for label in labels))
+    header = f"{'rank':>4}  {'model':<{width}}" + "".join(
+        f"  {f'NDCG@{c}':>13}" for c in cutoffs
+    )
+    lines = [header, "-" * len(header)]
+    for i, label in zip(order, labels):
+        cells = "".join(
+            f"  {results[f'mean_test_{name}'][i]:.3f} ± {results[f'std_test_{name}'][i]:.3f}"
+            for name in names
+        )
+        lines.append(f"{results[f'rank_test_{refit}'][i]:>4}  {label:<{width}}{cells}")
+    return "\n".join(lines)
+
+
+def run_demo(
+    *,
+    n_queries: int = 500,
+    k: int = 10,
+    seed: int = 0,
+    n_splits: int = 3,
+    use_ltr: bool = True,
+    n_jobs: int = 1,
+    out: TextIO | None = None,
+    progress: TextIO | None = None,
+) -> GridSearchCV:
+    """Generate ranking data, tune models by NDCG and report on held-out queries.
+
+    Parameters
+    ----------
+    n_queries : int, default=500
+        Number of queries generated; a quarter of them are held out.
+    k : int, default=10
+        Cutoff of the NDCG used to refit the best model and on held-out data.
+    seed : int, default=0
+        Seed of the data, the split and the models.
+    n_splits : int, default=3
+        Number of GroupKFold folds.
+    use_ltr : bool, default=True
+        Include LGBMRanker and XGBRanker if they are installed.
+    n_jobs : int, default=1
+        Number of folds fitted in parallel processes. Each fit uses one
+        thread: OpenMP threads competing for busy cores slow gradient boosting
+        down many times over, which a short demo cannot afford.
+    out : file-like, default=None
+        Where the report goes; None means ``sys.stdout``.
+    progress : file-like, default=None
+        Where progress lines go; None means no progress.
+
+    Returns
+    -------
+    search : GridSearchCV
+        The fitted search.
+    """
+    out = sys.stdout if out is None else out
+    report = _Progress(progress)
+    X, y, qid = make_ranking(n_queries=n_queries, random_state=seed)
+    report(f"generated {n_queries} queries, {len(y)} documents, {X.shape[1]} features")
+
+    split = GroupShuffleSplit(n_splits=1, test_size=0.25, random_state=seed)
+    train, test = next(split.split(X, y, groups=qid))
+
+    cutoffs = sorted({*CUTOFFS, k})
+    scoring = {f"ndcg@{c}": make_ndcg_scorer(k=c) for c in cutoffs}
+    refit = f"ndcg@{k}"
+    search = _ProgressGridSearchCV(
+        RankingEvaluator(HistGradientBoostingRegressor(), k=k),
+        _candidates(seed, use_ltr),
+        scoring=scoring,
+        refit=refit,
+        cv=GroupKFold(n_splits=n_splits),
+        n_jobs=n_jobs,
+    )
+    search.progress = report
+    n_candidates = len(sklearn.model_selection.ParameterGrid(search.param_grid))
+    report(
+        f"GridSearchCV: {n_candidates} candidates x {n_splits} folds on "
+        f"{len(np.unique(qid[train]))} queries, refit on NDCG@{k}"
+    )
+    with sklearn.config_context(enable_metadata_routing=True), threadpool_limits(1):
+        search.fit(X[train], y[train], groups=qid[train], qid=qid[train])
+        report("search done; scoring the held-out queries")
+        best = search.best_estimator_.predict(X[test])
+    random = np.random.default_rng(seed).random(len(test))
+    held_out = {
+        "best model": best,
+        "random scores": random,
+        "perfect ranking": y[test].astype(float),
+    }
+
+    print(
+        f"NDCG of {n_candidates} candidates, mean ± std over {n_splits} GroupKFold "
+        f"folds ({len(np.unique(qid[train]))} queries, {len(train)} documents):\n",
+        file=out,
+    )
+    print(_table(search.cv_results_, cutoffs, refit), file=out)
+    print(f"\nBest parameters (by NDCG@{k}): {_describe(search.best_params_)}", file=out)
+    print(
+        f"\nHeld-out NDCG@{k} ({len(np.unique(qid[test]))} queries, "
+        f"{len(test)} documents):",
+        file=out,
+    )
+    for label, scores in held_out.items():
+        value = ndcg_score(y[test], scores, qid=qid[test], k=k)
+        print(f"  {label:<16} {value:.3f}", file=out)
+    return search

@@ -1,0 +1,275 @@
+"""make_ndcg_scorer and make_dcg_scorer: NDCG@k and DCG@k for model selection."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn import config_context, get_config
+from sklearn.metrics import make_scorer
+
+from ._compat import StrOptions, validate_params
+from ._metrics import _COMMON_PARAMS, _ZERO_DIVISION, dcg_score, ndcg_score
+from ._validation import check_k
+
+RESPONSE_METHODS = ("decision_function", "predict_proba", "predict")
+"""The default response method: the first of these the estimator has."""
+
+_OPTIONS = {name: _COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")}
+_RESPONSE_METHOD = [StrOptions(set(RESPONSE_METHODS)), tuple, list]
+
+
+def _ndcg_score(y_true, y_score, *, qid=None, sample_weight=None, **options) -> float:
+    """:func:`ndcg_score`, refusing 1-D targets that come without query ids."""
+    _check_scorer_input(y_true, y_score, qid, "NDCG")
+    return ndcg_score(y_true, y_score, qid=qid, sample_weight=sample_weight, **options)
+
+
+def _dcg_score(y_true, y_score, *, qid=None, sample_weight=None, **options) -> float:
+    """:func:`dcg_score`, refusing 1-D targets that come without query ids."""
+    _check_scorer_input(y_true, y_score, qid, "DCG")
+    return dcg_score(y_true, y_score, qid=qid, sample_weight=sample_weight, **options)
+
+
+def _check_scorer_input(y_true, y_score, qid, metric: str) -> None:
+    """Catch what goes wrong between a search and a ranking scorer.
+
+    2-D targets hold one query per row and need no qid. 1-D targets need the
+    query ids of the fold; without them the whole fold would be one query.
+    """
+    if np.ndim(y_true) != 1:
+        return
+    if qid is None:
+        if get_config()["enable_metadata_routing"]:
+            how = (
+                "Pass qid with the data, e.g. search.fit(X, y, groups=qid, qid=qid) "
+                "or cross_validate(..., params={'groups': qid, 'qid': qid}), or call "
+                "scorer.set_score_request(qid='groups') to use the groups as query ids."
+            )
+        else:
+            how = (
+                "Metadata routing is disabled, so qid cannot reach the scorer: call "
+                "sklearn.set_config(enable_metadata_routing=True) and pass qid with the "
+                "data, e.g. search.fit(X, y, groups=qid, qid=qid) or "
+                "cross_validate(..., params={'groups': qid, 'qid': qid})."
+            )
+        raise ValueError(
+            f"The {metric} scorer got 1-D y (one row per document) but no qid, so it "
+            f"cannot tell the queries apart; scoring the whole fold as one query would "
+            f"be wrong. {how}"
+        )
+    if np.ndim(qid) == 1 and np.shape(qid)[0] != np.shape(y_true)[0]:
+        raise ValueError(
+            f"The {metric} scorer got qid with {np.shape(qid)[0]} entries for "
+            f"{np.shape(y_true)[0]} documents. Pass one query id per row of X, so "
+            "that qid is split with the folds."
+        )
+    if np.ndim(y_score) != 1:
+        raise ValueError(
+            f"The {metric} scorer got y_score of shape {np.shape(y_score)} for 1-D y; "
+            "the estimator returned one column per class (a multiclass classifier on "
+            "graded relevance labels?). Rank with a regressor or a ranker, or use "
+            "binary relevance labels."
+        )
+
+
+def _check_response_method(response_method) -> None:
+    methods = [response_method] if isinstance(response_method, str) else response_method
+    if not methods or any(method not in RESPONSE_METHODS for method in methods):
+        raise ValueError(
+            f"response_method must be one of {RESPONSE_METHODS} or a non-empty tuple "
+            f"of them, tried in order; got {response_method!r}."
+        )
+
+
+def _make_ranking_scorer(score_func: Callable, response_method, options: dict):
+    scorer = make_scorer(score_func, response_method=response_method, **options)
+    # Request qid and sample_weight by default, so that with routing enabled
+    # search.fit(X, y, qid=qid) needs no further call. set_score_request only
+    # works while routing is enabled; the context enables it for this call
+    # alone (the setting is thread-local and restored on exit).
+    with config_context(enable_metadata_routing=True):
+        scorer.set_score_request(qid=True, sample_weight=True)
+    return scorer
+
+
+@validate_params(
+    {**_OPTIONS, "zero_division": _ZERO_DIVISION, "response_method": _RESPONSE_METHOD},
+    prefer_skip_nested_validation=True,
+)
+def make_ndcg_scorer(
+    k: int | None = None,
+    *,
+    gain: str | Mapping | Callable | ArrayLike = "linear",
+    discount: str | Callable = "log2",
+    ties: str = "average",
+    zero_division: float = 0.0,
+    response_method: str | tuple[str, ...] = RESPONSE_METHODS,
+):
+    """NDCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
+
+    A scorer from :func:`sklearn.metrics.make_scorer` that computes
+    :func:`ndcg_score` on each test fold. For long-format data (one row per
+    document) it needs the query id of each row: it requests ``qid`` (and
+    ``sample_weight``) through metadata routing by default, so with
+    ``sklearn.set_config(enable_metadata_routing=True)`` passing ``qid`` to
+    ``fit`` (or in ``params=``) is enough; each fold is scored with its own
+    rows' query ids. 2-D targets (one query per row, e.g. multilabel
+    indicators) need no ``qid``.
+
+    Read more in the :ref:`User Guide <scorers>`.
+
+    Parameters
+    ----------
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None means all.
+    gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
+        Gain of a document from its relevance label; see :func:`ndcg_score`.
+    discount : {"log2", "reciprocal", "none"} or callable, default="log2"
+        Weight of each rank; see :func:`ndcg_score`.
+    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+        How documents with equal scores are ordered; see :func:`ndcg_score`.
+    zero_division : {0.0, 1.0, np.nan}, default=0.0
+        NDCG of a query with no relevant document; see :func:`ndcg_score`.
+    response_method : {"decision_function", "predict_proba", "predict"} or \
+            tuple of them, default=("decision_function", "predict_proba", "predict")
+        The estimator's method giving the ranking scores; with a tuple, the
+        first one the estimator has.
+
+        - Regressors and rankers: ``predict``.
+        - Binary classifiers on 1-D relevance: the decision function, or the
+          probability of the positive (greater) class.
+        - Multilabel classifiers on 2-D indicator targets: one score per label,
+          as :func:`sklearn.metrics.ndcg_score` expects.
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y, qid=qid)``, greater is better. It requests
+        ``qid`` and ``sample_weight``; ``scorer.set_score_request(qid="groups")``
+        takes the query ids from ``groups`` instead, so ``fit(X, y, groups=qid)``
+        is enough.
+
+    See Also
+    --------
+    ndcg_score : The metric itself.
+    make_dcg_scorer : The same for DCG@k.
+
+    Notes
+    -----
+    1-D targets without query ids raise a ``ValueError`` saying how to pass
+    them, since one query per fold would give a wrong score silently. Inside a
+    search with the default ``error_score=np.nan``, scikit-learn turns the
+    error into a "Scoring failed" ``UserWarning`` per fold (with that message)
+    and a warning about non-finite test scores; ``error_score="raise"`` stops
+    at the first fold.
+
+    ``set_score_request`` replaces all the requests of a scorer: to keep the
+    weights, write ``set_score_request(qid="groups", sample_weight=True)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn import config_context
+    >>> from sklearn.linear_model import Ridge
+    >>> from sklearn.model_selection import GroupKFold, cross_val_score
+    >>> from sklearn_ndcg import make_ndcg_scorer
+    >>> rng = np.random.default_rng(0)
+    >>> qid = np.repeat(np.arange(30), 8)
+    >>> X = rng.normal(size=(240, 3))
+    >>> y = np.clip(np.round(X[:, 0] + rng.normal(size=240)), 0, 3)
+    >>> with config_context(enable_metadata_routing=True):
+    ...     scores = cross_val_score(Ridge(), X, y, cv=GroupKFold(3),
+    ...                              scoring=make_ndcg_scorer(k=5),
+    ...                              params={"groups": qid, "qid": qid})
+    >>> scores.round(4)
+    array([0.8235, 0.8595, 0.7541])
+
+    The query ids from ``groups`` alone:
+
+    >>> with config_context(enable_metadata_routing=True):
+    ...     scorer = make_ndcg_scorer(k=5).set_score_request(qid="groups")
+    ...     scores = cross_val_score(Ridge(), X, y, cv=GroupKFold(3),
+    ...                              scoring=scorer, params={"groups": qid})
+    >>> scores.round(4)
+    array([0.8235, 0.8595, 0.7541])
+    """
+    check_k(k)
+    _check_response_method(response_method)
+    options = dict(k=k, gain=gain, discount=discount, ties=ties)
+    return _make_ranking_scorer(
+        _ndcg_score, response_method, {**options, "zero_division": zero_division}
+    )
+
+
+@validate_params(
+    {**_OPTIONS, "response_method": _RESPONSE_METHOD},
+    prefer_skip_nested_validation=True,
+)
+def make_dcg_scorer(
+    k: int | None = None,
+    *,
+    gain: str | Mapping | Callable | ArrayLike = "linear",
+    discount: str | Callable = "log2",
+    ties: str = "average",
+    response_method: str | tuple[str, ...] = RESPONSE_METHODS,
+):
+    """DCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
+
+    A scorer from :func:`sklearn.metrics.make_scorer` that computes
+    :func:`dcg_score` on each test fold, requesting ``qid`` and
+    ``sample_weight`` through metadata routing by default; see
+    :func:`make_ndcg_scorer`, which is usually preferred since DCG grows with
+    the number and grade of relevant documents.
+
+    Read more in the :ref:`User Guide <scorers>`.
+
+    Parameters
+    ----------
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None means all.
+    gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
+        Gain of a document from its relevance label; see :func:`ndcg_score`.
+    discount : {"log2", "reciprocal", "none"} or callable, default="log2"
+        Weight of each rank; see :func:`ndcg_score`.
+    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+        How documents with equal scores are ordered; see :func:`ndcg_score`.
+    response_method : {"decision_function", "predict_proba", "predict"} or \
+            tuple of them, default=("decision_function", "predict_proba", "predict")
+        The estimator's method giving the ranking scores; with a tuple, the
+        first one the estimator has. See :func:`make_ndcg_scorer`.
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y, qid=qid)``, greater is better, requesting
+        ``qid`` and ``sample_weight``.
+
+    See Also
+    --------
+    dcg_score : The metric itself.
+    make_ndcg_scorer : The same for NDCG@k, with the details.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn import config_context
+    >>> from sklearn.linear_model import Ridge
+    >>> from sklearn.model_selection import GroupKFold, cross_val_score
+    >>> from sklearn_ndcg import make_dcg_scorer
+    >>> rng = np.random.default_rng(0)
+    >>> qid = np.repeat(np.arange(30), 8)
+    >>> X = rng.normal(size=(240, 3))
+    >>> y = np.clip(np.round(X[:, 0] + rng.normal(size=240)), 0, 3)
+    >>> with config_context(enable_metadata_routing=True):
+    ...     scores = cross_val_score(Ridge(), X, y, cv=GroupKFold(3),
+    ...                              scoring=make_dcg_scorer(k=5, gain="exponential"),
+    ...                              params={"groups": qid, "qid": qid})
+    >>> scores.round(4)
+    array([3.9429, 4.1325, 2.627 ])
+    """
+    check_k(k)
+    _check_response_method(response_method)
+    options = dict(k=k, gain=gain, discount=discount, ties=ties)
+    return _make_ranking_scorer(_dcg_score, response_method, options)

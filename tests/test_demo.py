@@ -1,0 +1,127 @@
+"""Tests for the demo: ``python -m sklearn_ndcg demo``."""
+
+import io
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sklearn_ndcg import make_ranking, ndcg_score
+from sklearn_ndcg.__main__ import main
+from sklearn_ndcg._demo import run_demo
+
+SMALL = ["demo", "--n-queries", "40", "--seed", "3"]
+
+
+@pytest.fixture(scope="module")
+def demo_output():
+    """Run the demo once at a small size, LightGBM and XGBoost included if installed."""
+    out, progress = io.StringIO(), io.StringIO()
+    search = run_demo(n_queries=40, k=10, seed=3, out=out, progress=progress)
+    return search, out.getvalue(), progress.getvalue()
+
+
+def test_main_runs_end_to_end(capsys):
+    assert main([*SMALL, "--no-ltr", "-k", "5"]) == 0
+    captured = capsys.readouterr()
+    assert re.search(r"rank\s+model\s+NDCG@1\s+NDCG@5\s+NDCG@10\n", captured.out)
+    # 2 x 2 grid of HistGradientBoostingRegressor, mean ± std per cutoff
+    rows = re.findall(r"^\s+\d\s+HistGradientBoostingRegressor\(.*$", captured.out,
+                      flags=re.MULTILINE)
+    assert len(rows) == 4
+    assert all(len(re.findall(r"\d\.\d{3} ± \d\.\d{3}", row)) == 3 for row in rows)
+    assert "Best parameters (by NDCG@5): HistGradientBoostingRegressor(" in captured.out
+    assert "Held-out NDCG@5" in captured.out
+    # progress goes to stderr, the report to stdout
+    assert "candidate 4/4" in captured.err and "candidate 1/4" not in captured.out
+
+
+def test_quiet_hides_progress(capsys):
+    main([*SMALL, "--no-ltr", "--quiet", "--n-splits", "2"])
+    captured = capsys.readouterr()
+    assert captured.err == "" and "Best parameters" in captured.out
+
+
+def test_table_matches_the_search(demo_output):
+    search, out, _ = demo_output
+    results = search.cv_results_
+    n_candidates = len(results["params"])
+    assert f"NDCG of {n_candidates} candidates" in out
+    # the first row of the table is the best candidate, with its fold scores
+    best = search.best_index_
+    first_row = re.search(r"^\s+1\s+(\S.*)$", out, flags=re.MULTILINE).group(1)
+    for cutoff in (1, 5, 10):
+        mean = results[f"mean_test_ndcg@{cutoff}"][best]
+        std = results[f"std_test_ndcg@{cutoff}"][best]
+        assert f"{mean:.3f} ± {std:.3f}" in first_row
+    assert results["rank_test_ndcg@10"][best] == 1
+
+
+def test_ltr_candidates_only_when_installed(demo_output):
+    _, out, _ = demo_output
+    for module, name in [("lightgbm", "LGBMRanker"), ("xgboost", "XGBRanker")]:
+        try:
+            __import__(module)
+        except ImportError:
+            assert name not in out
+        else:
+            assert f"{name}(" in out
+
+
+def test_held_out_scores(demo_output):
+    search, out, progress = demo_output
+    # recompute the held-out split and the perfect ranking independently
+    from sklearn.model_selection import GroupShuffleSplit
+
+    X, y, qid = make_ranking(n_queries=40, random_state=3)
+    _, test = next(GroupShuffleSplit(n_splits=1, test_size=0.25, random_state=3)
+                   .split(X, y, groups=qid))
+    values = dict(re.findall(r"^  (best model|random scores|perfect ranking)\s+(\S+)$",
+                             out, flags=re.MULTILINE))
+    assert set(values) == {"best model", "random scores", "perfect ranking"}
+    perfect = ndcg_score(y[test], y[test], qid=qid[test], k=10)
+    assert float(values["perfect ranking"]) == pytest.approx(perfect, abs=5e-4)
+    best = search.best_estimator_.predict(X[test])
+    best_score = ndcg_score(y[test], best, qid=qid[test], k=10)
+    assert float(values["best model"]) == pytest.approx(best_score, abs=5e-4)
+    assert float(values["random scores"]) < float(values["best model"])
+    assert f"{len(np.unique(qid[test]))} queries" in out
+    assert "search done" in progress
+
+
+def test_help(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["demo", "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for option in ("--n-queries", "--k", "--seed", "--n-splits", "--no-ltr", "--n-jobs"):
+        assert option in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["demo", "--k", "0"], "argument -k/--k: expected a number >= 1, got 0"),
+        (["demo", "--n-queries", "many"], "argument --n-queries: expected a whole number"),
+        (["demo", "--n-splits", "1"], "argument --n-splits: expected a number >= 2"),
+        (["demo", "--colour"], "unrecognized arguments: --colour"),
+        (["train"], "invalid choice: 'train'"),
+        ([], "required: COMMAND"),
+    ],
+)
+def test_bad_arguments_exit_with_status_2(capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_python_dash_m_entry_point():
+    result = subprocess.run(
+        [sys.executable, "-m", "sklearn_ndcg", "--help"],
+        capture_output=True, text=True, check=False, timeout=60,
+    )
+    assert result.returncode == 0
+    assert "demo" in result.stdout
