@@ -116,7 +116,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         The fitted clone of ``estimator``.
     n_features_in_ : int
         Number of features seen by ``estimator_`` during :meth:`fit`.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during :meth:`fit`, if ``estimator_`` has
         them.
 

@@ -1,0 +1,78 @@
+"""Sphinx configuration of the sklearn-ndcg documentation.
+
+Build (from the repository root, with the ``docs`` extra installed)::
+
+    python -m sphinx -W --keep-going -b html docs docs/_build/html
+
+Links to the scikit-learn, NumPy, SciPy and matplotlib documentation
+(intersphinx) need their inventories from the network, so they are off by
+default and the build works offline; set ``SKLEARN_NDCG_DOCS_INTERSPHINX=1``
+to turn them on.
+"""
+
+import os
+
+import sklearn_ndcg
+
+project = "sklearn-ndcg"
+author = "sklearn-ndcg developers"
+copyright = "sklearn-ndcg developers, BSD-3-Clause"
+release = sklearn_ndcg.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.doctest",
+    "sphinx.ext.intersphinx",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "sphinx_gallery.gen_gallery",
+]
+
+templates_path = ["_templates"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+root_doc = "index"
+
+# -- API reference ---------------------------------------------------------------
+autosummary_generate = True
+autodoc_default_options = {"members": False, "inherited-members": False}
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_validation_checks = set()
+
+# -- doctest builder (python -m sphinx -b doctest docs docs/_build/doctest) -------
+doctest_global_setup = "import matplotlib\nmatplotlib.use('Agg')"
+
+# -- intersphinx: optional, the build must not need the network -------------------
+if os.environ.get("SKLEARN_NDCG_DOCS_INTERSPHINX") == "1":
+    intersphinx_mapping = {
+        "python": ("https://docs.python.org/3", None),
+        "numpy": ("https://numpy.org/doc/stable", None),
+        "scipy": ("https://docs.scipy.org/doc/scipy", None),
+        "sklearn": ("https://scikit-learn.org/stable", None),
+        "matplotlib": ("https://matplotlib.org/stable", None),
+    }
+else:
+    intersphinx_mapping = {}
+
+# -- sphinx-gallery ----------------------------------------------------------------
+sphinx_gallery_conf = {
+    "examples_dirs": "examples",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "within_subsection_order": "FileNameSortKey",
+    "download_all_examples": False,
+    "show_memory": False,
+    "image_scrapers": ("matplotlib",),
+    "reset_modules": ("matplotlib",),
+}
+
+# -- HTML --------------------------------------------------------------------------
+html_theme = "pydata_sphinx_theme"
+html_title = f"sklearn-ndcg {release}"
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+}
+html_static_path = []

@@ -1,0 +1,53 @@
+"""
+=======================================
+NDCG@k curves of several ranking models
+=======================================
+
+:class:`~sklearn_ndcg.NDCGCurveDisplay` plots NDCG@k against the cutoff k. Here
+three models of increasing quality rank the same queries: random scores, a
+linear model and gradient-boosted trees, each drawn on the same axes, with a
+band between the quartiles of the per-query NDCG@k for the best model.
+"""
+
+# %%
+# Data and models
+# ---------------
+# A synthetic ranking problem, split by query so that no query is seen in
+# training and testing.
+import matplotlib.pyplot as plt
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingRegressor
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import GroupShuffleSplit
+
+from sklearn_ndcg import NDCGCurveDisplay, make_ranking
+
+X, y, qid = make_ranking(n_queries=150, n_items=(5, 30), random_state=0)
+train, test = next(GroupShuffleSplit(test_size=0.5, random_state=0).split(X, y, qid))
+ridge = Ridge().fit(X[train], y[train])
+trees = HistGradientBoostingRegressor(max_iter=40, random_state=0).fit(X[train], y[train])
+
+# %%
+# The curves
+# ----------
+# ``ax=`` puts the next model on the axes of the first one.
+rng = np.random.default_rng(0)
+ks = range(1, 21)
+display = NDCGCurveDisplay.from_predictions(
+    y[test], rng.normal(size=test.shape[0]), qid=qid[test], ks=ks, name="random",
+    linestyle="--",
+)
+NDCGCurveDisplay.from_estimator(ridge, X[test], y[test], qid=qid[test], ks=ks, ax=display.ax_)
+best = NDCGCurveDisplay.from_estimator(
+    trees, X[test], y[test], qid=qid[test], ks=ks, ax=display.ax_, show_spread=True,
+    name="gradient boosting (band: per-query quartiles)",
+)
+display.ax_.set_ylim(0, 1)
+display.ax_.set_title("NDCG@k on held-out queries")
+plt.show()
+
+# %%
+# The values behind the curves are kept on each display.
+print("k:       ", best.ks_[:5])
+print("NDCG@k:  ", best.ndcg_[:5].round(3))
+print("quartiles", best.spread_[:, :5].round(3))
