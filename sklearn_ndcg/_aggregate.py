@@ -14,10 +14,11 @@ def dcg_per_query(ranked_gain: np.ndarray, weight: np.ndarray, queries: Queries)
     """DCG of each query: the sum of its ranked gains times the position weights.
 
     ``weight`` is what :func:`~sklearn_ndcg._discount.discount_weights` gives:
-    for 2-D input the weights of the first positions, shared by every query.
+    for 2-D input the weights of the first positions, shared by every query,
+    and ``ranked_gain`` may hold only those first positions of each query.
     """
     if queries.codes is None:
-        return ranked_gain.reshape(queries.shape)[:, : weight.shape[0]] @ weight
+        return ranked_gain.reshape(queries.shape[0], -1)[:, : weight.shape[0]] @ weight
     return np.add.reduceat(ranked_gain * weight, queries.starts)
 
 

@@ -55,7 +55,7 @@ def _dcg_and_ideal(
     gains = compute_gain(data.y_true, gain)
     position_weight = discount_weights(queries, discount, k, log_base)
     with np.errstate(over="ignore", invalid="ignore"):
-        ranked = rank_gains(gains, data.y_score, queries, ties)
+        ranked = rank_gains(gains, data.y_score, queries, ties, k)
         dcg = dcg_per_query(ranked, position_weight, queries)
         ideal_dcg = (
             dcg_per_query(ideal_gains(gains, data.y_true, queries), position_weight, queries)

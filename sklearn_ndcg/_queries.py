@@ -63,9 +63,8 @@ def sort_within_queries(queries: Queries, values: np.ndarray) -> np.ndarray:
     """
     if queries.codes is None:
         shape = queries.shape
-        order = np.argsort(-values.reshape(shape), axis=1)
-        order += (np.arange(shape[0]) * shape[1])[:, np.newaxis]
-        return order.ravel()
+        order = np.argsort(values.reshape(shape), axis=1)[:, ::-1]
+        return (order + (np.arange(shape[0]) * shape[1])[:, np.newaxis]).ravel()
     n_rows = values.shape[0]
     bits = max(n_rows - 1, 1).bit_length()
     if max(queries.ids.shape[0] - 1, 1).bit_length() + bits > 62:  # keys would overflow

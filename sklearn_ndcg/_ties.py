@@ -29,7 +29,9 @@ def resolve_ties(ties: str, ignore_ties: bool | None) -> str:
     return "first" if ignore_ties else "average"
 
 
-def rank_gains(gain: np.ndarray, score: np.ndarray, queries: Queries, ties: str) -> np.ndarray:
+def rank_gains(
+    gain: np.ndarray, score: np.ndarray, queries: Queries, ties: str, k: int | None = None
+) -> np.ndarray:
     """Gains in the sorted layout, each query by decreasing score.
 
     Parameters
@@ -47,12 +49,19 @@ def rank_gains(gain: np.ndarray, score: np.ndarray, queries: Queries, ties: str)
         - "first": tied documents keep their input order.
         - "optimistic": tied documents by decreasing gain (an upper bound).
         - "pessimistic": tied documents by increasing gain (a lower bound).
+    k : int or None
+        The cutoff. For 2-D input only the first ``k`` positions of each
+        query may be returned, as a 2-D array.
 
     Returns
     -------
     ndarray
         Gains in the sorted layout of ``queries``.
     """
+    if queries.codes is None and k is not None and k < queries.shape[1]:
+        top = _rank_top_gains_2d(gain, score, queries.shape, ties, k)
+        if top is not None:
+            return top
     order = sort_within_queries(queries, score)
     sorted_score = score[order]
     # A tie group starts at a new query or where the score changes.
@@ -68,6 +77,41 @@ def rank_gains(gain: np.ndarray, score: np.ndarray, queries: Queries, ties: str)
     else:
         secondary = -gain[order] if ties == "optimistic" else gain[order]
     return gain[order[np.lexsort((secondary, np.cumsum(new_group)))]]
+
+
+def _rank_top_gains_2d(
+    gain: np.ndarray, score: np.ndarray, shape: tuple[int, int], ties: str, k: int
+) -> np.ndarray | None:
+    """:func:`rank_gains` of the first ``k`` positions of each row of 2-D input.
+
+    Gathers ``k + 1`` documents per row only, to see whether a tie group is
+    cut at ``k``. Returns None for tied scores under a rule other than
+    "average", which then needs the whole rows.
+    """
+    n_queries, n_documents = shape
+    order = np.argsort(score.reshape(shape), axis=1)[:, : -k - 2 : -1]
+    rows = np.arange(n_queries)[:, np.newaxis]
+    flat = (order + rows * n_documents).ravel()
+    top_score = score[flat].reshape(n_queries, k + 1)
+    top_gain = gain[flat].reshape(n_queries, k + 1)
+    tied = top_score[:, 1:] == top_score[:, :-1]
+    if not tied.any():
+        return top_gain[:, :k]
+    if ties != "average":
+        return None
+    new_group = np.ones((n_queries, k + 1), dtype=bool)
+    new_group[:, 1:] = ~tied
+    averaged = _average_over_groups(top_gain.ravel(), new_group.ravel())
+    averaged = averaged.reshape(n_queries, k + 1)[:, :k]
+    # A tie group cut at k: the mean gain of all its documents, not only the top ones.
+    cut = np.flatnonzero(tied[:, k - 1])
+    if cut.size:
+        threshold = top_score[cut, k - 1, np.newaxis]
+        member = score.reshape(shape)[cut] == threshold
+        group_mean = (gain.reshape(shape)[cut] * member).sum(axis=1) / member.sum(axis=1)
+        in_group = top_score[cut, :k] == threshold
+        averaged[cut] = np.where(in_group, group_mean[:, np.newaxis], averaged[cut])
+    return averaged
 
 
 def ideal_gains(gain: np.ndarray, label: np.ndarray, queries: Queries) -> np.ndarray:

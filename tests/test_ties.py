@@ -100,3 +100,26 @@ def test_ideal_gains_counting_and_sorting_agree(label, gain, expected):
     queries = group_queries(np.array([4, 4, 4, 9, 9, 9]), None)
     result = ideal_gains(np.array(gain, float), np.array(label, float), queries)
     np.testing.assert_array_equal(result, expected)
+
+
+def test_top_k_path_cut_tie_group():
+    # hand: one query, scores 3, 2, 2, 2, 1 with gains 4, 3, 0, 0, 9; k=2 cuts the
+    # tie group {3, 0, 0} after its first document: its mean gain is 1
+    gain = np.array([4.0, 3.0, 0.0, 0.0, 9.0])
+    score = np.array([3.0, 2.0, 2.0, 2.0, 1.0])
+    queries = group_queries(None, (1, 5))
+    np.testing.assert_array_equal(rank_gains(gain, score, queries, "average", 2), [[4, 1]])
+
+
+@pytest.mark.parametrize("ties", TIE_RULES)
+@pytest.mark.parametrize("k", [1, 2, 5, 9])
+def test_top_k_path_agrees_with_whole_rows(ties, k):
+    # reference: the whole-row path (k=None), cut at k afterwards
+    rng = np.random.default_rng(k)
+    shape = (30, 10)
+    gain = rng.integers(0, 4, shape).astype(float).ravel()
+    score = rng.integers(0, 3, shape).astype(float).ravel()  # many ties
+    queries = group_queries(None, shape)
+    whole = rank_gains(gain, score, queries, ties).reshape(shape)[:, :k]
+    top = rank_gains(gain, score, queries, ties, k).reshape(shape[0], -1)[:, :k]
+    np.testing.assert_allclose(top, whole, rtol=1e-15)
