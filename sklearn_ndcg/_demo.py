@@ -188,6 +188,12 @@ def run_demo(
         n_jobs=n_jobs,
     )
     search.progress = report
+    missing = [name for name in ("lightgbm", "xgboost") if not _installed(name)]
+    if use_ltr and missing:
+        report(
+            f"{' and '.join(missing)} not installed: pip install 'sklearn-ndcg[ltr]' to "
+            "add LGBMRanker and XGBRanker to the search"
+        )
     n_candidates = len(sklearn.model_selection.ParameterGrid(search.param_grid))
     report(
         f"GridSearchCV: {n_candidates} candidates x {n_splits} folds on "
