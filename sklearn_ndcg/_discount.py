@@ -7,6 +7,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ._queries import Queries, positions
+from ._validation import apply_callable
 
 DISCOUNTS = ("log2", "reciprocal", "none")
 
@@ -57,23 +58,7 @@ def _weights(rank: np.ndarray, discount, log_base: float | None) -> np.ndarray:
         return 1.0 / rank
     if discount == "none":
         return np.ones(rank.shape[0])
-    try:
-        weights = discount(rank.copy())
-    except Exception as exc:
-        raise ValueError(
-            f"discount callable {discount!r} raised {type(exc).__name__}: {exc}"
-        ) from exc
-    try:
-        weights = np.asarray(weights, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"discount callable must return numbers, got {type(weights).__name__}."
-        ) from None
-    if weights.shape != rank.shape:
-        raise ValueError(
-            f"discount callable must return one weight per rank, an array of shape "
-            f"{rank.shape}; got shape {weights.shape}."
-        )
+    weights = apply_callable(discount, rank, "discount", "weight per rank")
     bad = ~np.isfinite(weights) | (weights < 0)
     if bad.any():
         raise ValueError(

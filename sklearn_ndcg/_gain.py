@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from ._validation import apply_callable
+
 GAINS = ("linear", "exponential")
 
 
@@ -106,23 +108,7 @@ def _gain_from_sequence(y_true: np.ndarray, gain) -> np.ndarray:
 
 
 def _gain_from_callable(y_true: np.ndarray, gain: Callable) -> np.ndarray:
-    try:
-        gains = gain(y_true.copy())
-    except Exception as exc:
-        raise ValueError(
-            f"gain callable {gain!r} raised {type(exc).__name__}: {exc}"
-        ) from exc
-    try:
-        gains = np.asarray(gains, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"gain callable must return numbers, got {type(gains).__name__}."
-        ) from None
-    if gains.shape != y_true.shape:
-        raise ValueError(
-            f"gain callable must return one gain per label, an array of shape "
-            f"{y_true.shape}; got shape {gains.shape}."
-        )
+    gains = apply_callable(gain, y_true, "gain", "gain per label")
     if not np.isfinite(gains).all():
         raise ValueError("gain callable returned NaN or infinite gains; gains must be finite.")
     return gains

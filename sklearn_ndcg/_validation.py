@@ -156,3 +156,27 @@ def _check_weight(sample_weight, n: int, expected: str) -> np.ndarray | None:
         raise ValueError("sample_weight has negative values; weights must be >= 0.")
     return weight
 
+
+def apply_callable(func, values: np.ndarray, name: str, per: str) -> np.ndarray:
+    """Call the user's ``func`` on a copy of ``values``; check what it returns.
+
+    ``name`` is the argument (``"gain"``, ``"discount"``) and ``per`` what
+    one value is for (``"gain per label"``). The result must hold one finite
+    number per value.
+    """
+    try:
+        result = func(values.copy())
+    except Exception as exc:
+        raise ValueError(f"{name} callable {func!r} raised {type(exc).__name__}: {exc}") from exc
+    try:
+        result = np.asarray(result, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name} callable must return numbers, got {type(result).__name__}."
+        ) from None
+    if result.shape != values.shape:
+        raise ValueError(
+            f"{name} callable must return one {per}, an array of shape "
+            f"{values.shape}; got shape {result.shape}."
+        )
+    return result
