@@ -77,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.n_splits < 2:
         parser.error(f"argument --n-splits: expected a number >= 2, got {args.n_splits}")
+    if args.n_queries < 2 * args.n_splits:  # a quarter is held out; each fold needs queries
+        parser.error(
+            f"argument --n-queries: expected at least 2 x --n-splits = "
+            f"{2 * args.n_splits} queries, got {args.n_queries}"
+        )
     from ._demo import run_demo  # imports scikit-learn's model selection: not for --help
 
     run_demo(

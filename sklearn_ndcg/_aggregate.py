@@ -41,7 +41,10 @@ def weighted_mean(values: np.ndarray, sample_weight: np.ndarray | None) -> float
     Returns NaN with an :class:`~sklearn.exceptions.UndefinedMetricWarning` when
     nothing is left, or when what is left weighs 0.
     """
-    weight = np.ones(values.shape[0]) if sample_weight is None else sample_weight
+    if sample_weight is None:
+        weight = np.ones(values.shape[0])
+    else:  # scaled so that huge weights cannot overflow their sum
+        weight = sample_weight / max(sample_weight.max(), np.finfo(float).tiny)
     if weight.sum() == 0:
         raise ValueError("sample_weight sums to 0; at least one query needs a positive weight.")
     kept = ~np.isnan(values)

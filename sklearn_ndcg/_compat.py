@@ -1,5 +1,9 @@
 """The one place that imports private scikit-learn helpers."""
 
+from numbers import Integral
+
+import numpy as np
+
 from sklearn.base import _fit_context
 from sklearn.utils import _safe_indexing
 from sklearn.utils._param_validation import (
@@ -10,6 +14,19 @@ from sklearn.utils._param_validation import (
     validate_params,
 )
 from sklearn.utils.metadata_routing import _routing_enabled
+from sklearn.utils.validation import _num_samples
+
+
+
+class Integers(Interval):
+    """``Interval(Integral, ...)`` that refuses booleans, which are Integral too."""
+
+    def __init__(self, left, right=None, *, closed="left"):
+        super().__init__(Integral, left, right, closed=closed)
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils import get_tags
@@ -23,10 +40,12 @@ except ImportError:
 
 __all__ = [
     "HasMethods",
+    "Integers",
     "Interval",
     "Options",
     "StrOptions",
     "_fit_context",
+    "_num_samples",
     "_routing_enabled",
     "_safe_indexing",
     "_safe_tags",

@@ -7,7 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._compat import Interval, validate_params
+from ._compat import Integers, Interval, validate_params
 
 
 def _check_n_items(n_items) -> tuple[int, int]:
@@ -38,11 +38,11 @@ def _level_thresholds(utility: np.ndarray, n_levels: int) -> np.ndarray:
 
 @validate_params(
     {
-        "n_queries": [Interval(Integral, 1, None, closed="left")],
-        "n_items": [Interval(Integral, 1, None, closed="left"), tuple, list],
-        "n_features": [Interval(Integral, 1, None, closed="left")],
-        "n_informative": [Interval(Integral, 1, None, closed="left")],
-        "n_levels": [Interval(Integral, 2, None, closed="left")],
+        "n_queries": [Integers(1)],
+        "n_items": [Integers(1), tuple, list],
+        "n_features": [Integers(1)],
+        "n_informative": [Integers(1)],
+        "n_levels": [Integers(2)],
         "noise": [Interval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
     },

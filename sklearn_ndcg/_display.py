@@ -8,7 +8,10 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
+from ._aggregate import weighted_mean
 from ._metrics import query_scores
+from ._queries import group_queries
+from ._validation import check_ranking_input
 
 _RESPONSE_METHODS = ("auto", "predict", "decision_function", "predict_proba")
 _DEFAULT_MAX_K = 20
@@ -34,6 +37,8 @@ def _check_ks(ks, longest: int) -> np.ndarray:
             f"ks must be a sequence of cutoffs such as range(1, 11), got the single "
             f"integer {ks}; write ks=[{ks}] for one cutoff."
         )
+    if any(isinstance(k, (bool, np.bool_)) for k in ks):
+        raise TypeError(f"ks must hold integers >= 1, not booleans; got {list(ks)!r}.")
     values = np.asarray(ks)
     if values.ndim != 1 or values.size == 0:
         raise ValueError(
@@ -47,12 +52,10 @@ def _check_ks(ks, longest: int) -> np.ndarray:
     return np.sort(values.astype(np.intp))
 
 
-def _longest_query(y_true, qid) -> int:
-    if qid is None:
-        shape = np.shape(y_true)
-        return int(shape[1]) if len(shape) == 2 else int(shape[0])
-    _, counts = np.unique(np.asarray(qid), return_counts=True)
-    return int(counts.max()) if counts.size else 1
+def _longest_query(y_true, y_score, qid, sample_weight) -> int:
+    """Documents in the longest query, after the checks of :func:`ndcg_score`."""
+    data = check_ranking_input(y_true, y_score, qid, sample_weight)
+    return int(group_queries(data.qid, data.shape).sizes.max())
 
 
 def _scores_of(estimator, X, response_method: str) -> np.ndarray:
@@ -294,7 +297,7 @@ class NDCGCurveDisplay:
         array([1.    , 0.895 , 0.9762])
         """
         low, high = _check_quantiles(spread_quantiles)
-        ks = _check_ks(ks, _longest_query(y_true, qid))
+        ks = _check_ks(ks, _longest_query(y_true, y_score, qid, sample_weight))
         options = dict(
             qid=qid, gain=gain, discount=discount, ties=ties,
             zero_division=zero_division, sample_weight=sample_weight,
@@ -303,13 +306,9 @@ class NDCGCurveDisplay:
         spread = np.empty((2, ks.shape[0]))
         for i, k in enumerate(ks):
             per_query = query_scores(y_true, y_score, k=int(k), **options)
-            kept = ~np.isnan(per_query.score)
-            if kept.any() and per_query.weight[kept].sum() > 0:
-                ndcg[i] = np.average(per_query.score[kept], weights=per_query.weight[kept])
-                spread[:, i] = np.quantile(per_query.score[kept], [low, high])
-            else:
-                ndcg[i] = np.nan
-                spread[:, i] = np.nan
+            ndcg[i] = weighted_mean(per_query.score, per_query.weight)
+            kept = per_query.score[~np.isnan(per_query.score)]
+            spread[:, i] = np.quantile(kept, [low, high]) if kept.size else np.nan
         display = cls(ks, ndcg, spread=spread, name=name)
         return display.plot(ax=ax, show_spread=show_spread, **kwargs)
 

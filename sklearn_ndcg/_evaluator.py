@@ -14,6 +14,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from ._compat import (
+    _num_samples,
     HasMethods,
     _fit_context,
     _routing_enabled,
@@ -23,7 +24,7 @@ from ._compat import (
 )
 from ._metrics import _COMMON_PARAMS, _ZERO_DIVISION, ndcg_score
 from ._queries import group_queries, query_weights
-from ._validation import as_float_array
+from ._validation import check_k, check_qid, check_weight
 
 
 def _estimator_has(attr: str):
@@ -233,6 +234,11 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                 f"This {type(self).__name__} estimator requires y to be passed, but "
                 "the target y is None; give one relevance label per document."
             )
+        check_k(self.k)
+        n_samples = _num_samples(y)
+        if qid is not None:
+            qid = check_qid(qid, n_samples, target="y")
+        sample_weight = check_weight(sample_weight, n_samples, "one per document")
         params = self._route_fit_params(fit_params)
         self.estimator_ = clone(self.estimator)
         form = _query_form(self.estimator_)
@@ -262,13 +268,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                 "document); got qid=None. With metadata routing enabled, pass "
                 "qid=... to the search's fit."
             )
-        queries = group_queries(np.asarray(qid).reshape(-1), None)
-        n_samples = queries.codes.shape[0]
-        if len(y) != n_samples:
-            raise ValueError(
-                f"qid has {n_samples} entries but y has {len(y)}; "
-                "give one query id per document."
-            )
+        queries = group_queries(qid, None)
         order = np.argsort(queries.codes, kind="stable")
         X = _safe_indexing(X, order)
         y = _safe_indexing(y, order)
@@ -278,11 +278,9 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             params["group"] = queries.sizes
         if sample_weight is not None:
             if _is_xgboost(self.estimator_):  # XGBRanker weighs whole queries
-                params["sample_weight"] = query_weights(
-                    as_float_array(sample_weight, "sample_weight"), queries
-                )
+                params["sample_weight"] = query_weights(sample_weight, queries)
             else:
-                params["sample_weight"] = _safe_indexing(sample_weight, order)
+                params["sample_weight"] = sample_weight[order]
         return X, y, params
 
     @available_if(_estimator_has("predict"))

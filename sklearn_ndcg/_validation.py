@@ -46,7 +46,7 @@ def as_float_array(x, name: str) -> np.ndarray:
         ) from None
     if array.dtype.kind == "c":
         raise TypeError(f"{name} holds complex numbers; real numbers were expected.")
-    if array.dtype.kind in "USV":
+    if array.dtype.kind in "USVmM":  # strings, bytes, dates and durations
         raise TypeError(
             f"{name} holds {array.dtype} values; numbers were expected."
         )
@@ -97,19 +97,23 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None) -> Rankin
             )
         shape = y_true.shape
         y_true, y_score = y_true.ravel(), y_score.ravel()
-        sample_weight = _check_weight(sample_weight, shape[0], "one per query (row)")
+        sample_weight = check_weight(sample_weight, shape[0], "one per query (row)")
         return RankingInput(y_true, y_score, None, shape, sample_weight)
 
     n_rows = y_true.shape[0]
     if qid is None:  # a single query
         qid = np.zeros(n_rows, dtype=np.intp)
     else:
-        qid = _check_qid(qid, n_rows)
-    sample_weight = _check_weight(sample_weight, n_rows, "one per document")
+        qid = check_qid(qid, n_rows)
+    sample_weight = check_weight(sample_weight, n_rows, "one per document")
     return RankingInput(y_true, y_score, qid, None, sample_weight)
 
 
-def _check_qid(qid, n_rows: int) -> np.ndarray:
+def check_qid(qid, n_rows: int, target: str = "y_true") -> np.ndarray:
+    """Return ``qid`` as a 1-D array of ``n_rows`` comparable query ids.
+
+    ``target`` names the argument whose length ``qid`` must match.
+    """
     if sp.issparse(qid):
         raise TypeError("qid is a sparse matrix; give a 1-D array of query ids.")
     qid_in = qid if isinstance(qid, (list, tuple)) else ()
@@ -123,7 +127,7 @@ def _check_qid(qid, n_rows: int) -> np.ndarray:
         )
     if qid.shape[0] != n_rows:
         raise ValueError(
-            f"qid has {qid.shape[0]} entries but y_true has {n_rows}; "
+            f"qid has {qid.shape[0]} entries but {target} has {n_rows}; "
             "give one query id per document."
         )
     if qid.dtype.kind == "U" and not all(isinstance(v, str) for v in qid_in):
@@ -143,7 +147,8 @@ def _check_qid(qid, n_rows: int) -> np.ndarray:
     return qid
 
 
-def _check_weight(sample_weight, n: int, expected: str) -> np.ndarray | None:
+def check_weight(sample_weight, n: int, expected: str) -> np.ndarray | None:
+    """Return ``sample_weight`` as ``n`` finite, non-negative float64 weights (or None)."""
     if sample_weight is None:
         return None
     weight = as_float_array(sample_weight, "sample_weight")
