@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
@@ -35,27 +36,49 @@ def ndcg_from_dcg(dcg: np.ndarray, ideal_dcg: np.ndarray, zero_division: float) 
     return ndcg
 
 
-def weighted_mean(values: np.ndarray, sample_weight: np.ndarray | None) -> float:
-    """Weighted mean over queries, leaving out NaN (undefined) values.
+class WeightedSums(NamedTuple):
+    """The sums behind a weighted mean over queries; they add up across chunks."""
+
+    weighted_sum: float  # sum of weight * value over the defined (non-NaN) values
+    kept_weight: float  # sum of their weights
+    total_weight: float  # sum of all weights
+    n_kept: int  # number of defined values
+
+
+def weighted_sums(values: np.ndarray, weight: np.ndarray | None) -> WeightedSums:
+    """The :class:`WeightedSums` of per-query ``values``, NaN meaning undefined."""
+    weight = np.ones(values.shape[0]) if weight is None else weight
+    kept = ~np.isnan(values)
+    return WeightedSums(
+        float((weight[kept] * values[kept]).sum()),
+        float(weight[kept].sum()),
+        float(weight.sum()),
+        int(kept.sum()),
+    )
+
+
+def mean_from_sums(sums: WeightedSums, stacklevel: int = 3) -> float:
+    """The weighted mean, or NaN with a warning when nothing defined is left.
 
     Returns NaN with an :class:`~sklearn.exceptions.UndefinedMetricWarning` when
-    nothing is left, or when what is left weighs 0.
+    every value is undefined, or when the defined ones weigh 0.
     """
-    if sample_weight is None:
-        weight = np.ones(values.shape[0])
-    else:  # scaled so that huge weights cannot overflow their sum
-        weight = sample_weight / max(sample_weight.max(), np.finfo(float).tiny)
-    if weight.sum() == 0:
+    if sums.total_weight == 0:
         raise ValueError("sample_weight sums to 0; at least one query needs a positive weight.")
-    kept = ~np.isnan(values)
-    total = weight[kept].sum()
-    if total == 0:
-        what = "every query was left out" if not kept.any() else "the queries left weigh 0"
+    if sums.kept_weight == 0:
+        what = "every query was left out" if sums.n_kept == 0 else "the queries left weigh 0"
         warnings.warn(
             f"NDCG is undefined: {what} (no relevant document and "
             "zero_division=np.nan); returning NaN.",
             UndefinedMetricWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
         return float("nan")
-    return float((weight[kept] * values[kept]).sum() / total)
+    return float(sums.weighted_sum / sums.kept_weight)
+
+
+def weighted_mean(values: np.ndarray, sample_weight: np.ndarray | None) -> float:
+    """Weighted mean over queries, leaving out NaN (undefined) values."""
+    if sample_weight is not None:  # scaled so that huge weights cannot overflow their sum
+        sample_weight = sample_weight / max(sample_weight.max(), np.finfo(float).tiny)
+    return mean_from_sums(weighted_sums(values, sample_weight), stacklevel=4)

@@ -15,7 +15,7 @@ from ._discount import DISCOUNTS, discount_weights
 from ._gain import GAINS, compute_gain
 from ._queries import group_queries, query_weights
 from ._ties import DEFAULT_TIES, TIE_RULES, ideal_gains, rank_gains, resolve_ties
-from ._validation import check_k, check_ranking_input
+from ._validation import check_k, check_log_base, check_ranking_input
 
 _COMMON_PARAMS = {
     "y_true": ["array-like"],
@@ -68,14 +68,6 @@ def _dcg_and_ideal(
             f"{np.abs(gains).max():g}); use smaller labels or gain='linear'."
         )
     return queries.ids, dcg, ideal_dcg, weight
-
-
-def _check_log_base(log_base, discount) -> None:
-    if log_base is not None and not (isinstance(discount, str) and discount == "log2"):
-        raise ValueError(
-            f"log_base={log_base!r} only applies to discount='log2'; got "
-            f"discount={discount!r}. Drop one of them."
-        )
 
 
 @validate_params(
@@ -158,7 +150,7 @@ def query_scores(
     array([1.    , 0.9386])
     """
     ties = resolve_ties(ties, None)
-    _check_log_base(log_base, discount)
+    check_log_base(log_base, discount)
     if metric == "ndcg":
         log_base = None  # the base cancels in NDCG
     ids, dcg, ideal_dcg, weight = _dcg_and_ideal(
@@ -396,7 +388,7 @@ def dcg_score(
     4.225
     """
     ties = resolve_ties(ties, ignore_ties)
-    _check_log_base(log_base, discount)
+    check_log_base(log_base, discount)
     _, dcg, _, weight = _dcg_and_ideal(
         y_true, y_score, qid=qid, sample_weight=sample_weight, k=k, gain=gain,
         discount=discount, ties=ties, log_base=log_base, ideal=False,

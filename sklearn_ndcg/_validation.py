@@ -29,6 +29,15 @@ def check_k(k: int | None) -> None:
         raise TypeError(f"k must be an int >= 1 or None, got the bool {k!r}.")
 
 
+def check_log_base(log_base, discount) -> None:
+    """``log_base`` goes with the logarithmic discount only."""
+    if log_base is not None and not (isinstance(discount, str) and discount == "log2"):
+        raise ValueError(
+            f"log_base={log_base!r} only applies to discount='log2'; got "
+            f"discount={discount!r}. Drop one of them."
+        )
+
+
 def as_float_array(x, name: str) -> np.ndarray:
     """Return ``x`` as a float64 array, or raise an error naming ``name``."""
     if sp.issparse(x):
