@@ -24,7 +24,7 @@ from ._compat import (
 )
 from ._metrics import _COMMON_PARAMS, _ZERO_DIVISION, ndcg_score
 from ._queries import group_queries, query_weights
-from ._validation import check_k, check_qid, check_weight
+from ._validation import check_qid, check_weight
 
 
 def _estimator_has(attr: str):
@@ -234,7 +234,6 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                 f"This {type(self).__name__} estimator requires y to be passed, but "
                 "the target y is None; give one relevance label per document."
             )
-        check_k(self.k)
         n_samples = _num_samples(y)
         if qid is not None:
             qid = check_qid(qid, n_samples, target="y")

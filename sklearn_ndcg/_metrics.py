@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from numbers import Integral, Real
+from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ._aggregate import dcg_per_query, ndcg_from_dcg, weighted_mean
-from ._compat import Interval, Options, StrOptions, validate_params
+from ._compat import Integers, Interval, Options, StrOptions, validate_params
 from ._discount import DISCOUNTS, discount_weights
 from ._gain import GAINS, compute_gain
 from ._queries import group_queries, query_weights
 from ._ties import DEFAULT_TIES, TIE_RULES, ideal_gains, rank_gains, resolve_ties
-from ._validation import check_k, check_log_base, check_ranking_input
+from ._validation import check_log_base, check_ranking_input
 
 _COMMON_PARAMS = {
     "y_true": ["array-like"],
     "y_score": ["array-like"],
-    "k": [Interval(Integral, 1, None, closed="left"), None],
+    "k": [Integers(1), None],
     "gain": [StrOptions(set(GAINS)), Mapping, callable, "array-like"],
     "discount": [StrOptions(set(DISCOUNTS)), callable],
     "ties": [StrOptions(set(TIE_RULES))],
@@ -48,7 +48,6 @@ def _dcg_and_ideal(
     y_true, y_score, *, qid, sample_weight, k, gain, discount, ties, log_base, ideal
 ):
     """Run the stages: validate, group, gain, order, discount, sum per query."""
-    check_k(k)
     data = check_ranking_input(y_true, y_score, qid, sample_weight)
     queries = group_queries(data.qid, data.shape)
     weight = query_weights(data.sample_weight, queries)

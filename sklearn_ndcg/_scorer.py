@@ -11,7 +11,6 @@ from sklearn.metrics import make_scorer
 
 from ._compat import StrOptions, validate_params
 from ._metrics import _COMMON_PARAMS, _ZERO_DIVISION, dcg_score, ndcg_score
-from ._validation import check_k
 
 RESPONSE_METHODS = ("decision_function", "predict_proba", "predict")
 """The default response method: the first of these the estimator has."""
@@ -195,7 +194,6 @@ def make_ndcg_scorer(
     >>> scores.round(4)
     array([0.8235, 0.8595, 0.7541])
     """
-    check_k(k)
     _check_response_method(response_method)
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
     return _make_ranking_scorer(
@@ -269,7 +267,6 @@ def make_dcg_scorer(
     >>> scores.round(4)
     array([3.9429, 4.1325, 2.627 ])
     """
-    check_k(k)
     _check_response_method(response_method)
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
     return _make_ranking_scorer(_dcg_score, response_method, options)

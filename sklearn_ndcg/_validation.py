@@ -23,12 +23,6 @@ class RankingInput(NamedTuple):
     sample_weight: np.ndarray | None
 
 
-def check_k(k: int | None) -> None:
-    """Reject booleans, which pass ``Interval(Integral, ...)`` as integers."""
-    if isinstance(k, (bool, np.bool_)):
-        raise TypeError(f"k must be an int >= 1 or None, got the bool {k!r}.")
-
-
 def check_log_base(log_base, discount) -> None:
     """``log_base`` goes with the logarithmic discount only."""
     if log_base is not None and not (isinstance(discount, str) and discount == "log2"):

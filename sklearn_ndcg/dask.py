@@ -10,18 +10,18 @@ Read more in the :ref:`User Guide <dask>`.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._compat import Interval, Options, StrOptions, validate_params
+from ._compat import Integers, Interval, Options, StrOptions, validate_params
 from ._aggregate import WeightedSums, mean_from_sums, weighted_sums
 from ._discount import DISCOUNTS
 from ._gain import GAINS
 from ._metrics import query_scores
 from ._ties import TIE_RULES
-from ._validation import check_k, check_log_base
+from ._validation import check_log_base
 
 __all__ = ["dcg_score", "ndcg_score"]
 
@@ -35,7 +35,7 @@ _OPTIONS = {
     "y_true": "no_validation",
     "y_score": "no_validation",
     "sample_weight": "no_validation",
-    "k": [Interval(Integral, 1, None, closed="left"), None],
+    "k": [Integers(1), None],
     "gain": [StrOptions(set(GAINS)), Mapping, callable, "array-like"],
     "discount": [StrOptions(set(DISCOUNTS)), callable],
     "ties": [StrOptions(set(TIE_RULES))],
@@ -296,7 +296,6 @@ def _evaluate(
     if sample_weight is not None:
         columns["sample_weight"] = sample_weight
     _check_columns(frame, columns)
-    check_k(options["k"])
     check_log_base(options.get("log_base"), options["discount"])
 
     names = list(dict.fromkeys(columns.values()))  # y_true may be y_score

@@ -123,7 +123,7 @@ def test_direct_call_equals_metric(routing, ranking_data, make):
     "kwargs, error, match",
     [
         ({"k": 0}, ValueError, "'k' parameter of make_ndcg_scorer"),
-        ({"k": True}, TypeError, "k must be an int >= 1 or None"),
+        ({"k": True}, TypeError, "'k' parameter"),
         ({"gain": "exp"}, ValueError, "'gain' parameter of make_ndcg_scorer"),
         ({"discount": "log"}, ValueError, "'discount' parameter of make_ndcg_scorer"),
         ({"ties": "random"}, ValueError, "'ties' parameter of make_ndcg_scorer"),
