@@ -104,13 +104,14 @@ def _rank_top_gains_2d(
     averaged = _average_over_groups(top_gain.ravel(), new_group.ravel())
     averaged = averaged.reshape(n_queries, k + 1)[:, :k]
     # A tie group cut at k: the mean gain of all its documents, not only the top ones.
-    cut = np.flatnonzero(tied[:, k - 1])
-    if cut.size:
-        threshold = top_score[cut, k - 1, np.newaxis]
-        member = score.reshape(shape)[cut] == threshold
-        group_mean = (gain.reshape(shape)[cut] * member).sum(axis=1) / member.sum(axis=1)
-        in_group = top_score[cut, :k] == threshold
-        averaged[cut] = np.where(in_group, group_mean[:, np.newaxis], averaged[cut])
+    cut = tied[:, k - 1]
+    if cut.any():
+        threshold = top_score[:, k - 1, np.newaxis]
+        member = score.reshape(shape) == threshold
+        group_mean = np.einsum("ij,ij->i", gain.reshape(shape), member.astype(float))
+        group_mean /= np.count_nonzero(member, axis=1)
+        in_group = cut[:, np.newaxis] & (top_score[:, :k] == threshold)
+        averaged = np.where(in_group, group_mean[:, np.newaxis], averaged)
     return averaged
 
 
