@@ -1,0 +1,16 @@
+"""pytest configuration for the doctests outside tests/.
+
+``docs/`` is collected for its ``.rst`` pages only: not the Sphinx
+configuration, the gallery scripts (Sphinx runs those) or build output. The
+docstring examples of ``sklearn_ndcg.dask`` and the Dask page need the
+optional ``dask`` extra; without it they are not collected, as the tests in
+``tests/test_dask.py`` skip themselves.
+"""
+
+import importlib.util
+
+collect_ignore = ["docs/conf.py", "docs/examples"]
+collect_ignore_glob = ["docs/_build/*", "docs/auto_examples/*", "docs/generated/*",
+                       "docs/sg_execution_times.rst"]
+if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
+    collect_ignore += ["sklearn_ndcg/dask.py", "docs/dask.rst"]
