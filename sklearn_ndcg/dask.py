@@ -10,17 +10,13 @@ Read more in the :ref:`User Guide <dask>`.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._compat import Integers, Interval, Options, StrOptions, validate_params
 from ._aggregate import WeightedSums, mean_from_sums, weighted_sums
-from ._discount import DISCOUNTS
-from ._gain import GAINS
-from ._metrics import query_scores
-from ._ties import TIE_RULES
+from ._compat import StrOptions, validate_params
+from ._metrics import _COMMON_PARAMS, _LOG_BASE, _ZERO_DIVISION, query_scores
 from ._validation import check_log_base
 
 __all__ = ["dcg_score", "ndcg_score"]
@@ -35,17 +31,14 @@ _OPTIONS = {
     "y_true": "no_validation",
     "y_score": "no_validation",
     "sample_weight": "no_validation",
-    "k": [Integers(1), None],
-    "gain": [StrOptions(set(GAINS)), Mapping, callable, "array-like"],
-    "discount": [StrOptions(set(DISCOUNTS)), callable],
-    "ties": [StrOptions(set(TIE_RULES))],
+    **{name: _COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")},
     "per_query": ["boolean"],
     "shuffle_method": [StrOptions({"tasks", "p2p", "disk"}), None],
 }
 
 
 @validate_params(
-    {**_OPTIONS, "zero_division": [Options(Real, {0.0, 1.0}), "nan"]},
+    {**_OPTIONS, "zero_division": _ZERO_DIVISION},
     prefer_skip_nested_validation=True,
 )
 def ndcg_score(
@@ -188,7 +181,7 @@ def ndcg_score(
 
 
 @validate_params(
-    {**_OPTIONS, "log_base": [Interval(Real, 1, None, closed="neither"), None]},
+    {**_OPTIONS, "log_base": _LOG_BASE},
     prefer_skip_nested_validation=True,
 )
 def dcg_score(
