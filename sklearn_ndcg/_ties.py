@@ -50,15 +50,15 @@ def rank_gains(
         - "optimistic": tied documents by decreasing gain (an upper bound).
         - "pessimistic": tied documents by increasing gain (a lower bound).
     k : int or None
-        The cutoff. For 2-D input only the first ``k`` positions of each
-        query may be returned, as a 2-D array.
+        The cutoff. For 2-D input the result is 2-D and may hold only the
+        first ``k`` positions of each query.
 
     Returns
     -------
     ndarray
         Gains in the sorted layout of ``queries``.
     """
-    if queries.codes is None and k is not None and k < queries.shape[1]:
+    if queries.codes is None:
         top = _rank_top_gains_2d(gain, score, queries.shape, ties, k)
         if top is not None:
             return top
@@ -80,29 +80,33 @@ def rank_gains(
 
 
 def _rank_top_gains_2d(
-    gain: np.ndarray, score: np.ndarray, shape: tuple[int, int], ties: str, k: int
+    gain: np.ndarray, score: np.ndarray, shape: tuple[int, int], ties: str, k: int | None
 ) -> np.ndarray | None:
     """:func:`rank_gains` of the first ``k`` positions of each row of 2-D input.
 
     Gathers ``k + 1`` documents per row only, to see whether a tie group is
     cut at ``k``. Returns None for tied scores under a rule other than
-    "average", which then needs the whole rows.
+    "average", which then orders whole rows.
     """
     n_queries, n_documents = shape
-    order = np.argsort(score.reshape(shape), axis=1)[:, : -k - 2 : -1]
+    k = n_documents if k is None else min(k, n_documents)
+    n_top = min(k + 1, n_documents)
+    order = np.argsort(score.reshape(shape), axis=1)[:, : -n_top - 1 : -1]
     rows = np.arange(n_queries)[:, np.newaxis]
     flat = (order + rows * n_documents).ravel()
-    top_score = score[flat].reshape(n_queries, k + 1)
-    top_gain = gain[flat].reshape(n_queries, k + 1)
+    top_score = score[flat].reshape(n_queries, n_top)
+    top_gain = gain[flat].reshape(n_queries, n_top)
     tied = top_score[:, 1:] == top_score[:, :-1]
     if not tied.any():
         return top_gain[:, :k]
     if ties != "average":
         return None
-    new_group = np.ones((n_queries, k + 1), dtype=bool)
+    new_group = np.ones((n_queries, n_top), dtype=bool)
     new_group[:, 1:] = ~tied
     averaged = _average_over_groups(top_gain.ravel(), new_group.ravel())
-    averaged = averaged.reshape(n_queries, k + 1)[:, :k]
+    averaged = averaged.reshape(n_queries, n_top)[:, :k]
+    if n_top == k:  # whole rows: no tie group is cut
+        return averaged
     # A tie group cut at k: the mean gain of all its documents, not only the top ones.
     cut = tied[:, k - 1]
     if cut.any():
