@@ -10,7 +10,11 @@ optional ``dask`` extra; without it they are not collected, as the tests in
 import importlib.util
 
 collect_ignore = ["docs/conf.py", "docs/examples"]
-collect_ignore_glob = ["docs/_build/*", "docs/auto_examples/*", "docs/generated/*",
-                       "docs/sg_execution_times.rst"]
+collect_ignore_glob = [
+    "docs/_build/*",
+    "docs/auto_examples/*",
+    "docs/generated/*",
+    "docs/sg_execution_times.rst",
+]
 if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
     collect_ignore += ["sklearn_ndcg/dask.py", "docs/dask.rst"]

@@ -95,7 +95,9 @@ def check_value(n_partitions: int, partition_rows: int) -> float:
     worst = 0.0
     for options in ({"k": 10}, {"k": 10, "ties": "first"}, {"zero_division": np.nan}):
         expected = sklearn_ndcg.ndcg_score(
-            rows["label"].to_numpy(), rows["score"].to_numpy(), qid=rows["qid"].to_numpy(),
+            rows["label"].to_numpy(),
+            rows["score"].to_numpy(),
+            qid=rows["qid"].to_numpy(),
             **options,
         )
         got = sklearn_ndcg.dask.ndcg_score(frame, **options)
@@ -105,20 +107,35 @@ def check_value(n_partitions: int, partition_rows: int) -> float:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--smoke", action="store_true",
-                        help="tiny size (about 1e5 rows), seconds: for CI")
-    parser.add_argument("--rows", type=float, default=None,
-                        help="rows in total (default 1.6e8, about 3.8 GB; smoke 1.2e5)")
-    parser.add_argument("--partition-rows", type=int, default=None,
-                        help="rows per partition (default 500000; smoke 10000)")
-    parser.add_argument("--memory-limit", default="600MB",
-                        help="memory limit of each local worker (default 600MB; an idle "
-                             "worker with pandas, pyarrow, scipy and scikit-learn loaded "
-                             "already takes about 300 MB)")
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny size (about 1e5 rows), seconds: for CI"
+    )
+    parser.add_argument(
+        "--rows",
+        type=float,
+        default=None,
+        help="rows in total (default 1.6e8, about 3.8 GB; smoke 1.2e5)",
+    )
+    parser.add_argument(
+        "--partition-rows",
+        type=int,
+        default=None,
+        help="rows per partition (default 500000; smoke 10000)",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        default="600MB",
+        help="memory limit of each local worker (default 600MB; an idle "
+        "worker with pandas, pyarrow, scipy and scikit-learn loaded "
+        "already takes about 300 MB)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="local workers (default 2)")
-    parser.add_argument("--scheduler", default=None,
-                        help="address of an existing cluster's scheduler, e.g. "
-                             "tcp://10.0.0.1:8786; no local cluster is started")
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        help="address of an existing cluster's scheduler, e.g. "
+        "tcp://10.0.0.1:8786; no local cluster is started",
+    )
     args = parser.parse_args(argv)
     partition_rows = args.partition_rows or (10_000 if args.smoke else 500_000)
     n_rows = int(args.rows or (1.2e5 if args.smoke else 1.6e8))
@@ -130,9 +147,11 @@ def main(argv=None) -> int:
 
     # p2p logs a WARNING line per shuffle when it starts and stops; not news here.
     logging.getLogger("distributed.shuffle").setLevel(logging.ERROR)
-    print(f"sklearn-ndcg on Dask; dask {dask.__version__}, distributed "
-          f"{distributed.__version__}, pandas {pd.__version__}, numpy {np.__version__}; "
-          f"{os.cpu_count()} CPUs")
+    print(
+        f"sklearn-ndcg on Dask; dask {dask.__version__}, distributed "
+        f"{distributed.__version__}, pandas {pd.__version__}, numpy {np.__version__}; "
+        f"{os.cpu_count()} CPUs"
+    )
 
     with tempfile.TemporaryDirectory(prefix="bench_dask_") as scratch:
         if args.scheduler:
@@ -141,14 +160,20 @@ def main(argv=None) -> int:
             where = f"the cluster at {args.scheduler}"
         else:
             cluster = distributed.LocalCluster(
-                n_workers=args.workers, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None,
+                n_workers=args.workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
                 scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-                memory_limit=args.memory_limit, local_directory=scratch,
+                memory_limit=args.memory_limit,
+                local_directory=scratch,
             )
             client = distributed.Client(cluster)
-            where = (f"LocalCluster: {args.workers} worker processes x 1 thread, "
-                     f"memory_limit {args.memory_limit} each")
+            where = (
+                f"LocalCluster: {args.workers} worker processes x 1 thread, "
+                f"memory_limit {args.memory_limit} each"
+            )
         try:
             return _run(client, where, n_rows, n_partitions, partition_rows, args.smoke)
         finally:
@@ -163,17 +188,21 @@ def _run(client, where, n_rows, n_partitions, partition_rows, smoke) -> int:
     limit = min(s["memory_limit"] or float("inf") for s in before.values())
     data_bytes = n_rows * BYTES_PER_ROW
     print(f"{where}")
-    print(f"data: {n_rows:,} rows in {n_partitions} partitions of {partition_rows:,} "
-          f"({data_bytes / 1e9:.2f} GB of int64 qid + float64 label + float64 score, "
-          f"{data_bytes / limit:.1f}x one worker's memory limit), "
-          f"~{n_rows // DOCS_PER_QUERY:,} queries spread over all partitions; "
-          "generated lazily on the workers (dd.from_map)")
+    print(
+        f"data: {n_rows:,} rows in {n_partitions} partitions of {partition_rows:,} "
+        f"({data_bytes / 1e9:.2f} GB of int64 qid + float64 label + float64 score, "
+        f"{data_bytes / limit:.1f}x one worker's memory limit), "
+        f"~{n_rows // DOCS_PER_QUERY:,} queries spread over all partitions; "
+        "generated lazily on the workers (dd.from_map)"
+    )
 
     start = time.perf_counter()
     difference = check_value(min(n_partitions, 4), min(partition_rows, 50_000))
-    print(f"value check on a collectable slice (k=10, ties='first', zero_division=nan): "
-          f"max relative difference to sklearn_ndcg.ndcg_score {difference:.1e} "
-          f"({time.perf_counter() - start:.1f} s)")
+    print(
+        f"value check on a collectable slice (k=10, ties='first', zero_division=nan): "
+        f"max relative difference to sklearn_ndcg.ndcg_score {difference:.1e} "
+        f"({time.perf_counter() - start:.1f} s)"
+    )
     if not difference <= 1e-12:
         print("VALUE CHECK FAILED")
         return 1
@@ -187,18 +216,24 @@ def _run(client, where, n_rows, n_partitions, partition_rows, smoke) -> int:
     after = client.run(worker_stats)
 
     print(f"ndcg_score(frame, k=10) = {score:.6f}")
-    print(f"time {elapsed:.1f} s, {n_rows / elapsed:,.0f} rows/s, "
-          f"{data_bytes / elapsed / 1e6:.0f} MB/s")
+    print(
+        f"time {elapsed:.1f} s, {n_rows / elapsed:,.0f} rows/s, "
+        f"{data_bytes / elapsed / 1e6:.0f} MB/s"
+    )
     print("| worker | memory limit | RSS before | peak RSS | written to disk |")
     print("|---|---|---|---|---|")
     for address in sorted(after):
         b, a = before.get(address), after[address]
         written = a["written"] - (b["written"] if b else 0)
-        print(f"| {address} | {_mb(a['memory_limit'])} | {_mb(b['rss']) if b else '-'} | "
-              f"{_mb(a['peak_rss'])} | {_mb(written)} |")
+        print(
+            f"| {address} | {_mb(a['memory_limit'])} | {_mb(b['rss']) if b else '-'} | "
+            f"{_mb(a['peak_rss'])} | {_mb(written)} |"
+        )
     peak = max(a["peak_rss"] for a in after.values())
-    print(f"peak worker memory {_mb(peak)} = {peak / limit:.0%} of the limit, "
-          f"for {data_bytes / 1e9:.2f} GB of data")
+    print(
+        f"peak worker memory {_mb(peak)} = {peak / limit:.0%} of the limit, "
+        f"for {data_bytes / 1e9:.2f} GB of data"
+    )
     restarted = set(before) != set(after)
     print("worker restarts: " + ("YES (a worker was lost)" if restarted else "none"))
     if smoke:

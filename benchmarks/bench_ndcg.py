@@ -129,9 +129,7 @@ def sklearn_peer(ignore_ties):
     from sklearn.metrics import ndcg_score
 
     def run(wl, k):
-        value, seconds = _timed(
-            ndcg_score, wl.y_true, wl.y_score, k=k, ignore_ties=ignore_ties
-        )
+        value, seconds = _timed(ndcg_score, wl.y_true, wl.y_score, k=k, ignore_ties=ignore_ties)
         return value, {"total": seconds}
 
     return run
@@ -285,28 +283,43 @@ def implementations(selected_peers):
         impls += [
             Impl("sklearn default", sklearn_peer(False), "sklearn-ndcg", dense_only=True),
             Impl(
-                "sklearn ignore_ties=True", sklearn_peer(True),
-                "sklearn-ndcg ties='first'", dense_only=True,
+                "sklearn ignore_ties=True",
+                sklearn_peer(True),
+                "sklearn-ndcg ties='first'",
+                dense_only=True,
             ),
         ]
     if "ranx" in selected_peers:
         try:
-            impls.append(Impl(
-                "ranx", ranx_peer(), "sklearn-ndcg ties='first'",
-                parts=("metric", "conversion", "total"),
-                labels={"metric": "ranx ndcg (metric call)", "conversion": "ranx conversion",
-                        "total": "ranx total"},
-            ))
+            impls.append(
+                Impl(
+                    "ranx",
+                    ranx_peer(),
+                    "sklearn-ndcg ties='first'",
+                    parts=("metric", "conversion", "total"),
+                    labels={
+                        "metric": "ranx ndcg (metric call)",
+                        "conversion": "ranx conversion",
+                        "total": "ranx total",
+                    },
+                )
+            )
         except ImportError as exc:
             notes.append(f"ranx skipped: {exc} (pip install '.[bench]')")
     if "pytrec_eval" in selected_peers:
         try:
-            impls.append(Impl(
-                "pytrec_eval", pytrec_peer(), "sklearn-ndcg ties='first'",
-                parts=("conversion", "total"),
-                labels={"conversion": "pytrec_eval dict building",
-                        "total": "pytrec_eval total"},
-            ))
+            impls.append(
+                Impl(
+                    "pytrec_eval",
+                    pytrec_peer(),
+                    "sklearn-ndcg ties='first'",
+                    parts=("conversion", "total"),
+                    labels={
+                        "conversion": "pytrec_eval dict building",
+                        "total": "pytrec_eval total",
+                    },
+                )
+            )
         except ImportError as exc:
             notes.append(f"pytrec_eval skipped: {exc} (pip install '.[bench]')")
     if "floor" in selected_peers:
@@ -425,21 +438,30 @@ def table_rows(wl, k, active, results):
             times = np.asarray(res.times[part])
             median = float(np.median(times))
             is_total = part == "total"
-            rows.append([
-                impl.labels.get(part, impl.name),
-                f"{_fmt_time(median)} ({_fmt_time(times.min())}-{_fmt_time(times.max())})"
-                + (" [1 run]" if res.capped else ""),
-                f"{wl.n_rows / median:,.0f}",
-                _fmt_bytes(res.traced_peak) if is_total else "",
-                _fmt_bytes(res.rss_peak) if is_total else "",
-                f"{median / reference:.2f}",
-                "" if np.isnan(res.value) or not is_total else f"{res.value:.6f}",
-            ])
+            rows.append(
+                [
+                    impl.labels.get(part, impl.name),
+                    f"{_fmt_time(median)} ({_fmt_time(times.min())}-{_fmt_time(times.max())})"
+                    + (" [1 run]" if res.capped else ""),
+                    f"{wl.n_rows / median:,.0f}",
+                    _fmt_bytes(res.traced_peak) if is_total else "",
+                    _fmt_bytes(res.rss_peak) if is_total else "",
+                    f"{median / reference:.2f}",
+                    "" if np.isnan(res.value) or not is_total else f"{res.value:.6f}",
+                ]
+            )
     return rows
 
 
-HEADER = ["implementation", "median (min-max)", "rows/s", "peak traced", "peak RSS rise",
-          "time / sklearn-ndcg", "NDCG"]
+HEADER = [
+    "implementation",
+    "median (min-max)",
+    "rows/s",
+    "peak traced",
+    "peak RSS rise",
+    "time / sklearn-ndcg",
+    "NDCG",
+]
 
 
 def markdown_table(rows):
@@ -452,17 +474,24 @@ def machine_description():
     try:
         from threadpoolctl import threadpool_info
 
-        blas = ", ".join(
-            f"{i['internal_api']} {i.get('version') or ''} ({i['num_threads']} threads)"
-            for i in threadpool_info()
-        ) or "none loaded"
+        blas = (
+            ", ".join(
+                f"{i['internal_api']} {i.get('version') or ''} ({i['num_threads']} threads)"
+                for i in threadpool_info()
+            )
+            or "none loaded"
+        )
     except ImportError:
         blas = "threadpoolctl not installed"
     import scipy
     import sklearn
 
-    versions = [f"numpy {np.__version__}", f"scipy {scipy.__version__}",
-                f"scikit-learn {sklearn.__version__}", f"sklearn-ndcg {sklearn_ndcg.__version__}"]
+    versions = [
+        f"numpy {np.__version__}",
+        f"scipy {scipy.__version__}",
+        f"scikit-learn {sklearn.__version__}",
+        f"sklearn-ndcg {sklearn_ndcg.__version__}",
+    ]
     for module in ("ranx", "pytrec_eval", "numba"):
         try:
             mod = __import__(module)
@@ -472,10 +501,16 @@ def machine_description():
     try:  # read-only: which engine was measured
         import subprocess
 
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=Path(sklearn_ndcg.__file__).parent,
-            capture_output=True, text=True, timeout=10,
-        ).stdout.strip() or "unknown"
+        commit = (
+            subprocess.run(
+                ["git", "rev-parse", "--short", "HEAD"],
+                cwd=Path(sklearn_ndcg.__file__).parent,
+                capture_output=True,
+                text=True,
+                timeout=10,
+            ).stdout.strip()
+            or "unknown"
+        )
     except (OSError, subprocess.SubprocessError):
         commit = "unknown"
     return [
@@ -529,20 +564,40 @@ def check_values(workloads, impls, log):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--smoke", action="store_true",
-                        help=f"tiny sizes (queries / {SMOKE_DIVISOR}), one repeat; "
-                        "for CI, to keep the script working")
-    parser.add_argument("--repeats", type=int, default=None,
-                        help="timed repeats per implementation (default 5, smoke 1)")
-    parser.add_argument("--workloads", default=",".join(WORKLOADS),
-                        help="comma-separated subset of " + ",".join(WORKLOADS))
-    parser.add_argument("--peers", default="sklearn,ranx,pytrec_eval,floor",
-                        help="comma-separated subset of sklearn,ranx,pytrec_eval,floor")
-    parser.add_argument("--slow-seconds", type=float, default=10.0,
-                        help="an implementation whose warm-up takes longer is timed once")
-    parser.add_argument("--output", default=None,
-                        help=f"markdown file for the table (default {RESULTS.name}; "
-                        "'-' for none; smoke runs write none unless given)")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help=f"tiny sizes (queries / {SMOKE_DIVISOR}), one repeat; "
+        "for CI, to keep the script working",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help="timed repeats per implementation (default 5, smoke 1)",
+    )
+    parser.add_argument(
+        "--workloads",
+        default=",".join(WORKLOADS),
+        help="comma-separated subset of " + ",".join(WORKLOADS),
+    )
+    parser.add_argument(
+        "--peers",
+        default="sklearn,ranx,pytrec_eval,floor",
+        help="comma-separated subset of sklearn,ranx,pytrec_eval,floor",
+    )
+    parser.add_argument(
+        "--slow-seconds",
+        type=float,
+        default=10.0,
+        help="an implementation whose warm-up takes longer is timed once",
+    )
+    parser.add_argument(
+        "--output",
+        default=None,
+        help=f"markdown file for the table (default {RESULTS.name}; "
+        "'-' for none; smoke runs write none unless given)",
+    )
     args = parser.parse_args(argv)
 
     workloads = [w.strip() for w in args.workloads.split(",") if w.strip()]
@@ -564,8 +619,10 @@ def main(argv=None):
     for line in machine + [f"- note: {n}" for n in notes]:
         log(line)
 
-    log("\nValue check (small instance of each workload; each peer against the "
-        "sklearn-ndcg options that compute the same quantity):")
+    log(
+        "\nValue check (small instance of each workload; each peer against the "
+        "sklearn-ndcg options that compute the same quantity):"
+    )
     ok, check_lines = check_values(workloads, impls, log)
     if not ok:
         log("VALUE CHECK FAILED: a peer does not compute the same NDCG.")
@@ -575,7 +632,8 @@ def main(argv=None):
         wl = make_workload(name, divisor)
         for k in KS:
             title = f"{name} k={k}: {DESCRIPTIONS[name]}" + (
-                f" [smoke: {wl.n_rows:,} rows]" if args.smoke else "")
+                f" [smoke: {wl.n_rows:,} rows]" if args.smoke else ""
+            )
             log(f"\n{title} (input {wl.input_bytes / 2**20:.1f} MB)")
             active, results = bench_case(wl, k, impls, repeats, args.slow_seconds, log)
             rows = table_rows(wl, k, active, results)
@@ -587,11 +645,13 @@ def main(argv=None):
         text = [
             "# Benchmark results",
             "",
-            f"`python benchmarks/bench_ndcg.py {' '.join(argv or sys.argv[1:])}`".replace(" `", "`"),
+            f"`python benchmarks/bench_ndcg.py {' '.join(argv or sys.argv[1:])}`".replace(
+                " `", "`"
+            ),
             f"on {time.strftime('%Y-%m-%d')}; {repeats} repeats after a warm-up, implementations "
             "alternated within each repeat. Times are median (min-max); "
             "`time / sklearn-ndcg` divides by the median of sklearn-ndcg's default "
-            "(`ties=\"average\"`) in the same run. Peak traced = tracemalloc peak "
+            '(`ties="average"`) in the same run. Peak traced = tracemalloc peak '
             "(Python objects and numpy buffers; blind to numba's and pytrec_eval's C "
             "allocations); peak RSS rise = rise of the process's resident high-water "
             "mark (reset through /proc/self/clear_refs) during one run, which sees "

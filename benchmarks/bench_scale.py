@@ -78,35 +78,47 @@ def measure(directory: str, k: int | None) -> dict:
     qid = np.load(folder / "qid.npy")
     input_bytes = y_true.nbytes + y_score.nbytes + qid.nbytes
     sklearn_ndcg.ndcg_score(y_true[:1000], y_score[:1000], qid=qid[:1000])  # warm-up
-    results = {"rows": int(y_true.size), "queries": int(np.unique(qid).size),
-               "input_bytes": input_bytes, "runs": []}
-    for k in (k,):
+    results = {
+        "rows": int(y_true.size),
+        "queries": int(np.unique(qid).size),
+        "input_bytes": input_bytes,
+        "runs": [],
+    }
+    for cutoff in (k,):
         before = _maxrss_bytes()
         start = time.perf_counter()
-        value = sklearn_ndcg.ndcg_score(y_true, y_score, qid=qid, k=k)
+        value = sklearn_ndcg.ndcg_score(y_true, y_score, qid=qid, k=cutoff)
         seconds = time.perf_counter() - start
         rss = _maxrss_bytes() - before
 
         tracemalloc.start()
         tracemalloc.reset_peak()
-        sklearn_ndcg.ndcg_score(y_true, y_score, qid=qid, k=k)
+        sklearn_ndcg.ndcg_score(y_true, y_score, qid=qid, k=cutoff)
         _, traced = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        results["runs"].append({"k": k, "seconds": seconds, "ndcg": value,
-                                "rss_bytes": rss, "traced_bytes": traced})
+        results["runs"].append(
+            {
+                "k": cutoff,
+                "seconds": seconds,
+                "ndcg": value,
+                "rss_bytes": rss,
+                "traced_bytes": traced,
+            }
+        )
     return results
 
 
 def run_workload(name: str, scale: float) -> dict:
     result = None
     with tempfile.TemporaryDirectory() as directory:
-        for array_name, array in zip(("y_true", "y_score", "qid"),
-                                     make_workload(name, scale)):
+        for array_name, array in zip(("y_true", "y_score", "qid"), make_workload(name, scale)):
             np.save(Path(directory) / f"{array_name}.npy", array)
         for k in ("10", "None"):
             child = subprocess.run(
                 [sys.executable, __file__, "--child", directory, "--k", k],
-                capture_output=True, text=True, check=False,
+                capture_output=True,
+                text=True,
+                check=False,
             )
             if child.returncode != 0:
                 raise RuntimeError(f"workload {name} k={k} failed:\n{child.stderr}")
@@ -120,10 +132,17 @@ def run_workload(name: str, scale: float) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--smoke", action="store_true",
-                        help="1/1000 of the full sizes: for CI, to keep the script working")
-    parser.add_argument("--workloads", nargs="+", default=["many", "one", "skewed"],
-                        choices=["many", "one", "skewed"])
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="1/1000 of the full sizes: for CI, to keep the script working",
+    )
+    parser.add_argument(
+        "--workloads",
+        nargs="+",
+        default=["many", "one", "skewed"],
+        choices=["many", "one", "skewed"],
+    )
     parser.add_argument("--child", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--k", default="10", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -132,23 +151,38 @@ def main(argv=None) -> int:
         return 0
 
     scale = 0.001 if args.smoke else 1.0
-    print(f"sklearn-ndcg at scale, long format, shuffled rows; numpy {np.__version__}; "
-          f"memory: peak RSS increase (getrusage ru_maxrss, fresh subprocess) and peak "
-          f"traced allocation (tracemalloc), as multiples of the input size")
-    header = ["workload", "rows", "queries", "k", "time", "input", "peak RSS",
-              "x input", "peak traced", "x input"]
+    print(
+        f"sklearn-ndcg at scale, long format, shuffled rows; numpy {np.__version__}; "
+        f"memory: peak RSS increase (getrusage ru_maxrss, fresh subprocess) and peak "
+        f"traced allocation (tracemalloc), as multiples of the input size"
+    )
+    header = [
+        "workload",
+        "rows",
+        "queries",
+        "k",
+        "time",
+        "input",
+        "peak RSS",
+        "x input",
+        "peak traced",
+        "x input",
+    ]
     print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
     worst = 0.0
     for name in args.workloads:
         result = run_workload(name, scale)
         size = result["input_bytes"]
         for run in result["runs"]:
-            rss, traced = run['rss_bytes'] / size, run['traced_bytes'] / size
+            rss, traced = run["rss_bytes"] / size, run["traced_bytes"] / size
             worst = max(worst, rss, traced)
-            print(f"| {name} | {result['rows']:,} | {result['queries']:,} | {run['k']} | "
-                  f"{run['seconds']:.2f} s | {size / 2**20:.1f} MiB | "
-                  f"{run['rss_bytes'] / 2**20:.1f} MiB | {rss:.2f} | "
-                  f"{run['traced_bytes'] / 2**20:.1f} MiB | {traced:.2f} |", flush=True)
+            print(
+                f"| {name} | {result['rows']:,} | {result['queries']:,} | {run['k']} | "
+                f"{run['seconds']:.2f} s | {size / 2**20:.1f} MiB | "
+                f"{run['rss_bytes'] / 2**20:.1f} MiB | {rss:.2f} | "
+                f"{run['traced_bytes'] / 2**20:.1f} MiB | {traced:.2f} |",
+                flush=True,
+            )
     verdict = "within" if worst < TARGET else "ABOVE"
     print(f"\nworst peak memory: {worst:.2f} x input ({verdict} the {TARGET:g}x target)")
     return 0

@@ -44,12 +44,20 @@ def best_time(fn, repeats: int) -> float:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--smoke", action="store_true",
-                        help="1e3 .. 1e5 rows, one repeat: for CI, to keep the script working")
-    parser.add_argument("--repeats", type=int, default=None,
-                        help="timed repeats per size (default 3, smoke 1); the best is kept")
-    parser.add_argument("--max-rows", type=float, default=None,
-                        help="largest size (default 1e7, smoke 1e5)")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="1e3 .. 1e5 rows, one repeat: for CI, to keep the script working",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help="timed repeats per size (default 3, smoke 1); the best is kept",
+    )
+    parser.add_argument(
+        "--max-rows", type=float, default=None, help="largest size (default 1e7, smoke 1e5)"
+    )
     args = parser.parse_args(argv)
     repeats = args.repeats or (1 if args.smoke else 3)
     low, high = (3, 5) if args.smoke else (4, 7)
@@ -57,8 +65,10 @@ def main(argv=None) -> int:
         high = int(round(np.log10(args.max_rows)))
     sizes = np.unique(np.round(np.logspace(low, high, 2 * (high - low) + 1)).astype(int))
 
-    print(f"sklearn-ndcg scaling, long format, shuffled rows; numpy {np.__version__}; "
-          f"best of {repeats} after a warm-up")
+    print(
+        f"sklearn-ndcg scaling, long format, shuffled rows; numpy {np.__version__}; "
+        f"best of {repeats} after a warm-up"
+    )
     for k in (10, None):
         print(f"\nk={k}")
         header = ["rows", "best time", "ns / row", "ns / (row log2 row)"]
@@ -67,18 +77,26 @@ def main(argv=None) -> int:
         for n_rows in sizes:
             y_true, y_score, qid = long_format(int(n_rows))
             seconds = best_time(
-                lambda: sklearn_ndcg.ndcg_score(y_true, y_score, qid=qid, k=k), repeats
+                lambda y_true=y_true, y_score=y_score, qid=qid, k=k: sklearn_ndcg.ndcg_score(
+                    y_true, y_score, qid=qid, k=k
+                ),
+                repeats,
             )
             times.append(seconds)
             per_row = seconds / n_rows * 1e9
-            print(f"| {n_rows:,} | {seconds * 1e3:.2f} ms | {per_row:.1f} | "
-                  f"{per_row / np.log2(n_rows):.2f} |", flush=True)
+            print(
+                f"| {n_rows:,} | {seconds * 1e3:.2f} ms | {per_row:.1f} | "
+                f"{per_row / np.log2(n_rows):.2f} |",
+                flush=True,
+            )
         # fit on the upper half of the sizes, where fixed costs no longer dominate
         upper = sizes >= sizes[len(sizes) // 2]
         exponent = np.polyfit(np.log(sizes[upper]), np.log(np.asarray(times)[upper]), 1)[0]
         exponent_all = np.polyfit(np.log(sizes), np.log(times), 1)[0]
-        print(f"fitted exponent b in time ~ rows**b: {exponent:.3f} "
-              f"(sizes >= {sizes[upper][0]:,}); {exponent_all:.3f} over all sizes")
+        print(
+            f"fitted exponent b in time ~ rows**b: {exponent:.3f} "
+            f"(sizes >= {sizes[upper][0]:,}); {exponent_all:.3f} over all sizes"
+        )
     return 0
 
 

@@ -11,8 +11,12 @@ to turn them on.
 """
 
 import os
+import sys
 
 import sklearn_ndcg
+
+# docs/ itself, for gallery_reset (named by import path in sphinx_gallery_conf)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 project = "sklearn-ndcg"
 author = "sklearn-ndcg developers"
@@ -25,7 +29,6 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.doctest",
     "sphinx.ext.intersphinx",
-    "sphinx.ext.mathjax",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
 ]
@@ -40,6 +43,9 @@ autodoc_default_options = {"members": False, "inherited-members": False}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_validation_checks = set()
+# The numpydoc "Parameters" sections give the types; annotations such as
+# numpy.typing.ArrayLike would expand to a union of a dozen private types.
+autodoc_typehints = "none"
 
 # -- doctest builder (python -m sphinx -b doctest docs docs/_build/doctest) -------
 doctest_global_setup = "import matplotlib\nmatplotlib.use('Agg')"
@@ -65,8 +71,18 @@ sphinx_gallery_conf = {
     "download_all_examples": False,
     "show_memory": False,
     "image_scrapers": ("matplotlib",),
-    "reset_modules": ("matplotlib",),
+    # each example starts from scikit-learn's default configuration (metadata
+    # routing off) and matplotlib's defaults, and leaves them so
+    "reset_modules": ("matplotlib", "gallery_reset.reset_sklearn"),
+    "reset_modules_order": "both",
+    # the computation-times page loads DataTables from a CDN; the docs must
+    # read offline
+    "write_computation_times": False,
 }
+
+# -- math ------------------------------------------------------------------------
+# No page uses math markup: formulas are written as text so that they read the
+# same offline (MathJax would come from a CDN). Keep it that way.
 
 # -- HTML --------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"

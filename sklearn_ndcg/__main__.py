@@ -34,26 +34,39 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     demo.add_argument(
-        "--n-queries", type=_positive_int, default=500, metavar="N",
+        "--n-queries",
+        type=_positive_int,
+        default=500,
+        metavar="N",
         help="number of queries to generate, about 27 documents each (default: 500)",
     )
     demo.add_argument(
-        "-k", "--k", type=_positive_int, default=10,
+        "-k",
+        "--k",
+        type=_positive_int,
+        default=10,
         help="NDCG cutoff for refitting and the held-out score (default: 10)",
     )
     demo.add_argument(
         "--seed", type=int, default=0, help="random seed of data, split and models (default: 0)"
     )
     demo.add_argument(
-        "--n-splits", type=_positive_int, default=3, metavar="N",
+        "--n-splits",
+        type=_positive_int,
+        default=3,
+        metavar="N",
         help="number of GroupKFold folds, at least 2 (default: 3)",
     )
     demo.add_argument(
-        "--no-ltr", action="store_true",
+        "--no-ltr",
+        action="store_true",
         help="leave out LGBMRanker and XGBRanker even if they are installed",
     )
     demo.add_argument(
-        "--n-jobs", type=_positive_int, default=1, metavar="N",
+        "--n-jobs",
+        type=_positive_int,
+        default=1,
+        metavar="N",
         help="folds fitted in parallel processes, one thread each (default: 1)",
     )
     demo.add_argument("--quiet", action="store_true", help="do not show progress")

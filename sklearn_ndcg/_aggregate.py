@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import NamedTuple
 
@@ -21,6 +22,22 @@ def dcg_per_query(ranked_gain: np.ndarray, weight: np.ndarray, queries: Queries)
     if queries.codes is None:
         return ranked_gain.reshape(queries.shape[0], -1)[:, : weight.shape[0]] @ weight
     return np.add.reduceat(ranked_gain * weight, queries.starts)
+
+
+def dcg_at_cutoffs(contribution: np.ndarray, queries: Queries, ks: np.ndarray) -> np.ndarray:
+    """DCG@k of each query for every cutoff in ``ks``, shape (n_queries, n_cutoffs).
+
+    ``contribution`` is each document's discounted gain in the sorted layout,
+    with no cutoff applied; DCG@k sums the first ``k`` of each query. The tie
+    rules give the same order (and averaged gains) at every cutoff, so one
+    ranking serves all of them.
+    """
+    contribution = np.append(contribution, 0.0)  # reduceat needs end < len
+    dcg = np.empty((queries.starts.shape[0], ks.shape[0]))
+    for j, k in enumerate(ks):  # one vectorized pass per cutoff
+        bounds = np.column_stack((queries.starts, queries.starts + np.minimum(queries.sizes, k)))
+        dcg[:, j] = np.add.reduceat(contribution, bounds.ravel())[::2]
+    return dcg
 
 
 def ndcg_from_dcg(dcg: np.ndarray, ideal_dcg: np.ndarray, zero_division: float) -> np.ndarray:
@@ -57,28 +74,42 @@ def weighted_sums(values: np.ndarray, weight: np.ndarray | None) -> WeightedSums
     )
 
 
-def mean_from_sums(sums: WeightedSums, stacklevel: int = 3) -> float:
+def mean_from_sums(sums: WeightedSums) -> float:
     """The weighted mean, or NaN with a warning when nothing defined is left.
 
     Returns NaN with an :class:`~sklearn.exceptions.UndefinedMetricWarning` when
     every value is undefined, or when the defined ones weigh 0.
     """
     if sums.total_weight == 0:
-        raise ValueError("sample_weight sums to 0; at least one query needs a positive weight.")
+        raise ValueError("sample_weight sums to zero; at least one query needs a positive weight.")
     if sums.kept_weight == 0:
         what = "every query was left out" if sums.n_kept == 0 else "the queries left weigh 0"
         warnings.warn(
             f"NDCG is undefined: {what} (no relevant document and "
             "zero_division=np.nan); returning NaN.",
             UndefinedMetricWarning,
-            stacklevel=stacklevel,
+            stacklevel=_caller_stacklevel(),
         )
         return float("nan")
     return float(sums.weighted_sum / sums.kept_weight)
+
+
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` of the user's frame, for a warning raised in the caller.
+
+    Skips the frames of this package and of scikit-learn's parameter
+    validation wrapper, so that the warning points at the user's line however
+    deep the call was (in memory or through Dask).
+    """
+    internal = ("sklearn_ndcg", "sklearn.utils._param_validation")
+    frame, level = sys._getframe(1), 1  # the frame that calls warnings.warn
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(internal):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def weighted_mean(values: np.ndarray, sample_weight: np.ndarray | None) -> float:
     """Weighted mean over queries, leaving out NaN (undefined) values."""
     if sample_weight is not None:  # scaled so that huge weights cannot overflow their sum
         sample_weight = sample_weight / max(sample_weight.max(), np.finfo(float).tiny)
-    return mean_from_sums(weighted_sums(values, sample_weight), stacklevel=4)
+    return mean_from_sums(weighted_sums(values, sample_weight))

@@ -3,8 +3,8 @@
 from numbers import Integral
 
 import numpy as np
-
 from sklearn.base import _fit_context
+from sklearn.metrics._scorer import _Scorer
 from sklearn.utils import _safe_indexing
 from sklearn.utils._param_validation import (
     HasMethods,
@@ -15,7 +15,6 @@ from sklearn.utils._param_validation import (
 )
 from sklearn.utils.metadata_routing import _routing_enabled
 from sklearn.utils.validation import _num_samples
-
 
 
 class Integers(Interval):
@@ -49,6 +48,7 @@ __all__ = [
     "_routing_enabled",
     "_safe_indexing",
     "_safe_tags",
+    "_Scorer",
     "get_tags",
     "validate_params",
 ]

@@ -104,35 +104,47 @@ class _Conventions(dict):
     """
 
 
-CONVENTIONS: dict[str, MappingProxyType] = _Conventions({
-    "sklearn": MappingProxyType({
-        "gain": "linear",
-        "discount": "log2",
-        "ties": "average",
-        "zero_division": 0.0,
-    }),
-    "lightgbm": MappingProxyType({
-        "gain": "exponential",
-        "discount": "log2",
-        "ties": "first",
-        "zero_division": 1.0,
-    }),
-    "xgboost": MappingProxyType({
-        "gain": "exponential",
-        "discount": "log2",
-        "ties": "first",
-        "zero_division": 1.0,
-    }),
-    "trec_eval": MappingProxyType({
-        "gain": positive_part_gain,
-        "discount": "log2",
-        "ties": "first",
-        "zero_division": 0.0,
-    }),
-    "ranx": MappingProxyType({
-        "gain": positive_part_gain,
-        "discount": "log2",
-        "ties": "first",
-        "zero_division": 0.0,
-    }),
-})
+CONVENTIONS: dict[str, MappingProxyType] = _Conventions(
+    {
+        "sklearn": MappingProxyType(
+            {
+                "gain": "linear",
+                "discount": "log2",
+                "ties": "average",
+                "zero_division": 0.0,
+            }
+        ),
+        "lightgbm": MappingProxyType(
+            {
+                "gain": "exponential",
+                "discount": "log2",
+                "ties": "first",
+                "zero_division": 1.0,
+            }
+        ),
+        "xgboost": MappingProxyType(
+            {
+                "gain": "exponential",
+                "discount": "log2",
+                "ties": "first",
+                "zero_division": 1.0,
+            }
+        ),
+        "trec_eval": MappingProxyType(
+            {
+                "gain": positive_part_gain,
+                "discount": "log2",
+                "ties": "first",
+                "zero_division": 0.0,
+            }
+        ),
+        "ranx": MappingProxyType(
+            {
+                "gain": positive_part_gain,
+                "discount": "log2",
+                "ties": "first",
+                "zero_division": 0.0,
+            }
+        ),
+    }
+)

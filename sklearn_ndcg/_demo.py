@@ -8,6 +8,7 @@ only numpy, scipy and scikit-learn; LightGBM's ``LGBMRanker`` and XGBoost's
 from __future__ import annotations
 
 import importlib.util
+import logging
 import sys
 import time
 from typing import TextIO
@@ -27,34 +28,38 @@ CUTOFFS = (1, 5, 10)
 """The NDCG cutoffs shown in the table of candidates."""
 
 
-class _Progress:
-    """Write timestamped progress lines to a stream (stderr by default)."""
+_LOG = logging.getLogger(__name__)
+"""Progress lines. The search logs here, so that it holds no stream itself:
+scikit-learn deep-copies and pickles estimators, and a stream cannot be copied."""
 
-    def __init__(self, stream: TextIO | None):
-        self.stream = stream
+
+class _ProgressFormatter(logging.Formatter):
+    """``[ 12.3s] message``, seconds since the formatter was made."""
+
+    def __init__(self):
+        super().__init__()
         self.start = time.perf_counter()
 
-    def __call__(self, message: str) -> None:
-        if self.stream is not None:
-            elapsed = time.perf_counter() - self.start
-            print(f"[{elapsed:5.1f}s] {message}", file=self.stream, flush=True)
+    def format(self, record: logging.LogRecord) -> str:
+        return f"[{time.perf_counter() - self.start:5.1f}s] {record.getMessage()}"
 
 
 class _ProgressGridSearchCV(GridSearchCV):
-    """GridSearchCV that reports each candidate as soon as its folds are done."""
-
-    progress = None  # set on the instance; not a parameter
+    """GridSearchCV that logs each candidate as soon as its folds are done."""
 
     def _run_search(self, evaluate_candidates):
         candidates = list(sklearn.model_selection.ParameterGrid(self.param_grid))
         for i, params in enumerate(candidates, start=1):
             results = evaluate_candidates([params])
-            if self.progress is not None:
-                score = results[f"mean_test_{self.refit}"][-1]
-                self.progress(
-                    f"candidate {i}/{len(candidates)}: {_describe(params)}"
-                    f"  {self.refit.upper()} {score:.3f}"
-                )
+            score = results[f"mean_test_{self.refit}"][-1]
+            _LOG.info(
+                "candidate %d/%d: %s  %s %.3f",
+                i,
+                len(candidates),
+                _describe(params),
+                self.refit.upper(),
+                score,
+            )
 
 
 def _installed(module: str) -> bool:
@@ -66,9 +71,7 @@ def _candidates(seed: int, use_ltr: bool) -> list[dict]:
     grid = [
         {
             "estimator": [
-                HistGradientBoostingRegressor(
-                    max_iter=100, early_stopping=False, random_state=seed
-                )
+                HistGradientBoostingRegressor(max_iter=100, early_stopping=False, random_state=seed)
             ],
             "estimator__max_depth": [3, None],
             "estimator__learning_rate": [0.05, 0.1],
@@ -79,7 +82,9 @@ def _candidates(seed: int, use_ltr: bool) -> list[dict]:
 
         grid.append(
             {
-                "estimator": [LGBMRanker(n_estimators=100, n_jobs=1, random_state=seed, verbose=-1)],
+                "estimator": [
+                    LGBMRanker(n_estimators=100, n_jobs=1, random_state=seed, verbose=-1)
+                ],
                 "estimator__num_leaves": [7, 31],
             }
         )
@@ -89,9 +94,7 @@ def _candidates(seed: int, use_ltr: bool) -> list[dict]:
         grid.append(
             {
                 "estimator": [
-                    XGBRanker(
-                        n_estimators=100, n_jobs=1, tree_method="hist", random_state=seed
-                    )
+                    XGBRanker(n_estimators=100, n_jobs=1, tree_method="hist", random_state=seed)
                 ],
                 "estimator__max_depth": [3, 6],
             }
@@ -116,9 +119,7 @@ def _table(results: dict, cutoffs: list[int], refit: str) -> str:
     order = np.argsort(results[f"rank_test_{refit}"], kind="stable")
     labels = [_describe(results["params"][i]) for i in order]
     width = max(len("model"), *(len(label) for label in labels))
-    header = f"{'rank':>4}  {'model':<{width}}" + "".join(
-        f"  {f'NDCG@{c}':>13}" for c in cutoffs
-    )
+    header = f"{'rank':>4}  {'model':<{width}}" + "".join(f"  {f'NDCG@{c}':>13}" for c in cutoffs)
     lines = [header, "-" * len(header)]
     for i, label in zip(order, labels):
         cells = "".join(
@@ -169,7 +170,23 @@ def run_demo(
         The fitted search.
     """
     out = sys.stdout if out is None else out
-    report = _Progress(progress)
+    if progress is None:
+        return _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out)
+    handler = logging.StreamHandler(progress)
+    handler.setFormatter(_ProgressFormatter())
+    level = _LOG.level
+    _LOG.addHandler(handler)
+    _LOG.setLevel(logging.INFO)
+    try:
+        return _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out)
+    finally:
+        _LOG.removeHandler(handler)
+        _LOG.setLevel(level)
+
+
+def _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out) -> GridSearchCV:
+    """:func:`run_demo` itself; progress goes to the module's logger."""
+    report = _LOG.info
     X, y, qid = make_ranking(n_queries=n_queries, random_state=seed)
     report(f"generated {n_queries} queries, {len(y)} documents, {X.shape[1]} features")
 
@@ -187,7 +204,6 @@ def run_demo(
         cv=GroupKFold(n_splits=n_splits),
         n_jobs=n_jobs,
     )
-    search.progress = report
     missing = [name for name in ("lightgbm", "xgboost") if not _installed(name)]
     if use_ltr and missing:
         report(
@@ -218,8 +234,7 @@ def run_demo(
     print(_table(search.cv_results_, cutoffs, refit), file=out)
     print(f"\nBest parameters (by NDCG@{k}): {_describe(search.best_params_)}", file=out)
     print(
-        f"\nHeld-out NDCG@{k} ({len(np.unique(qid[test]))} queries, "
-        f"{len(test)} documents):",
+        f"\nHeld-out NDCG@{k} ({len(np.unique(qid[test]))} queries, {len(test)} documents):",
         file=out,
     )
     for label, scores in held_out.items():

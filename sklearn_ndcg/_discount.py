@@ -65,4 +65,12 @@ def _weights(rank: np.ndarray, discount, log_base: float | None) -> np.ndarray:
             "discount callable must return finite, non-negative weights; got "
             f"{weights[bad][0]} for rank {rank[bad][0]}."
         )
+    rises = np.flatnonzero(np.diff(weights) > 0)
+    if rises.size:
+        r = rank[rises[0]]
+        raise ValueError(
+            "discount callable must not increase with rank (NDCG would exceed 1: the "
+            f"ideal ranking would not be the best one); got {weights[rises[0]]} for "
+            f"rank {r} and {weights[rises[0] + 1]} for rank {r + 1}."
+        )
     return weights

@@ -5,15 +5,14 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
 from ._aggregate import weighted_mean
-from ._metrics import query_scores
+from ._metrics import ndcg_at_cutoffs
 from ._queries import group_queries
+from ._response import ranking_scores
 from ._validation import check_ranking_input
 
-_RESPONSE_METHODS = ("auto", "predict", "decision_function", "predict_proba")
 _DEFAULT_MAX_K = 20
 
 
@@ -32,18 +31,18 @@ def _check_ks(ks, longest: int) -> np.ndarray:
     """The cutoffs as a sorted int array; None means 1 .. min(longest, 20)."""
     if ks is None:
         return np.arange(1, min(longest, _DEFAULT_MAX_K) + 1)
-    if isinstance(ks, Integral):
+    if isinstance(ks, Integral) or np.ndim(ks) == 0:
+        value = np.asarray(ks).item() if isinstance(ks, np.ndarray) else ks
         raise TypeError(
             f"ks must be a sequence of cutoffs such as range(1, 11), got the single "
-            f"integer {ks}; write ks=[{ks}] for one cutoff."
+            f"value {value!r}; write ks=[{value!r}] for one cutoff."
         )
     if any(isinstance(k, (bool, np.bool_)) for k in ks):
         raise TypeError(f"ks must hold integers >= 1, not booleans; got {list(ks)!r}.")
     values = np.asarray(ks)
     if values.ndim != 1 or values.size == 0:
         raise ValueError(
-            f"ks must be a non-empty 1-D sequence of cutoffs, got an array of shape "
-            f"{values.shape}."
+            f"ks must be a non-empty 1-D sequence of cutoffs, got an array of shape {values.shape}."
         )
     if not np.issubdtype(values.dtype, np.integer) or (values < 1).any():
         raise ValueError(f"ks must hold integers >= 1, got {values.tolist()!r}.")
@@ -56,32 +55,6 @@ def _longest_query(y_true, y_score, qid, sample_weight) -> int:
     """Documents in the longest query, after the checks of :func:`ndcg_score`."""
     data = check_ranking_input(y_true, y_score, qid, sample_weight)
     return int(group_queries(data.qid, data.shape).sizes.max())
-
-
-def _scores_of(estimator, X, response_method: str) -> np.ndarray:
-    """Ranking scores of a fitted estimator, one per row of X."""
-    if response_method not in _RESPONSE_METHODS:
-        raise ValueError(
-            f"response_method must be one of {', '.join(map(repr, _RESPONSE_METHODS))}; "
-            f"got {response_method!r}."
-        )
-    if response_method == "auto":
-        if is_classifier(estimator) and hasattr(estimator, "predict_proba"):
-            response_method = "predict_proba"
-        else:
-            response_method = "predict"
-    if not hasattr(estimator, response_method):
-        raise ValueError(
-            f"response_method={response_method!r}, but {type(estimator).__name__} "
-            f"has no {response_method} method."
-        )
-    scores = np.asarray(getattr(estimator, response_method)(X), dtype=np.float64)
-    if response_method == "predict_proba":
-        # The expected label: a ranking score for binary and graded labels.
-        scores = scores @ np.asarray(estimator.classes_, dtype=np.float64)
-    elif scores.ndim == 2 and scores.shape[1] == 1:
-        scores = scores[:, 0]
-    return scores
 
 
 class NDCGCurveDisplay:
@@ -217,8 +190,12 @@ class NDCGCurveDisplay:
         self.spread_band_ = None
         if show_spread:
             self.spread_band_ = ax.fill_between(
-                self.ks_, self.spread_[0], self.spread_[1],
-                color=self.line_.get_color(), alpha=0.2, linewidth=0,
+                self.ks_,
+                self.spread_[0],
+                self.spread_[1],
+                color=self.line_.get_color(),
+                alpha=0.2,
+                linewidth=0,
             )
         ax.set_xlabel("cutoff k")
         ax.set_ylabel("NDCG@k")
@@ -298,16 +275,22 @@ class NDCGCurveDisplay:
         """
         low, high = _check_quantiles(spread_quantiles)
         ks = _check_ks(ks, _longest_query(y_true, y_score, qid, sample_weight))
-        options = dict(
-            qid=qid, gain=gain, discount=discount, ties=ties,
-            zero_division=zero_division, sample_weight=sample_weight,
+        per_query, weight = ndcg_at_cutoffs(
+            y_true,
+            y_score,
+            ks,
+            qid=qid,
+            gain=gain,
+            discount=discount,
+            ties=ties,
+            zero_division=zero_division,
+            sample_weight=sample_weight,
         )
         ndcg = np.empty(ks.shape[0])
         spread = np.empty((2, ks.shape[0]))
-        for i, k in enumerate(ks):
-            per_query = query_scores(y_true, y_score, k=int(k), **options)
-            ndcg[i] = weighted_mean(per_query.score, per_query.weight)
-            kept = per_query.score[~np.isnan(per_query.score)]
+        for i, scores in enumerate(per_query.T):  # a loop over cutoffs, not queries
+            ndcg[i] = weighted_mean(scores, weight)
+            kept = scores[~np.isnan(scores)]
             spread[:, i] = np.quantile(kept, [low, high]) if kept.size else np.nan
         display = cls(ks, ndcg, spread=spread, name=name)
         return display.plot(ax=ax, show_spread=show_spread, **kwargs)
@@ -349,12 +332,12 @@ class NDCGCurveDisplay:
         ks : array-like of int, default=None
             The cutoffs. None means 1, 2, ... up to the longest query, at
             most 20.
-        response_method : {"auto", "predict", "decision_function", \
-                "predict_proba"}, default="auto"
-            The estimator's method giving the ranking scores. With
-            ``predict_proba`` the score is the expected label,
-            ``predict_proba(X) @ classes_``. "auto" means ``predict_proba``
-            for classifiers that have it and ``predict`` otherwise.
+        response_method : "auto", {"decision_function", "predict_proba", \
+                "predict"} or tuple of them, default="auto"
+            How the estimator scores documents, as in :func:`make_ndcg_scorer`:
+            "auto" ranks a regressor or ranker by ``predict``, a binary
+            classifier by its decision function, a classifier of graded
+            labels by its expected label ``predict_proba(X) @ classes_``.
         gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
             Gain of a document from its relevance label; see :func:`ndcg_score`.
         discount : {"log2", "reciprocal", "none"} or callable, default="log2"
@@ -403,13 +386,23 @@ class NDCGCurveDisplay:
                [1.  , 0.97, 0.97]])
         """
         check_is_fitted(estimator)
-        y_score = _scores_of(estimator, X, response_method)
+        y_score = ranking_scores(estimator, X, np.ndim(y), response_method)
         if name is None:
             name = type(estimator).__name__
         return cls.from_predictions(
-            y, y_score, qid=qid, ks=ks, gain=gain, discount=discount, ties=ties,
-            zero_division=zero_division, sample_weight=sample_weight, name=name,
-            ax=ax, show_spread=show_spread, spread_quantiles=spread_quantiles,
+            y,
+            y_score,
+            qid=qid,
+            ks=ks,
+            gain=gain,
+            discount=discount,
+            ties=ties,
+            zero_division=zero_division,
+            sample_weight=sample_weight,
+            name=name,
+            ax=ax,
+            show_spread=show_spread,
+            spread_quantiles=spread_quantiles,
             **kwargs,
         )
 

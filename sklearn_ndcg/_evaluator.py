@@ -7,16 +7,18 @@ import warnings
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
+from sklearn import config_context
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.exceptions import NotFittedError
+from sklearn.pipeline import Pipeline
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from ._compat import (
-    _num_samples,
     HasMethods,
     _fit_context,
+    _num_samples,
     _routing_enabled,
     _safe_indexing,
     _safe_tags,
@@ -24,6 +26,7 @@ from ._compat import (
 )
 from ._metrics import _COMMON_PARAMS, _ZERO_DIVISION, ndcg_score
 from ._queries import group_queries, query_weights
+from ._response import ranking_scores
 from ._validation import check_qid, check_weight
 
 
@@ -55,6 +58,16 @@ def _query_form(estimator) -> str | None:
     if "group" in parameters:
         return "group"
     return None
+
+
+def _final_step(estimator) -> tuple[str, object]:
+    """The estimator that learns (the last step of nested pipelines), and the
+    prefix (``"step__"``) of its fit parameters."""
+    prefix = ""
+    while isinstance(estimator, Pipeline):
+        name, estimator = estimator.steps[-1]
+        prefix += f"{name}__"
+    return prefix, estimator
 
 
 def _is_xgboost(estimator) -> bool:
@@ -131,12 +144,20 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     ``fit`` and ``score`` request ``qid`` and ``sample_weight`` by default.
     With metadata routing enabled (``sklearn.set_config(enable_metadata_routing=True)``),
     ``GridSearchCV(...).fit(X, y, groups=qid, qid=qid)`` passes each fold's
-    query ids to both. Without routing, scikit-learn's searches pass ``qid``
-    to ``fit`` only, and :meth:`score` then treats each test fold as one single
-    query, with a warning.
+    query ids to both. **Turn routing on first**: without it, scikit-learn's
+    searches pass ``qid`` to ``fit`` only, and :meth:`score` of an evaluator
+    fitted with ``qid`` then raises rather than score a whole test fold as one
+    query (the search shows NaN scores and this message). An evaluator fitted
+    without ``qid`` scores rows without ``qid`` as one query, with a warning.
 
-    In :meth:`score`, a classifier's ranking score is its expected label,
-    ``predict_proba(X) @ classes_``; any other estimator's is ``predict(X)``.
+    :meth:`score` ranks the documents as the scorers do (``response_method="auto"``
+    of :func:`make_ndcg_scorer`): a regressor or ranker by ``predict``, a binary
+    classifier by its decision function (else the probability of the greater
+    class), a classifier of graded labels by its expected label,
+    ``predict_proba(X) @ classes_``.
+
+    If ``estimator`` is a :class:`~sklearn.pipeline.Pipeline`, the query
+    information and the weights go to its last step.
 
     Examples
     --------
@@ -238,14 +259,31 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         if qid is not None:
             qid = check_qid(qid, n_samples, target="y")
         sample_weight = check_weight(sample_weight, n_samples, "one per document")
+        if sample_weight is not None and not sample_weight.any():
+            raise ValueError(
+                "sample_weight sums to zero; at least one document needs a positive weight."
+            )
         params = self._route_fit_params(fit_params)
         self.estimator_ = clone(self.estimator)
-        form = _query_form(self.estimator_)
+        prefix, learner = _final_step(self.estimator_)
+        form = _query_form(learner)
+        own = {}  # qid or group, and sample_weight, for the learner
         if form is not None:
-            X, y, params = self._sort_by_query(X, y, qid, sample_weight, params, form)
+            X, y, own = self._sort_by_query(X, y, qid, sample_weight, learner, form)
         elif sample_weight is not None:
-            params["sample_weight"] = sample_weight
-        self.estimator_.fit(X, y, **params)
+            own["sample_weight"] = sample_weight
+        if prefix:  # a pipeline: hand them to its last step as step__name
+            if params:
+                raise ValueError(
+                    f"{type(self).__name__} passes qid (or group) and sample_weight to "
+                    "the last step of a Pipeline; it cannot route the other fit "
+                    f"parameters {sorted(params)}. Set them on the steps instead."
+                )
+            with config_context(enable_metadata_routing=False):
+                self.estimator_.fit(X, y, **{prefix + key: v for key, v in own.items()})
+        else:
+            self.estimator_.fit(X, y, **params, **own)
+        self._fitted_with_qid = qid is not None
         if hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
         return self
@@ -258,29 +296,25 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         # in the form the estimator needs, whatever the estimator's requests say.
         return dict(process_routing(self, "fit", **fit_params).estimator.fit)
 
-    def _sort_by_query(self, X, y, qid, sample_weight, params, form):
-        """Stably sort the rows by query and add the query information to ``params``."""
-        name = type(self.estimator_).__name__
+    def _sort_by_query(self, X, y, qid, sample_weight, learner, form):
+        """Stably sort the rows by query; the query information ``learner`` needs."""
         if qid is None:
             raise ValueError(
-                f"{name} learns from queries, so fit needs qid (one query id per "
-                "document); got qid=None. With metadata routing enabled, pass "
-                "qid=... to the search's fit."
+                f"{type(learner).__name__} learns from queries, so fit needs qid (one "
+                "query id per document); got qid=None. With metadata routing enabled, "
+                "pass qid=... to the search's fit."
             )
         queries = group_queries(qid, None)
         order = np.argsort(queries.codes, kind="stable")
         X = _safe_indexing(X, order)
         y = _safe_indexing(y, order)
-        if form == "qid":
-            params["qid"] = queries.codes[order]
-        else:
-            params["group"] = queries.sizes
+        own = {"qid": queries.codes[order]} if form == "qid" else {"group": queries.sizes}
         if sample_weight is not None:
-            if _is_xgboost(self.estimator_):  # XGBRanker weighs whole queries
-                params["sample_weight"] = query_weights(sample_weight, queries)
+            if _is_xgboost(learner):  # XGBRanker weighs whole queries
+                own["sample_weight"] = query_weights(sample_weight, queries)
             else:
-                params["sample_weight"] = sample_weight[order]
-        return X, y, params
+                own["sample_weight"] = sample_weight[order]
+        return X, y, own
 
     @available_if(_estimator_has("predict"))
     def predict(self, X: ArrayLike) -> np.ndarray:
@@ -333,19 +367,6 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         check_is_fitted(self)
         return self.estimator_.predict_proba(X)
 
-    def _ranking_scores(self, X) -> np.ndarray:
-        """Scores to rank by: a classifier's expected label, else ``predict``."""
-        estimator = self.estimator_
-        if is_classifier(estimator) and hasattr(estimator, "predict_proba"):
-            classes = np.asarray(estimator.classes_)
-            if classes.dtype.kind not in "biuf":
-                raise TypeError(
-                    f"The classes of {type(estimator).__name__} must be numeric "
-                    f"relevance labels to rank by expected label; got {classes[:5]!r}."
-                )
-            return estimator.predict_proba(X) @ classes
-        return estimator.predict(X)
-
     def score(
         self,
         X: ArrayLike,
@@ -375,17 +396,10 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         """
         check_is_fitted(self)
         if qid is None and np.ndim(y) == 1:
-            warnings.warn(
-                f"{type(self).__name__}.score got no qid, so all {len(y)} rows are "
-                "scored as one query. Pass qid=...; in a search or cross-validation, "
-                "call sklearn.set_config(enable_metadata_routing=True) and pass qid "
-                "to fit, so that each test fold gets its query ids.",
-                UserWarning,
-                stacklevel=2,
-            )
+            self._check_one_query(y, sample_weight)
         return ndcg_score(
             y,
-            self._ranking_scores(X),
+            ranking_scores(self.estimator_, X, np.ndim(y)),
             k=self.k,
             gain=self.gain,
             discount=self.discount,
@@ -393,6 +407,31 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             qid=qid,
             sample_weight=sample_weight,
             zero_division=self.zero_division,
+        )
+
+    def _check_one_query(self, y, sample_weight) -> None:
+        """``score`` without qid: refuse if fitted on queries, else warn."""
+        fix = (
+            "In a search or cross-validation, call "
+            "sklearn.set_config(enable_metadata_routing=True) and pass qid to fit, so "
+            "that each test fold gets its query ids."
+        )
+        if getattr(self, "_fitted_with_qid", False):
+            raise ValueError(
+                f"{type(self).__name__} was fitted with qid, but score got no qid: "
+                f"scoring all {len(y)} rows as one query would pick models by a wrong "
+                f"NDCG. Pass qid=... to score. {fix}"
+            )
+        if sample_weight is not None and np.ptp(np.asarray(sample_weight, float)) > 0:
+            raise ValueError(
+                "score got no qid, so all rows are one query, which has one weight; "
+                f"sample_weight varies. Pass qid=... with the weights. {fix}"
+            )
+        warnings.warn(
+            f"{type(self).__name__}.score got no qid, so all {len(y)} rows are scored "
+            f"as one query. Pass qid=...; {fix}",
+            UserWarning,
+            stacklevel=3,
         )
 
     @property

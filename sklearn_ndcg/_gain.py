@@ -47,6 +47,9 @@ def compute_gain(y_true: np.ndarray, gain) -> np.ndarray:
         return gains
     if isinstance(gain, Mapping):
         return _gain_from_mapping(y_true, gain)
+    if hasattr(gain, "index") and hasattr(gain, "items") and not isinstance(gain, np.ndarray):
+        # a pandas Series is a table from label (its index) to gain, not a sequence
+        return _gain_from_mapping(y_true, dict(gain.items()))
     if callable(gain):
         return _gain_from_callable(y_true, gain)
     return _gain_from_sequence(y_true, gain)
@@ -58,13 +61,17 @@ def _gain_from_mapping(y_true: np.ndarray, gain: Mapping) -> np.ndarray:
         values = np.array(list(gain.values()), dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(
-            "gain as a mapping must map numeric relevance labels to numeric gains, "
-            f"got {gain!r}."
+            f"gain as a mapping must map numeric relevance labels to numeric gains, got {gain!r}."
         ) from None
     if not np.isfinite(values).all():
         raise ValueError("gain as a mapping has NaN or infinite gains; give finite gains.")
     if labels.size == 0:
         raise ValueError("gain is an empty mapping; give a gain for every label in y_true.")
+    if np.unique(labels).size != labels.size:
+        raise ValueError(
+            "gain as a mapping has labels that are equal as float64 numbers (e.g. "
+            "integers beyond 2**53); give labels that are distinct as float64."
+        )
     order = np.argsort(labels)
     labels, values = labels[order], values[order]
     index = np.searchsorted(labels, y_true).clip(max=labels.size - 1)

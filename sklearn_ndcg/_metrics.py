@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._aggregate import dcg_per_query, ndcg_from_dcg, weighted_mean
+from ._aggregate import dcg_at_cutoffs, dcg_per_query, ndcg_from_dcg, weighted_mean
 from ._compat import Integers, Interval, Options, StrOptions, validate_params
 from ._discount import DISCOUNTS, discount_weights
 from ._gain import GAINS, compute_gain
@@ -61,12 +61,52 @@ def _dcg_and_ideal(
             if ideal
             else None
         )
+    _check_overflow(dcg, gains)
+    return queries.ids, dcg, ideal_dcg, weight
+
+
+def _check_overflow(dcg: np.ndarray, gains: np.ndarray) -> None:
     if not np.isfinite(dcg).all():
         raise ValueError(
             "the DCG of some queries overflows float64 (gains up to "
             f"{np.abs(gains).max():g}); use smaller labels or gain='linear'."
         )
-    return queries.ids, dcg, ideal_dcg, weight
+
+
+@validate_params(
+    {
+        **{
+            name: _COMMON_PARAMS[name]
+            for name in ("y_true", "y_score", "gain", "discount", "ties", "qid", "sample_weight")
+        },
+        "ks": ["array-like"],
+        "zero_division": _ZERO_DIVISION,
+    },
+    prefer_skip_nested_validation=True,
+)
+def ndcg_at_cutoffs(
+    y_true, y_score, ks, *, qid, sample_weight, gain, discount, ties, zero_division
+):
+    """NDCG@k of each query for every cutoff in ``ks``, from one ranking.
+
+    Returns the per-query NDCG, shape (n_queries, n_cutoffs), and the query
+    weights (None without ``sample_weight``).
+    """
+    data = check_ranking_input(y_true, y_score, qid, sample_weight)
+    queries = group_queries(data.qid, data.shape)
+    weight = query_weights(data.sample_weight, queries)
+    gains = compute_gain(data.y_true, gain)
+    position_weight = discount_weights(queries, discount, None)
+    if queries.codes is None:  # 2-D: the weights of one row, shared by every row
+        position_weight = np.tile(position_weight, queries.shape[0])
+    with np.errstate(over="ignore", invalid="ignore"):
+        ranked = rank_gains(gains, data.y_score, queries, ties).ravel() * position_weight
+        ideal = ideal_gains(gains, data.y_true, queries).ravel() * position_weight
+        dcg = dcg_at_cutoffs(ranked, queries, ks)
+        ideal_dcg = dcg_at_cutoffs(ideal, queries, ks)
+    _check_overflow(dcg, gains)
+    ndcg = ndcg_from_dcg(dcg.ravel(), ideal_dcg.ravel(), zero_division)
+    return ndcg.reshape(dcg.shape), weight
 
 
 @validate_params(
@@ -143,8 +183,8 @@ def query_scores(
     >>> from sklearn_ndcg import query_scores
     >>> result = query_scores([3, 2, 0, 1, 0], [0.9, 0.1, 0.5, 0.4, 0.3],
     ...                       qid=["b", "b", "b", "a", "a"])
-    >>> result.qid
-    array(['a', 'b'], dtype='<U1')
+    >>> result.qid.tolist()
+    ['a', 'b']
     >>> result.score.round(4)
     array([1.    , 0.9386])
     """
@@ -153,8 +193,16 @@ def query_scores(
     if metric == "ndcg":
         log_base = None  # the base cancels in NDCG
     ids, dcg, ideal_dcg, weight = _dcg_and_ideal(
-        y_true, y_score, qid=qid, sample_weight=sample_weight, k=k, gain=gain,
-        discount=discount, ties=ties, log_base=log_base, ideal=metric == "ndcg",
+        y_true,
+        y_score,
+        qid=qid,
+        sample_weight=sample_weight,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        log_base=log_base,
+        ideal=metric == "ndcg",
     )
     score = dcg if ideal_dcg is None else ndcg_from_dcg(dcg, ideal_dcg, zero_division)
     weight = np.ones(ids.shape[0]) if weight is None else weight
@@ -304,8 +352,16 @@ def ndcg_score(
     """
     ties = resolve_ties(ties, ignore_ties)
     _, dcg, ideal_dcg, weight = _dcg_and_ideal(
-        y_true, y_score, qid=qid, sample_weight=sample_weight, k=k, gain=gain,
-        discount=discount, ties=ties, log_base=None, ideal=True,
+        y_true,
+        y_score,
+        qid=qid,
+        sample_weight=sample_weight,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        log_base=None,
+        ideal=True,
     )
     return weighted_mean(ndcg_from_dcg(dcg, ideal_dcg, zero_division), weight)
 
@@ -389,7 +445,15 @@ def dcg_score(
     ties = resolve_ties(ties, ignore_ties)
     check_log_base(log_base, discount)
     _, dcg, _, weight = _dcg_and_ideal(
-        y_true, y_score, qid=qid, sample_weight=sample_weight, k=k, gain=gain,
-        discount=discount, ties=ties, log_base=log_base, ideal=False,
+        y_true,
+        y_score,
+        qid=qid,
+        sample_weight=sample_weight,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        log_base=log_base,
+        ideal=False,
     )
     return weighted_mean(dcg, weight)

@@ -39,10 +39,13 @@ def _encode(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if qid.dtype.kind in "iu":
         low, high = int(qid.min()), int(qid.max())
         if high - low <= 4 * qid.shape[0] + 1024:  # a lookup table is cheaper than a sort
-            offset = (qid - qid.dtype.type(low)).astype(np.intp)
+            # Subtract in 64 bits, never in the ids' own (maybe 8-bit) dtype; each
+            # difference is in [0, high - low], so it cannot wrap.
+            wide = np.dtype(np.int64 if qid.dtype.kind == "i" else np.uint64)
+            offset = (qid.astype(wide) - wide.type(low)).astype(np.intp)
             present = np.zeros(high - low + 1, dtype=bool)
             present[offset] = True
-            ids = (np.flatnonzero(present) + low).astype(qid.dtype)
+            ids = (np.flatnonzero(present).astype(wide) + wide.type(low)).astype(qid.dtype)
             return ids, (np.cumsum(present) - 1)[offset]
     try:
         ids, codes = np.unique(qid, return_inverse=True)

@@ -7,16 +7,46 @@ from collections.abc import Callable, Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn import config_context, get_config
-from sklearn.metrics import make_scorer
 
-from ._compat import StrOptions, validate_params
+from ._compat import StrOptions, _Scorer, validate_params
 from ._metrics import _COMMON_PARAMS, _ZERO_DIVISION, dcg_score, ndcg_score
-
-RESPONSE_METHODS = ("decision_function", "predict_proba", "predict")
-"""The default response method: the first of these the estimator has."""
+from ._response import RESPONSE_METHODS, check_response_method, ranking_scores
 
 _OPTIONS = {name: _COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")}
-_RESPONSE_METHOD = [StrOptions(set(RESPONSE_METHODS)), tuple, list]
+_RESPONSE_METHOD = [StrOptions({"auto", *RESPONSE_METHODS}), tuple, list]
+
+
+class _RankingScorer(_Scorer):
+    """A scikit-learn scorer that ranks by :func:`ranking_scores`.
+
+    Called directly, ``scorer(estimator, X, y, qid=qid)`` works with metadata
+    routing on or off: routing is how a search passes ``qid``, not a
+    condition for passing it by hand.
+    """
+
+    def __init__(self, score_func, kwargs, response_method):
+        check_response_method(response_method)
+        self._ranking_response = response_method
+        # scikit-learn reads _response_method (multi-metric caching): a real method
+        auto = isinstance(response_method, str) and response_method == "auto"
+        super().__init__(score_func, 1, kwargs, RESPONSE_METHODS if auto else response_method)
+
+    def __repr__(self) -> str:
+        return (
+            super()
+            .__repr__()
+            .replace(
+                f"response_method={self._response_method!r}",
+                f"response_method={self._ranking_response!r}",
+            )
+        )
+
+    def __call__(self, estimator, X, y_true, sample_weight=None, *, qid=None):
+        return self._score(None, estimator, X, y_true, qid=qid, sample_weight=sample_weight)
+
+    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+        y_score = ranking_scores(estimator, X, np.ndim(y_true), self._ranking_response)
+        return self._score_func(y_true, y_score, **{**self._kwargs, **kwargs})
 
 
 def _ndcg_score(y_true, y_score, *, qid=None, sample_weight=None, **options) -> float:
@@ -64,26 +94,10 @@ def _check_scorer_input(y_true, y_score, qid, metric: str) -> None:
             f"{np.shape(y_true)[0]} documents. Pass one query id per row of X, so "
             "that qid is split with the folds."
         )
-    if np.ndim(y_score) != 1:
-        raise ValueError(
-            f"The {metric} scorer got y_score of shape {np.shape(y_score)} for 1-D y; "
-            "the estimator returned one column per class (a multiclass classifier on "
-            "graded relevance labels?). Rank with a regressor or a ranker, or use "
-            "binary relevance labels."
-        )
-
-
-def _check_response_method(response_method) -> None:
-    methods = [response_method] if isinstance(response_method, str) else response_method
-    if not methods or any(method not in RESPONSE_METHODS for method in methods):
-        raise ValueError(
-            f"response_method must be one of {RESPONSE_METHODS} or a non-empty tuple "
-            f"of them, tried in order; got {response_method!r}."
-        )
 
 
 def _make_ranking_scorer(score_func: Callable, response_method, options: dict):
-    scorer = make_scorer(score_func, response_method=response_method, **options)
+    scorer = _RankingScorer(score_func, options, response_method)
     # Request qid and sample_weight by default, so that with routing enabled
     # search.fit(X, y, qid=qid) needs no further call. set_score_request only
     # works while routing is enabled; the context enables it for this call
@@ -104,7 +118,7 @@ def make_ndcg_scorer(
     discount: str | Callable = "log2",
     ties: str = "average",
     zero_division: float = 0.0,
-    response_method: str | tuple[str, ...] = RESPONSE_METHODS,
+    response_method: str | tuple[str, ...] = "auto",
 ):
     """NDCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
 
@@ -131,24 +145,30 @@ def make_ndcg_scorer(
         How documents with equal scores are ordered; see :func:`ndcg_score`.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
         NDCG of a query with no relevant document; see :func:`ndcg_score`.
-    response_method : {"decision_function", "predict_proba", "predict"} or \
-            tuple of them, default=("decision_function", "predict_proba", "predict")
-        The estimator's method giving the ranking scores; with a tuple, the
-        first one the estimator has.
+    response_method : "auto", {"decision_function", "predict_proba", "predict"} \
+            or tuple of them, default="auto"
+        How the estimator scores documents. "auto" is the rule shared with
+        :class:`RankingEvaluator` and :class:`NDCGCurveDisplay`:
 
-        - Regressors and rankers: ``predict``.
-        - Binary classifiers on 1-D relevance: the decision function, or the
-          probability of the positive (greater) class.
-        - Multilabel classifiers on 2-D indicator targets: one score per label,
-          as :func:`sklearn.metrics.ndcg_score` expects.
+        - regressors and rankers: ``predict``;
+        - binary classifiers: the decision function, else the probability of
+          the greater class;
+        - classifiers of graded labels (more than two classes): the expected
+          label, ``predict_proba(X) @ classes_``;
+        - multilabel classifiers on 2-D indicator targets: one score per
+          label, as :func:`sklearn.metrics.ndcg_score` expects.
+
+        A method name, or a tuple of them tried in order, calls that method
+        instead (``predict_proba`` still gives the expected label).
 
     Returns
     -------
     scorer : callable
-        ``scorer(estimator, X, y, qid=qid)``, greater is better. It requests
-        ``qid`` and ``sample_weight``; ``scorer.set_score_request(qid="groups")``
-        takes the query ids from ``groups`` instead, so ``fit(X, y, groups=qid)``
-        is enough.
+        ``scorer(estimator, X, y, qid=qid)``, greater is better; called
+        directly it takes ``qid`` whether or not routing is enabled. In a
+        search it requests ``qid`` and ``sample_weight`` through routing;
+        ``scorer.set_score_request(qid="groups")`` takes the query ids from
+        ``groups`` instead, so ``fit(X, y, groups=qid)`` is enough.
 
     See Also
     --------
@@ -157,6 +177,11 @@ def make_ndcg_scorer(
 
     Notes
     -----
+    **Turn metadata routing on first**: ``sklearn.set_config(enable_metadata_routing=True)``.
+    Without it a search hands ``qid`` to the model's ``fit``, and every fit
+    fails with ``TypeError: Ridge.fit() got an unexpected keyword argument
+    'qid'`` ("All the 15 fits failed"); the routing line is the fix.
+
     1-D targets without query ids raise a ``ValueError`` saying how to pass
     them, since one query per fold would give a wrong score silently. Inside a
     search with the default ``error_score=np.nan``, scikit-learn turns the
@@ -172,29 +197,31 @@ def make_ndcg_scorer(
     >>> import numpy as np
     >>> from sklearn import config_context
     >>> from sklearn.linear_model import Ridge
-    >>> from sklearn.model_selection import GroupKFold, cross_val_score
+    >>> from sklearn.model_selection import PredefinedSplit, cross_val_score
     >>> from sklearn_ndcg import make_ndcg_scorer
     >>> rng = np.random.default_rng(0)
     >>> qid = np.repeat(np.arange(30), 8)
     >>> X = rng.normal(size=(240, 3))
     >>> y = np.clip(np.round(X[:, 0] + rng.normal(size=240)), 0, 3)
+    >>> # 3 folds that keep queries whole; GroupKFold(3) with groups=qid does the
+    >>> # same, but which query lands in which fold varies across scikit-learn versions
+    >>> cv = PredefinedSplit(qid % 3)
     >>> with config_context(enable_metadata_routing=True):
-    ...     scores = cross_val_score(Ridge(), X, y, cv=GroupKFold(3),
+    ...     scores = cross_val_score(Ridge(), X, y, cv=cv,
     ...                              scoring=make_ndcg_scorer(k=5),
-    ...                              params={"groups": qid, "qid": qid})
+    ...                              params={"qid": qid})
     >>> scores.round(4)
-    array([0.8235, 0.8595, 0.7541])
+    array([0.7541, 0.8595, 0.8235])
 
     The query ids from ``groups`` alone:
 
     >>> with config_context(enable_metadata_routing=True):
     ...     scorer = make_ndcg_scorer(k=5).set_score_request(qid="groups")
-    ...     scores = cross_val_score(Ridge(), X, y, cv=GroupKFold(3),
+    ...     scores = cross_val_score(Ridge(), X, y, cv=cv,
     ...                              scoring=scorer, params={"groups": qid})
     >>> scores.round(4)
-    array([0.8235, 0.8595, 0.7541])
+    array([0.7541, 0.8595, 0.8235])
     """
-    _check_response_method(response_method)
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
     return _make_ranking_scorer(
         _ndcg_score, response_method, {**options, "zero_division": zero_division}
@@ -211,7 +238,7 @@ def make_dcg_scorer(
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
     ties: str = "average",
-    response_method: str | tuple[str, ...] = RESPONSE_METHODS,
+    response_method: str | tuple[str, ...] = "auto",
 ):
     """DCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
 
@@ -233,10 +260,9 @@ def make_dcg_scorer(
         Weight of each rank; see :func:`ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
         How documents with equal scores are ordered; see :func:`ndcg_score`.
-    response_method : {"decision_function", "predict_proba", "predict"} or \
-            tuple of them, default=("decision_function", "predict_proba", "predict")
-        The estimator's method giving the ranking scores; with a tuple, the
-        first one the estimator has. See :func:`make_ndcg_scorer`.
+    response_method : "auto", {"decision_function", "predict_proba", "predict"} \
+            or tuple of them, default="auto"
+        How the estimator scores documents; see :func:`make_ndcg_scorer`.
 
     Returns
     -------
@@ -254,19 +280,21 @@ def make_dcg_scorer(
     >>> import numpy as np
     >>> from sklearn import config_context
     >>> from sklearn.linear_model import Ridge
-    >>> from sklearn.model_selection import GroupKFold, cross_val_score
+    >>> from sklearn.model_selection import PredefinedSplit, cross_val_score
     >>> from sklearn_ndcg import make_dcg_scorer
     >>> rng = np.random.default_rng(0)
     >>> qid = np.repeat(np.arange(30), 8)
     >>> X = rng.normal(size=(240, 3))
     >>> y = np.clip(np.round(X[:, 0] + rng.normal(size=240)), 0, 3)
+    >>> # 3 folds that keep queries whole; GroupKFold(3) with groups=qid does the
+    >>> # same, but which query lands in which fold varies across scikit-learn versions
+    >>> cv = PredefinedSplit(qid % 3)
     >>> with config_context(enable_metadata_routing=True):
-    ...     scores = cross_val_score(Ridge(), X, y, cv=GroupKFold(3),
+    ...     scores = cross_val_score(Ridge(), X, y, cv=cv,
     ...                              scoring=make_dcg_scorer(k=5, gain="exponential"),
-    ...                              params={"groups": qid, "qid": qid})
+    ...                              params={"qid": qid})
     >>> scores.round(4)
-    array([3.9429, 4.1325, 2.627 ])
+    array([2.627 , 4.1325, 3.9429])
     """
-    _check_response_method(response_method)
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
     return _make_ranking_scorer(_dcg_score, response_method, options)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
+
+# numpy < 1.24 only warns about ragged nested sequences (and makes an object array)
+_RaggedWarning = getattr(np, "exceptions", np).VisibleDeprecationWarning
 
 
 class RankingInput(NamedTuple):
@@ -32,39 +36,98 @@ def check_log_base(log_base, discount) -> None:
         )
 
 
-def as_float_array(x, name: str) -> np.ndarray:
-    """Return ``x`` as a float64 array, or raise an error naming ``name``."""
+def _as_array(x, name: str) -> np.ndarray:
+    """``np.asarray(x)``, refusing sparse matrices and ragged nested sequences."""
     if sp.issparse(x):
         raise TypeError(
-            f"{name} is a sparse matrix; ranking metrics need dense input, "
-            f"e.g. {name}.toarray()."
+            f"{name} is a sparse matrix; ranking metrics need dense input, e.g. {name}.toarray()."
         )
     try:
-        array = np.asarray(x)
-    except ValueError as exc:  # ragged nested sequences
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", _RaggedWarning)
+            return np.asarray(x)
+    except (ValueError, _RaggedWarning) as exc:  # ragged nested sequences
         raise ValueError(
             f"{name} could not be read as an array; is it ragged (rows of "
             f"different lengths)? Give 2-D input with the same number of documents "
             f"per query, or long format with qid. ({exc})"
         ) from None
+
+
+def _is_missing(value) -> bool:
+    """None, NaN, NaT, ``pd.NA``, ``Decimal("NaN")``: anything not equal to itself."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except (TypeError, ValueError, ArithmeticError):  # pd.NA, Decimal("sNaN")
+        return True
+
+
+def missing_rows(array: np.ndarray) -> np.ndarray:
+    """Indices of the entries of ``array`` that are missing values."""
+    if array.dtype.kind == "f":
+        return np.flatnonzero(np.isnan(array))
+    if array.dtype.kind in "mM":
+        return np.flatnonzero(np.isnat(array))
+    if array.dtype.kind == "O":
+        return np.flatnonzero([_is_missing(v) for v in array.ravel()])
+    return np.flatnonzero(np.zeros(array.size, dtype=bool))
+
+
+def _missing_error(name: str, rows: np.ndarray, what: str = "missing values") -> ValueError:
+    where = ", ".join(str(i) for i in rows[:5]) + (", ..." if rows.shape[0] > 5 else "")
+    return ValueError(
+        f"{name} contains {what} at {rows.shape[0]} position(s) of the flattened "
+        f"input (e.g. {where}); every value must be given and finite."
+    )
+
+
+def as_float_array(x, name: str) -> np.ndarray:
+    """Return ``x`` as a float64 array, or raise an error naming ``name``."""
+    array = _as_array(x, name)
     if array.dtype.kind == "c":
         raise TypeError(f"{name} holds complex numbers; real numbers were expected.")
     if array.dtype.kind in "USVmM":  # strings, bytes, dates and durations
-        raise TypeError(
-            f"{name} holds {array.dtype} values; numbers were expected."
-        )
+        raise TypeError(f"{name} holds {array.dtype} values; numbers were expected.")
+    if array.dtype.kind == "O":  # e.g. pandas nullable dtypes with pd.NA
+        missing = missing_rows(array)
+        if missing.shape[0]:
+            raise _missing_error(name, missing, "missing values (None, NaN or NA)")
     try:
-        array = np.asarray(array, dtype=np.float64)  # the stages never write to it
+        result = np.asarray(array, dtype=np.float64)  # the stages never write to it
     except (TypeError, ValueError):
         raise TypeError(
             f"{name} holds values that are not numbers (dtype {array.dtype}); "
             "numbers were expected."
         ) from None
-    if not np.isfinite(array).all():
-        raise ValueError(
-            f"{name} contains NaN or infinity; every value must be finite."
-        )
-    return array
+    if not np.isfinite(result).all():
+        bad = np.flatnonzero(~np.isfinite(result))
+        raise _missing_error(name, bad, "NaN or infinity")
+    return result
+
+
+def as_score_array(x, name: str = "y_score") -> np.ndarray:
+    """Scores as float64 that order exactly like ``x``.
+
+    Only the order of the scores matters. Integers beyond 2**53, extended
+    precision floats and Python numbers that float64 would round into ties
+    are replaced by their dense rank, so that no tie is made that was not in
+    the input.
+    """
+    array = _as_array(x, name)
+    result = as_float_array(array, name)
+    kind, size = array.dtype.kind, array.dtype.itemsize
+    exact = (kind in "biu" and (size < 8 or np.abs(result).max(initial=0) < 2.0**53)) or (
+        kind == "f" and size <= 8
+    )
+    if exact:
+        return result
+    try:
+        _, rank = np.unique(array.reshape(-1), return_inverse=True)
+    except TypeError:  # objects numpy cannot sort: keep the float64 values
+        return result
+    return rank.reshape(array.shape).astype(np.float64)
 
 
 def check_ranking_input(y_true, y_score, qid=None, sample_weight=None) -> RankingInput:
@@ -74,7 +137,7 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None) -> Rankin
     long format: one row per document, grouped by ``qid`` (one query if None).
     """
     y_true = as_float_array(y_true, "y_true")
-    y_score = as_float_array(y_score, "y_score")
+    y_score = as_score_array(y_score, "y_score")
     for name, array in (("y_true", y_true), ("y_score", y_score)):
         if array.ndim not in (1, 2):
             raise ValueError(
@@ -115,39 +178,56 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None) -> Rankin
 def check_qid(qid, n_rows: int, target: str = "y_true") -> np.ndarray:
     """Return ``qid`` as a 1-D array of ``n_rows`` comparable query ids.
 
-    ``target`` names the argument whose length ``qid`` must match.
+    ``target`` names the argument whose length ``qid`` must match. A list of
+    strings becomes an object array, not a fixed-width one as wide as its
+    longest id.
     """
     if sp.issparse(qid):
         raise TypeError("qid is a sparse matrix; give a 1-D array of query ids.")
-    qid_in = qid if isinstance(qid, (list, tuple)) else ()
-    try:
-        qid = np.asarray(qid)
-    except ValueError:
-        raise ValueError("qid could not be read as a 1-D array of query ids.") from None
+    qid = _qid_array(qid)
     if qid.ndim != 1:
-        raise ValueError(
-            f"qid must be 1-D with one query id per document; got shape {qid.shape}."
-        )
+        raise ValueError(f"qid must be 1-D with one query id per document; got shape {qid.shape}.")
     if qid.shape[0] != n_rows:
         raise ValueError(
             f"qid has {qid.shape[0]} entries but {target} has {n_rows}; "
             "give one query id per document."
         )
-    if qid.dtype.kind == "U" and not all(isinstance(v, str) for v in qid_in):
-        # numpy turns [1, "1"] into strings, which would merge the two queries
-        types = sorted({type(v).__name__ for v in qid_in})
-        raise TypeError(
-            f"qid mixes values that cannot be compared with each other "
-            f"(types {', '.join(types)}); give query ids of one sortable type."
-        )
     if qid.dtype.kind == "c":
         raise TypeError("qid holds complex numbers; give sortable query ids.")
+    missing = missing_rows(qid)
+    if missing.shape[0]:
+        raise _missing_error("qid", missing, "missing values (None, NaN, NaT or NA)")
     if qid.dtype.kind == "f" and not np.isfinite(qid).all():
-        raise ValueError("qid contains NaN or infinity; every query id must be finite.")
-    if qid.dtype.kind == "O":
-        if any(v is None or (isinstance(v, float) and v != v) for v in qid):
-            raise ValueError("qid contains None or NaN; every document needs a query id.")
+        raise _missing_error("qid", np.flatnonzero(~np.isfinite(qid)), "infinity")
     return qid
+
+
+def _qid_array(qid) -> np.ndarray:
+    """``np.asarray(qid)``, minding what numpy does to lists of mixed ids."""
+    if not isinstance(qid, (list, tuple)):
+        try:
+            return _as_array(qid, "qid")
+        except ValueError:
+            raise ValueError("qid could not be read as a 1-D array of query ids.") from None
+    types = {type(v) for v in qid}
+    if any(issubclass(t, (tuple, list)) for t in types):
+        raise TypeError(
+            "qid holds tuples or lists (composite query ids); give one scalar id per "
+            "document, e.g. a string such as f'{user}/{session}' or the codes of "
+            "pandas.factorize."
+        )
+    if types and all(issubclass(t, str) for t in types):
+        array = np.empty(len(qid), dtype=object)  # not '<U{longest}' for every row
+        array[:] = qid
+        return array
+    array = _as_array(qid, "qid")
+    if array.dtype.kind in "US":  # numpy turned [1, "1"] into strings, merging them
+        names = sorted(t.__name__ for t in types)
+        raise TypeError(
+            f"qid mixes values that cannot be compared with each other "
+            f"(types {', '.join(names)}); give query ids of one sortable type."
+        )
+    return array
 
 
 def check_weight(sample_weight, n: int, expected: str) -> np.ndarray | None:
@@ -157,8 +237,7 @@ def check_weight(sample_weight, n: int, expected: str) -> np.ndarray | None:
     weight = as_float_array(sample_weight, "sample_weight")
     if weight.ndim != 1 or weight.shape[0] != n:
         raise ValueError(
-            f"sample_weight has shape {weight.shape} but {n} weights were expected, "
-            f"{expected}."
+            f"sample_weight has shape {weight.shape} but {n} weights were expected, {expected}."
         )
     if (weight < 0).any():
         raise ValueError("sample_weight has negative values; weights must be >= 0.")

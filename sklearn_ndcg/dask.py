@@ -23,7 +23,7 @@ __all__ = ["dcg_score", "ndcg_score"]
 
 _ROW_KEY = "_sklearn_ndcg_row"
 _PARTITION_BITS = 40  # rows per input partition < 2**40, partitions < 2**23
-_SUMS = ("weighted_sum", "kept_weight", "total_weight", "n_kept", "n_queries")
+_SUMS = ("weighted_sum", "kept_weight", "total_weight", "n_kept", "n_queries", "scale")
 
 _OPTIONS = {
     "frame": "no_validation",  # checked by _check_frame, with a dask-specific message
@@ -171,12 +171,21 @@ def ndcg_score(
     Name: ndcg, dtype: float64
     """
     return _evaluate(
-        frame, metric="ndcg", qid=qid, y_true=y_true, y_score=y_score,
-        sample_weight=sample_weight, options={
-            "k": k, "gain": gain, "discount": discount, "ties": ties,
+        frame,
+        metric="ndcg",
+        qid=qid,
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        options={
+            "k": k,
+            "gain": gain,
+            "discount": discount,
+            "ties": ties,
             "zero_division": zero_division,
         },
-        per_query=per_query, shuffle_method=shuffle_method,
+        per_query=per_query,
+        shuffle_method=shuffle_method,
     )
 
 
@@ -269,17 +278,34 @@ def dcg_score(
     1.907732
     """
     return _evaluate(
-        frame, metric="dcg", qid=qid, y_true=y_true, y_score=y_score,
-        sample_weight=sample_weight, options={
-            "k": k, "gain": gain, "discount": discount, "ties": ties,
+        frame,
+        metric="dcg",
+        qid=qid,
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        options={
+            "k": k,
+            "gain": gain,
+            "discount": discount,
+            "ties": ties,
             "log_base": log_base,
         },
-        per_query=per_query, shuffle_method=shuffle_method,
+        per_query=per_query,
+        shuffle_method=shuffle_method,
     )
 
 
 def _evaluate(
-    frame, *, metric, qid, y_true, y_score, sample_weight, options, per_query,
+    frame,
+    *,
+    metric,
+    qid,
+    y_true,
+    y_score,
+    sample_weight,
+    options,
+    per_query,
     shuffle_method,
 ):
     """Shuffle by query, score each partition, and reduce the partial sums."""
@@ -301,15 +327,21 @@ def _evaluate(
     qid_dtype = frame.dtypes[qid]
     meta = _empty_scores(qid, qid_dtype, metric)
     scores = shuffled.map_partitions(
-        _partition_scores, meta=meta, columns=columns, metric=metric, options=options,
+        _partition_scores,
+        meta=meta,
+        columns=columns,
+        metric=metric,
+        options=options,
         qid_dtype=qid_dtype,
     )
     if per_query:
         scores = scores.persist()
-    sums = scores.map_partitions(
-        _partial_sums, metric=metric, meta={name: np.float64 for name in _SUMS}
-    ).sum().compute()
-    score = _weighted_mean(sums)
+    partials = scores.map_partitions(
+        _partial_sums,
+        metric=metric,
+        meta={**{name: np.float64 for name in _SUMS}, "qid_types": object},
+    ).compute()  # one small row per partition
+    score = _weighted_mean(partials)
     if per_query:
         return score, scores[metric]
     return score
@@ -411,19 +443,42 @@ def _partition_scores(part, *, columns, metric, options, qid_dtype):
 
 
 def _partial_sums(scores, *, metric):
-    """One row of the sums behind the weighted mean over the queries of a partition."""
+    """One row of the sums behind the weighted mean over the queries of a partition.
+
+    The weights are divided by their largest (``scale``), as in memory, so that
+    huge weights cannot overflow the sums; :func:`_weighted_mean` rescales.
+    """
     import pandas as pd
 
-    sums = weighted_sums(scores[metric].to_numpy(), scores["weight"].to_numpy())
-    row = {**sums._asdict(), "n_queries": len(scores)}
-    return pd.DataFrame({name: [float(value)] for name, value in row.items()})
+    weight = scores["weight"].to_numpy()
+    scale = float(weight.max()) if weight.size else 0.0
+    sums = weighted_sums(scores[metric].to_numpy(), weight / max(scale, np.finfo(float).tiny))
+    row = {name: float(value) for name, value in sums._asdict().items()}
+    row.update(n_queries=float(len(scores)), scale=scale)
+    # object ids: their types, so that ids in different partitions are checked
+    # against each other as in memory (1 and "1" cannot be compared there)
+    ids = scores.index
+    row["qid_types"] = (
+        ",".join(sorted({type(v).__name__ for v in ids})) if ids.dtype == object else ""
+    )
+    return pd.DataFrame({name: [value] for name, value in row.items()})
 
 
-def _weighted_mean(sums) -> float:
-    """The weighted mean from the reduced sums, as the in-memory engine takes it."""
-    if sums["n_queries"] == 0:
-        raise ValueError(
-            "frame has no rows; at least one query with one document is needed."
+def _weighted_mean(partials) -> float:
+    """The weighted mean from the partitions' sums, as the in-memory engine takes it."""
+    if partials["n_queries"].sum() == 0:
+        raise ValueError("frame has no rows; at least one query with one document is needed.")
+    types = sorted({t for names in partials["qid_types"] for t in names.split(",") if t})
+    if "str" in types and len(types) > 1:
+        raise TypeError(
+            f"qid mixes values that cannot be compared with each other (types "
+            f"{', '.join(types)}); give query ids of one sortable type."
         )
-    return mean_from_sums(WeightedSums(*(sums[name] for name in WeightedSums._fields)),
-                          stacklevel=5)
+    # each partition's sums in units of the largest weight of all partitions
+    factor = partials["scale"].to_numpy() / max(partials["scale"].max(), np.finfo(float).tiny)
+    scaled = {"weighted_sum", "kept_weight", "total_weight"}
+    sums = [
+        float((partials[name].to_numpy() * (factor if name in scaled else 1.0)).sum())
+        for name in WeightedSums._fields
+    ]
+    return mean_from_sums(WeightedSums(*sums))

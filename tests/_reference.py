@@ -56,13 +56,12 @@ def discount_of(rank: int, discount, k: int | None, log_base: float | None = Non
 
 
 def _dcg_of_order(gains, discount, k, log_base, first_rank=1) -> float:
-    return sum(
-        g * discount_of(first_rank + i, discount, k, log_base) for i, g in enumerate(gains)
-    )
+    return sum(g * discount_of(first_rank + i, discount, k, log_base) for i, g in enumerate(gains))
 
 
-def query_dcg(labels, scores, *, gain="linear", discount="log2", ties="average",
-              k=None, log_base=None) -> float:
+def query_dcg(
+    labels, scores, *, gain="linear", discount="log2", ties="average", k=None, log_base=None
+) -> float:
     """DCG of one query; ``labels`` and ``scores`` in input order."""
     gains = [gain_of(label, gain) for label in labels]
     docs = list(zip(scores, gains))  # input order, kept by the stable sorts
@@ -86,9 +85,9 @@ def query_dcg(labels, scores, *, gain="linear", discount="log2", ties="average",
     for score in sorted(set(scores), reverse=True):
         group = [g for s, g in docs if s == score]
         perms = list(itertools.permutations(group))
-        total += sum(
-            _dcg_of_order(p, discount, k, log_base, first_rank) for p in perms
-        ) / len(perms)
+        total += sum(_dcg_of_order(p, discount, k, log_base, first_rank) for p in perms) / len(
+            perms
+        )
         first_rank += len(group)
     return total
 
@@ -99,8 +98,9 @@ def query_ideal_dcg(labels, *, gain="linear", discount="log2", k=None) -> float:
     return _dcg_of_order(gains, discount, k, None)
 
 
-def query_ndcg(labels, scores, *, zero_division=0.0, gain="linear", discount="log2",
-               ties="average", k=None) -> float:
+def query_ndcg(
+    labels, scores, *, zero_division=0.0, gain="linear", discount="log2", ties="average", k=None
+) -> float:
     """NDCG of one query; ``zero_division`` when the ideal DCG is <= 0."""
     ideal = query_ideal_dcg(labels, gain=gain, discount=discount, k=k)
     if ideal <= 0:
@@ -119,8 +119,7 @@ def split_queries(y_true, y_score, qid=None, sample_weight=None):
     if y_true.ndim == 2:
         weights = [1.0] * len(y_true) if sample_weight is None else list(sample_weight)
         return {
-            i: (list(y_true[i]), list(y_score[i]), float(weights[i]))
-            for i in range(len(y_true))
+            i: (list(y_true[i]), list(y_score[i]), float(weights[i])) for i in range(len(y_true))
         }
     qid = [0] * len(y_true) if qid is None else list(qid)
     weights = [1.0] * len(y_true) if sample_weight is None else list(sample_weight)

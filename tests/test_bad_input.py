@@ -80,153 +80,442 @@ FITTED = _FirstColumn().fit(X_DOCS, Y_TRUE)
 LONG = {"qid": QID}
 METRIC_CASES = [
     # wrong shapes and lengths
-    ("shape", "y_score_shorter", (Y_TRUE, Y_SCORE[:4]), LONG, ValueError,
-     r"y_true has shape \(6,\) but y_score has shape \(4,\)"),
-    ("shape", "transposed_2d", (Y_2D, np.transpose(S_2D)), {}, ValueError,
-     r"y_true has shape \(2, 4\) but y_score has shape \(4, 2\)"),
+    (
+        "shape",
+        "y_score_shorter",
+        (Y_TRUE, Y_SCORE[:4]),
+        LONG,
+        ValueError,
+        r"y_true has shape \(6,\) but y_score has shape \(4,\)",
+    ),
+    (
+        "shape",
+        "transposed_2d",
+        (Y_2D, np.transpose(S_2D)),
+        {},
+        ValueError,
+        r"y_true has shape \(2, 4\) but y_score has shape \(4, 2\)",
+    ),
     # ragged lists
-    ("ragged", "ragged_rows", ([[1, 0], [1]], [[1, 2], [3]]), {}, ValueError,
-     "y_true could not be read as an array; is it ragged"),
-    ("ragged", "ragged_nested", ([[1, [2]]], [[1, 2]]), {}, ValueError,
-     "y_true could not be read as an array"),
+    (
+        "ragged",
+        "ragged_rows",
+        ([[1, 0], [1]], [[1, 2], [3]]),
+        {},
+        ValueError,
+        "y_true could not be read as an array; is it ragged",
+    ),
+    (
+        "ragged",
+        "ragged_nested",
+        ([[1, [2]]], [[1, 2]]),
+        {},
+        ValueError,
+        "y_true could not be read as an array",
+    ),
     # empty inputs
     ("empty", "empty_lists", ([], []), {"qid": []}, ValueError, "y_true is empty"),
     ("empty", "empty_rows", ([[]], [[]]), {}, ValueError, "y_true is empty"),
     # NaN / inf anywhere
-    ("nonfinite", "y_true_nan_2d", ([[1, np.nan]], [[1, 2]]), {}, ValueError,
-     "y_true contains NaN or infinity"),
-    ("nonfinite", "y_score_inf", (Y_TRUE, np.where(Y_SCORE > 0.8, np.inf, Y_SCORE)), LONG,
-     ValueError, "y_score contains NaN or infinity"),
-    ("nonfinite", "y_score_pandas_na", (Y_TRUE, pd.array([1, None, 2, 3, 4, 5], "Float64")),
-     LONG, ValueError, "y_score contains NaN or infinity"),
-    ("nonfinite", "qid_nan", (Y_TRUE, Y_SCORE),
-     {"qid": [1.0, 1.0, np.nan, 2.0, 2.0, 2.0]}, ValueError, "qid contains NaN"),
-    ("nonfinite", "weight_inf", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "sample_weight": [np.inf] * 3 + [1.0] * 3}, ValueError,
-     "sample_weight contains NaN or infinity"),
+    (
+        "nonfinite",
+        "y_true_nan_2d",
+        ([[1, np.nan]], [[1, 2]]),
+        {},
+        ValueError,
+        "y_true contains NaN or infinity",
+    ),
+    (
+        "nonfinite",
+        "y_score_inf",
+        (Y_TRUE, np.where(Y_SCORE > 0.8, np.inf, Y_SCORE)),
+        LONG,
+        ValueError,
+        "y_score contains NaN or infinity",
+    ),
+    (
+        "nonfinite",
+        "y_score_pandas_na",
+        (Y_TRUE, pd.array([1, None, 2, 3, 4, 5], "Float64")),
+        LONG,
+        ValueError,
+        "y_score contains NaN or infinity",
+    ),
+    (
+        "nonfinite",
+        "qid_nan",
+        (Y_TRUE, Y_SCORE),
+        {"qid": [1.0, 1.0, np.nan, 2.0, 2.0, 2.0]},
+        ValueError,
+        "qid contains missing values",
+    ),
+    (
+        "nonfinite",
+        "weight_inf",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "sample_weight": [np.inf] * 3 + [1.0] * 3},
+        ValueError,
+        "sample_weight contains NaN or infinity",
+    ),
     # strings or objects where numbers belong
-    ("non_numeric", "y_true_words", (["high", "low"], [1, 2]), {}, TypeError,
-     "y_true holds <U4 values; numbers were expected"),
-    ("non_numeric", "y_score_bytes", ([1, 0], [b"1", b"2"]), {}, TypeError,
-     "y_score holds |S1 values; numbers were expected"),
-    ("non_numeric", "y_true_dicts", (np.array([{}, {}], dtype=object), [1, 2]), {},
-     TypeError, "y_true holds values that are not numbers"),
-    ("non_numeric", "y_true_set", ({1, 2}, [1, 2]), {}, TypeError,
-     "y_true holds values that are not numbers"),
-    ("non_numeric", "y_true_datetimes",
-     (np.array(["2020-01-01", "2020-01-02"], dtype="datetime64[D]"), [1, 2]), {},
-     TypeError, "y_true"),
-    ("non_numeric", "weight_words", (Y_2D, S_2D), {"sample_weight": ["a", "b"]},
-     TypeError, "sample_weight holds"),
+    (
+        "non_numeric",
+        "y_true_words",
+        (["high", "low"], [1, 2]),
+        {},
+        TypeError,
+        "y_true holds <U4 values; numbers were expected",
+    ),
+    (
+        "non_numeric",
+        "y_score_bytes",
+        ([1, 0], [b"1", b"2"]),
+        {},
+        TypeError,
+        "y_score holds |S1 values; numbers were expected",
+    ),
+    (
+        "non_numeric",
+        "y_true_dicts",
+        (np.array([{}, {}], dtype=object), [1, 2]),
+        {},
+        TypeError,
+        "y_true holds values that are not numbers",
+    ),
+    (
+        "non_numeric",
+        "y_true_set",
+        ({1, 2}, [1, 2]),
+        {},
+        TypeError,
+        "y_true holds values that are not numbers",
+    ),
+    (
+        "non_numeric",
+        "y_true_datetimes",
+        (np.array(["2020-01-01", "2020-01-02"], dtype="datetime64[D]"), [1, 2]),
+        {},
+        TypeError,
+        "y_true",
+    ),
+    (
+        "non_numeric",
+        "weight_words",
+        (Y_2D, S_2D),
+        {"sample_weight": ["a", "b"]},
+        TypeError,
+        "sample_weight holds",
+    ),
     # complex numbers
-    ("complex", "y_true_complex_2d", ([[1, 2j]], [[1, 2]]), {}, TypeError,
-     "y_true holds complex numbers"),
-    ("complex", "y_score_complex", (Y_TRUE, Y_SCORE * 1j), LONG, TypeError,
-     "y_score holds complex numbers"),
-    ("complex", "weight_complex", (Y_2D, S_2D), {"sample_weight": [1j, 1]}, TypeError,
-     "sample_weight holds complex numbers"),
+    (
+        "complex",
+        "y_true_complex_2d",
+        ([[1, 2j]], [[1, 2]]),
+        {},
+        TypeError,
+        "y_true holds complex numbers",
+    ),
+    (
+        "complex",
+        "y_score_complex",
+        (Y_TRUE, Y_SCORE * 1j),
+        LONG,
+        TypeError,
+        "y_score holds complex numbers",
+    ),
+    (
+        "complex",
+        "weight_complex",
+        (Y_2D, S_2D),
+        {"sample_weight": [1j, 1]},
+        TypeError,
+        "sample_weight holds complex numbers",
+    ),
     # 3-D arrays
-    ("3d", "y_true_3d", (np.ones((2, 3, 1)), np.ones((2, 3, 1))), {}, ValueError,
-     r"y_true must be 1-D \(long format\) or 2-D"),
-    ("3d", "y_score_3d", (np.ones((2, 3)), np.ones((2, 3, 1))), {}, ValueError,
-     r"y_score must be 1-D .* or 2-D|y_true has shape \(2, 3\) but y_score"),
+    (
+        "3d",
+        "y_true_3d",
+        (np.ones((2, 3, 1)), np.ones((2, 3, 1))),
+        {},
+        ValueError,
+        r"y_true must be 1-D \(long format\) or 2-D",
+    ),
+    (
+        "3d",
+        "y_score_3d",
+        (np.ones((2, 3)), np.ones((2, 3, 1))),
+        {},
+        ValueError,
+        r"y_score must be 1-D .* or 2-D|y_true has shape \(2, 3\) but y_score",
+    ),
     # sparse matrices: scikit-learn's ndcg_score rejects them too
-    ("sparse", "y_true_csr", (sp.csr_matrix(Y_2D), S_2D), {}, (ValueError, TypeError),
-     "y_true"),
-    ("sparse", "y_score_coo", (Y_2D, sp.coo_matrix(S_2D)), {}, (ValueError, TypeError),
-     "y_score"),
-    ("sparse", "weight_csr", (Y_2D, S_2D), {"sample_weight": sp.csr_matrix([[1, 1]])},
-     (ValueError, TypeError), "sample_weight"),
+    ("sparse", "y_true_csr", (sp.csr_matrix(Y_2D), S_2D), {}, (ValueError, TypeError), "y_true"),
+    ("sparse", "y_score_coo", (Y_2D, sp.coo_matrix(S_2D)), {}, (ValueError, TypeError), "y_score"),
+    (
+        "sparse",
+        "weight_csr",
+        (Y_2D, S_2D),
+        {"sample_weight": sp.csr_matrix([[1, 1]])},
+        (ValueError, TypeError),
+        "sample_weight",
+    ),
     # non-finite, negative and all-zero weights
-    ("weights", "weight_negative", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "sample_weight": [-1.0] * 6}, ValueError,
-     "sample_weight has negative values"),
-    ("weights", "weight_nan_2d", (Y_2D, S_2D), {"sample_weight": [np.nan, 1.0]},
-     ValueError, "sample_weight contains NaN"),
-    ("weights", "weight_all_zero", (Y_2D, S_2D), {"sample_weight": [0, 0]}, ValueError,
-     "sample_weight sums to 0"),
-    ("weights", "weight_scalar", (Y_2D, S_2D), {"sample_weight": 2.0},
-     (ValueError, TypeError), "sample_weight"),
+    (
+        "weights",
+        "weight_negative",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "sample_weight": [-1.0] * 6},
+        ValueError,
+        "sample_weight has negative values",
+    ),
+    (
+        "weights",
+        "weight_nan_2d",
+        (Y_2D, S_2D),
+        {"sample_weight": [np.nan, 1.0]},
+        ValueError,
+        "sample_weight contains NaN",
+    ),
+    (
+        "weights",
+        "weight_all_zero",
+        (Y_2D, S_2D),
+        {"sample_weight": [0, 0]},
+        ValueError,
+        "sample_weight sums to zero",
+    ),
+    (
+        "weights",
+        "weight_scalar",
+        (Y_2D, S_2D),
+        {"sample_weight": 2.0},
+        (ValueError, TypeError),
+        "sample_weight",
+    ),
     # k of every wrong type
     ("k", "k_zero", (Y_2D, S_2D), {"k": 0}, ValueError, "'k' parameter"),
     ("k", "k_negative", (Y_2D, S_2D), {"k": -1}, ValueError, "'k' parameter"),
     ("k", "k_half", (Y_2D, S_2D), {"k": 1.5}, (ValueError, TypeError), "'k' parameter"),
-    ("k", "k_numpy_float", (Y_2D, S_2D), {"k": np.float64(2.0)}, (ValueError, TypeError),
-     "'k' parameter"),
+    (
+        "k",
+        "k_numpy_float",
+        (Y_2D, S_2D),
+        {"k": np.float64(2.0)},
+        (ValueError, TypeError),
+        "'k' parameter",
+    ),
     ("k", "k_string", (Y_2D, S_2D), {"k": "2"}, (ValueError, TypeError), "'k' parameter"),
     ("k", "k_list", (Y_2D, S_2D), {"k": [2]}, (ValueError, TypeError), "'k' parameter"),
     ("k", "k_complex", (Y_2D, S_2D), {"k": 2j}, (ValueError, TypeError), "'k' parameter"),
     ("k", "k_bool", (Y_2D, S_2D), {"k": True}, TypeError, "'k' parameter"),
     ("k", "k_numpy_bool", (Y_2D, S_2D), {"k": np.False_}, TypeError, "k"),
     # unknown option names
-    ("option", "gain_unknown", (Y_2D, S_2D), {"gain": "exp"}, ValueError,
-     "'gain' parameter"),
-    ("option", "discount_unknown", (Y_2D, S_2D), {"discount": "log"}, ValueError,
-     "'discount' parameter"),
-    ("option", "ties_unknown", (Y_2D, S_2D), {"ties": "min"}, ValueError,
-     "'ties' parameter"),
-    ("option", "zero_division_half", (Y_2D, S_2D), {"zero_division": 0.5}, ValueError,
-     "'zero_division' parameter"),
-    ("option", "misspelt_keyword", (Y_2D, S_2D), {"sample_weights": [1, 1]}, TypeError,
-     "sample_weights"),
+    ("option", "gain_unknown", (Y_2D, S_2D), {"gain": "exp"}, ValueError, "'gain' parameter"),
+    (
+        "option",
+        "discount_unknown",
+        (Y_2D, S_2D),
+        {"discount": "log"},
+        ValueError,
+        "'discount' parameter",
+    ),
+    ("option", "ties_unknown", (Y_2D, S_2D), {"ties": "min"}, ValueError, "'ties' parameter"),
+    (
+        "option",
+        "zero_division_half",
+        (Y_2D, S_2D),
+        {"zero_division": 0.5},
+        ValueError,
+        "'zero_division' parameter",
+    ),
+    (
+        "option",
+        "misspelt_keyword",
+        (Y_2D, S_2D),
+        {"sample_weights": [1, 1]},
+        TypeError,
+        "sample_weights",
+    ),
     # bad mappings and callables
-    ("mapping", "mapping_missing_label", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "gain": {0: 0.0, 1: 1.0, 3: 7.0}}, ValueError,
-     r"gain has no entry for the relevance labels \[2\]"),
-    ("mapping", "mapping_nan", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "gain": {0: 0, 1: 1, 2: np.nan, 3: 3}}, ValueError,
-     "gain as a mapping has NaN"),
-    ("mapping", "mapping_object_values", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "gain": {0: [], 1: 1, 2: 2, 3: 3}}, TypeError,
-     "gain as a mapping must map numeric"),
-    ("callable", "gain_callable_raises", (Y_TRUE, Y_SCORE), {"qid": QID, "gain": _raise},
-     ValueError, "gain callable .* raised RuntimeError: inside the callable"),
-    ("callable", "gain_callable_2d", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "gain": lambda r: r[:, np.newaxis]}, ValueError,
-     r"gain callable must return one gain per label, an array of shape \(6,\)"),
-    ("callable", "gain_callable_none", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "gain": lambda r: None}, (ValueError, TypeError), "gain callable"),
-    ("callable", "gain_callable_nan", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "gain": lambda r: np.where(r == 2, np.nan, r)}, ValueError,
-     "gain callable returned NaN"),
-    ("callable", "discount_callable_raises", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "discount": _raise}, ValueError,
-     "discount callable .* raised RuntimeError"),
-    ("callable", "discount_callable_short", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "discount": lambda r: 1.0 / r[1:]}, ValueError,
-     "discount callable must return one weight per rank"),
-    ("callable", "discount_callable_negative", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "discount": lambda r: -1.0 / r}, ValueError,
-     "discount callable must return finite, non-negative weights"),
-    ("callable", "discount_callable_nan", (Y_TRUE, Y_SCORE),
-     {"qid": QID, "discount": lambda r: np.where(r > 2, np.inf, 1.0)}, ValueError,
-     "discount callable must return finite, non-negative weights"),
+    (
+        "mapping",
+        "mapping_missing_label",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "gain": {0: 0.0, 1: 1.0, 3: 7.0}},
+        ValueError,
+        r"gain has no entry for the relevance labels \[2\]",
+    ),
+    (
+        "mapping",
+        "mapping_nan",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "gain": {0: 0, 1: 1, 2: np.nan, 3: 3}},
+        ValueError,
+        "gain as a mapping has NaN",
+    ),
+    (
+        "mapping",
+        "mapping_object_values",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "gain": {0: [], 1: 1, 2: 2, 3: 3}},
+        TypeError,
+        "gain as a mapping must map numeric",
+    ),
+    (
+        "callable",
+        "gain_callable_raises",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "gain": _raise},
+        ValueError,
+        "gain callable .* raised RuntimeError: inside the callable",
+    ),
+    (
+        "callable",
+        "gain_callable_2d",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "gain": lambda r: r[:, np.newaxis]},
+        ValueError,
+        r"gain callable must return one gain per label, an array of shape \(6,\)",
+    ),
+    (
+        "callable",
+        "gain_callable_none",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "gain": lambda r: None},
+        (ValueError, TypeError),
+        "gain callable",
+    ),
+    (
+        "callable",
+        "gain_callable_nan",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "gain": lambda r: np.where(r == 2, np.nan, r)},
+        ValueError,
+        "gain callable returned NaN",
+    ),
+    (
+        "callable",
+        "discount_callable_raises",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "discount": _raise},
+        ValueError,
+        "discount callable .* raised RuntimeError",
+    ),
+    (
+        "callable",
+        "discount_callable_short",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "discount": lambda r: 1.0 / r[1:]},
+        ValueError,
+        "discount callable must return one weight per rank",
+    ),
+    (
+        "callable",
+        "discount_callable_negative",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "discount": lambda r: -1.0 / r},
+        ValueError,
+        "discount callable must return finite, non-negative weights",
+    ),
+    (
+        "callable",
+        "discount_callable_nan",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID, "discount": lambda r: np.where(r > 2, np.inf, 1.0)},
+        ValueError,
+        "discount callable must return finite, non-negative weights",
+    ),
     # huge labels with exponential gain
-    ("huge", "exponential_label_1024", ([1024, 0], [1, 2]), {"gain": "exponential"},
-     ValueError, 'gain="exponential" overflows float64 for relevance label 1024'),
-    ("huge", "exponential_label_1e300", ([[1e300, 0]], [[1, 2]]), {"gain": "exponential"},
-     ValueError, 'gain="exponential" overflows float64'),
-    ("huge", "exponential_dcg_overflow", ([1023, 1023, 1023], [1, 2, 3]), {"gain": "exponential"},
-     ValueError, "DCG of some queries overflows float64"),
-    ("huge", "linear_dcg_overflow", ([1e308, 1e308, 1e308], [1, 2, 3]), {}, ValueError,
-     "DCG of some queries overflows float64"),
+    (
+        "huge",
+        "exponential_label_1024",
+        ([1024, 0], [1, 2]),
+        {"gain": "exponential"},
+        ValueError,
+        'gain="exponential" overflows float64 for relevance label 1024',
+    ),
+    (
+        "huge",
+        "exponential_label_1e300",
+        ([[1e300, 0]], [[1, 2]]),
+        {"gain": "exponential"},
+        ValueError,
+        'gain="exponential" overflows float64',
+    ),
+    (
+        "huge",
+        "exponential_dcg_overflow",
+        ([1023, 1023, 1023], [1, 2, 3]),
+        {"gain": "exponential"},
+        ValueError,
+        "DCG of some queries overflows float64",
+    ),
+    (
+        "huge",
+        "linear_dcg_overflow",
+        ([1e308, 1e308, 1e308], [1, 2, 3]),
+        {},
+        ValueError,
+        "DCG of some queries overflows float64",
+    ),
     # mixed-type query ids
-    ("qid_type", "qid_int_and_str", (Y_TRUE, Y_SCORE), {"qid": [1, 1, "1", "1", 2, 2]},
-     TypeError, "qid mixes values"),
-    ("qid_type", "qid_object_mixed", (Y_TRUE, Y_SCORE),
-     {"qid": np.array([1, 1, 2.5, "a", "a", (1,)], dtype=object)}, TypeError,
-     "qid mixes values that cannot be compared"),
-    ("qid_type", "qid_none", (Y_TRUE, Y_SCORE), {"qid": [1, 1, None, 2, 2, 2]},
-     ValueError, "qid contains None"),
-    ("qid_type", "qid_complex", (Y_TRUE, Y_SCORE), {"qid": QID * 1j}, TypeError,
-     "qid holds complex numbers"),
+    (
+        "qid_type",
+        "qid_int_and_str",
+        (Y_TRUE, Y_SCORE),
+        {"qid": [1, 1, "1", "1", 2, 2]},
+        TypeError,
+        "qid mixes values",
+    ),
+    (
+        "qid_type",
+        "qid_object_mixed",
+        (Y_TRUE, Y_SCORE),
+        {"qid": np.array([1, 1, 2.5, "a", "a", (1,)], dtype=object)},
+        TypeError,
+        "qid mixes values that cannot be compared",
+    ),
+    (
+        "qid_type",
+        "qid_none",
+        (Y_TRUE, Y_SCORE),
+        {"qid": [1, 1, None, 2, 2, 2]},
+        ValueError,
+        "qid contains missing values",
+    ),
+    (
+        "qid_type",
+        "qid_complex",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID * 1j},
+        TypeError,
+        "qid holds complex numbers",
+    ),
     # qid of the wrong length
-    ("qid_length", "qid_short", (Y_TRUE, Y_SCORE), {"qid": QID[:5]}, ValueError,
-     "qid has 5 entries but y_true has 6"),
-    ("qid_length", "qid_2d", (Y_TRUE, Y_SCORE), {"qid": QID.reshape(2, 3)}, ValueError,
-     r"qid must be 1-D .* got shape \(2, 3\)"),
-    ("qid_length", "qid_scalar_string", (Y_TRUE, Y_SCORE), {"qid": "q1"},
-     (ValueError, TypeError), "qid"),
+    (
+        "qid_length",
+        "qid_short",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID[:5]},
+        ValueError,
+        "qid has 5 entries but y_true has 6",
+    ),
+    (
+        "qid_length",
+        "qid_2d",
+        (Y_TRUE, Y_SCORE),
+        {"qid": QID.reshape(2, 3)},
+        ValueError,
+        r"qid must be 1-D .* got shape \(2, 3\)",
+    ),
+    (
+        "qid_length",
+        "qid_scalar_string",
+        (Y_TRUE, Y_SCORE),
+        {"qid": "q1"},
+        (ValueError, TypeError),
+        "qid",
+    ),
 ]
 
 NDCG_ONLY = {"zero_division"}
@@ -235,26 +524,49 @@ CASES = []
 
 def _add(entry, case_class, case_id, thunk, exception, match, xfail=None):
     marks = [pytest.mark.xfail(strict=True, reason=xfail)] if xfail else []
-    CASES.append(pytest.param(thunk, exception, match, marks=marks,
-                              id=f"{entry}-{case_class}-{case_id}"))
+    CASES.append(
+        pytest.param(thunk, exception, match, marks=marks, id=f"{entry}-{case_class}-{case_id}")
+    )
 
 
 for case_class, case_id, args, kw, exc, match, *xfail in METRIC_CASES:
-    for name, fn in (("ndcg_score", ndcg_score), ("dcg_score", dcg_score),
-                     ("query_scores", query_scores)):
+    for name, fn in (
+        ("ndcg_score", ndcg_score),
+        ("dcg_score", dcg_score),
+        ("query_scores", query_scores),
+    ):
         if name == "dcg_score" and NDCG_ONLY & set(kw):
             continue
         if name == "query_scores" and case_id == "weight_all_zero":
             continue  # per-query values need no mean: zero weights are fine there
-        _add(name, case_class, case_id,
-             lambda fn=fn, args=args, kw=kw: fn(*args, **kw), exc, match, *xfail)
+        _add(
+            name,
+            case_class,
+            case_id,
+            lambda fn=fn, args=args, kw=kw: fn(*args, **kw),
+            exc,
+            match,
+            *xfail,
+        )
 
 # unsorted query ids are not an error: the same number as sorted ones
 # (checked in the safety and property tests); query_scores' own option:
-_add("query_scores", "option", "metric_unknown",
-     lambda: query_scores(Y_2D, S_2D, metric="ap"), ValueError, "'metric' parameter")
-_add("dcg_score", "option", "log_base_one",
-     lambda: dcg_score(Y_2D, S_2D, log_base=1.0), ValueError, "'log_base' parameter")
+_add(
+    "query_scores",
+    "option",
+    "metric_unknown",
+    lambda: query_scores(Y_2D, S_2D, metric="ap"),
+    ValueError,
+    "'metric' parameter",
+)
+_add(
+    "dcg_score",
+    "option",
+    "log_base_one",
+    lambda: dcg_score(Y_2D, S_2D, log_base=1.0),
+    ValueError,
+    "'log_base' parameter",
+)
 
 
 # --------------------------------------------------------------------------
@@ -269,35 +581,60 @@ SCORER_OPTIONS = [
     ("k", "k_tuple", {"k": (5,)}, (ValueError, TypeError), "'k' parameter"),
     ("option", "gain_unknown", {"gain": "ndcg"}, ValueError, "'gain' parameter"),
     ("option", "gain_number", {"gain": 2.0}, (ValueError, TypeError), "'gain' parameter"),
-    ("option", "discount_unknown", {"discount": "exp"}, ValueError,
-     "'discount' parameter"),
+    ("option", "discount_unknown", {"discount": "exp"}, ValueError, "'discount' parameter"),
     ("option", "ties_unknown", {"ties": None}, (ValueError, TypeError), "'ties' parameter"),
-    ("option", "response_method_unknown", {"response_method": "transform"}, ValueError,
-     "'response_method' parameter"),
-    ("option", "response_method_empty", {"response_method": ()}, ValueError,
-     "response_method must be one of"),
-    ("option", "response_method_bad_in_tuple", {"response_method": ("predict", "score")},
-     ValueError, "response_method must be one of"),
-    ("option", "positional_gain", {"_positional": (10, "exponential")}, TypeError,
-     "positional"),
+    (
+        "option",
+        "response_method_unknown",
+        {"response_method": "transform"},
+        ValueError,
+        "'response_method' parameter",
+    ),
+    (
+        "option",
+        "response_method_empty",
+        {"response_method": ()},
+        ValueError,
+        "response_method must be one of",
+    ),
+    (
+        "option",
+        "response_method_bad_in_tuple",
+        {"response_method": ("predict", "score")},
+        ValueError,
+        "response_method must be one of",
+    ),
+    ("option", "positional_gain", {"_positional": (10, "exponential")}, TypeError, "positional"),
 ]
-for name, maker in (("make_ndcg_scorer", make_ndcg_scorer),
-                    ("make_dcg_scorer", make_dcg_scorer)):
+for name, maker in (("make_ndcg_scorer", make_ndcg_scorer), ("make_dcg_scorer", make_dcg_scorer)):
     for case_class, case_id, kw, exc, match in SCORER_OPTIONS:
         if "_positional" in kw:
             thunk = lambda maker=maker, kw=kw: maker(*kw["_positional"])  # noqa: E731
         else:
             thunk = lambda maker=maker, kw=kw: maker(**kw)  # noqa: E731
         _add(name, "construction-" + case_class, case_id, thunk, exc, match)
-_add("make_ndcg_scorer", "construction-option", "zero_division_two",
-     lambda: make_ndcg_scorer(zero_division=2), ValueError, "'zero_division' parameter")
-_add("make_dcg_scorer", "construction-option", "zero_division_for_dcg",
-     lambda: make_dcg_scorer(zero_division=0.0), TypeError, "zero_division")
+_add(
+    "make_ndcg_scorer",
+    "construction-option",
+    "zero_division_two",
+    lambda: make_ndcg_scorer(zero_division=2),
+    ValueError,
+    "'zero_division' parameter",
+)
+_add(
+    "make_dcg_scorer",
+    "construction-option",
+    "zero_division_for_dcg",
+    lambda: make_dcg_scorer(zero_division=0.0),
+    TypeError,
+    "zero_division",
+)
 
 
 # --------------------------------------------------------------------------
 # Scorers, when called (with metadata routing on, as a search calls them)
 # --------------------------------------------------------------------------
+
 
 def _score(maker_kw=None, X=X_DOCS, y=Y_TRUE, dcg=False, **metadata):
     scorer = (make_dcg_scorer if dcg else make_ndcg_scorer)(**(maker_kw or {}))
@@ -306,67 +643,151 @@ def _score(maker_kw=None, X=X_DOCS, y=Y_TRUE, dcg=False, **metadata):
 
 
 CALL_CASES = [
-    ("shape", "y_shorter_than_X", {"y": Y_TRUE[:4], "qid": QID[:4]},
-     ValueError, r"y_true has shape \(4,\) but y_score has shape \(6,\)"),
+    (
+        "shape",
+        "y_shorter_than_X",
+        {"y": Y_TRUE[:4], "qid": QID[:4]},
+        ValueError,
+        r"y_true has shape \(4,\) but y_score has shape \(6,\)",
+    ),
     ("shape", "qid_missing", {}, ValueError, "got 1-D y .* but no qid"),
-    ("3d", "y_3d", {"y": np.zeros((6, 1, 1)), "qid": QID}, ValueError,
-     r"y_true must be 1-D .* or 2-D"),
-    ("sparse", "y_sparse", {"y": sp.csr_matrix(Y_TRUE), "qid": QID},
-     (ValueError, TypeError), "y_true"),
-    ("empty", "empty", {"X": X_DOCS[:0], "y": Y_TRUE[:0], "qid": QID[:0]}, ValueError,
-     "y_true is empty"),
-    ("nonfinite", "predictions_nan", {"X": np.where(X_DOCS > 0.8, np.nan, X_DOCS),
-                                      "qid": QID}, ValueError,
-     "y_score contains NaN or infinity"),
-    ("nonfinite", "y_inf", {"y": np.where(Y_TRUE > 2, np.inf, Y_TRUE), "qid": QID},
-     ValueError, "y_true contains NaN or infinity"),
-    ("non_numeric", "y_strings", {"y": Y_TRUE.astype(str), "qid": QID}, TypeError,
-     "y_true holds <U21 values"),
-    ("complex", "y_complex", {"y": Y_TRUE * 1j, "qid": QID}, TypeError,
-     "y_true holds complex numbers"),
-    ("weights", "weight_negative", {"qid": QID, "sample_weight": -np.ones(6)}, ValueError,
-     "sample_weight has negative values"),
-    ("weights", "weight_nan", {"qid": QID, "sample_weight": np.full(6, np.nan)},
-     ValueError, "sample_weight contains NaN"),
-    ("weights", "weight_all_zero", {"qid": QID, "sample_weight": np.zeros(6)}, ValueError,
-     "sample_weight sums to 0"),
-    ("huge", "exponential_overflow", {"maker_kw": {"gain": "exponential"},
-                                      "y": Y_TRUE * 1000, "qid": QID}, ValueError,
-     'gain="exponential" overflows float64 for relevance label 3000'),
-    ("mapping", "mapping_missing_label", {"maker_kw": {"gain": {0: 0, 1: 1}}, "qid": QID},
-     ValueError, r"gain has no entry for the relevance labels \[2, 3\]"),
-    ("mapping", "mapping_nan_gain", {"maker_kw": {"gain": {0: 0, 1: 1, 2: 2, 3: np.nan}},
-                                     "qid": QID}, ValueError, "gain as a mapping has NaN"),
-    ("callable", "gain_callable_raises", {"maker_kw": {"gain": _raise}, "qid": QID},
-     ValueError, "gain callable .* raised RuntimeError"),
-    ("callable", "discount_callable_negative",
-     {"maker_kw": {"discount": lambda r: 1.0 - r}, "qid": QID}, ValueError,
-     "discount callable must return finite, non-negative weights"),
-    ("callable", "discount_callable_wrong_shape",
-     {"maker_kw": {"discount": lambda r: np.ones(2)}, "qid": QID}, ValueError,
-     "discount callable must return one weight per rank"),
-    ("qid_type", "qid_mixed", {"qid": [1, 1, "a", "a", 1, "a"]}, TypeError,
-     "qid mixes values"),
-    ("qid_length", "qid_long", {"qid": np.arange(8)}, ValueError,
-     "qid with 8 entries for 6 documents"),
+    (
+        "3d",
+        "y_3d",
+        {"y": np.zeros((6, 1, 1)), "qid": QID},
+        ValueError,
+        r"y_true must be 1-D .* or 2-D",
+    ),
+    (
+        "sparse",
+        "y_sparse",
+        {"y": sp.csr_matrix(Y_TRUE), "qid": QID},
+        (ValueError, TypeError),
+        "y_true",
+    ),
+    (
+        "empty",
+        "empty",
+        {"X": X_DOCS[:0], "y": Y_TRUE[:0], "qid": QID[:0]},
+        ValueError,
+        "y_true is empty",
+    ),
+    (
+        "nonfinite",
+        "predictions_nan",
+        {"X": np.where(X_DOCS > 0.8, np.nan, X_DOCS), "qid": QID},
+        ValueError,
+        "y_score contains NaN or infinity",
+    ),
+    (
+        "nonfinite",
+        "y_inf",
+        {"y": np.where(Y_TRUE > 2, np.inf, Y_TRUE), "qid": QID},
+        ValueError,
+        "y_true contains NaN or infinity",
+    ),
+    (
+        "non_numeric",
+        "y_strings",
+        {"y": Y_TRUE.astype(str), "qid": QID},
+        TypeError,
+        "y_true holds <U21 values",
+    ),
+    (
+        "complex",
+        "y_complex",
+        {"y": Y_TRUE * 1j, "qid": QID},
+        TypeError,
+        "y_true holds complex numbers",
+    ),
+    (
+        "weights",
+        "weight_negative",
+        {"qid": QID, "sample_weight": -np.ones(6)},
+        ValueError,
+        "sample_weight has negative values",
+    ),
+    (
+        "weights",
+        "weight_nan",
+        {"qid": QID, "sample_weight": np.full(6, np.nan)},
+        ValueError,
+        "sample_weight contains NaN",
+    ),
+    (
+        "weights",
+        "weight_all_zero",
+        {"qid": QID, "sample_weight": np.zeros(6)},
+        ValueError,
+        "sample_weight sums to zero",
+    ),
+    (
+        "huge",
+        "exponential_overflow",
+        {"maker_kw": {"gain": "exponential"}, "y": Y_TRUE * 1000, "qid": QID},
+        ValueError,
+        'gain="exponential" overflows float64 for relevance label 3000',
+    ),
+    (
+        "mapping",
+        "mapping_missing_label",
+        {"maker_kw": {"gain": {0: 0, 1: 1}}, "qid": QID},
+        ValueError,
+        r"gain has no entry for the relevance labels \[2, 3\]",
+    ),
+    (
+        "mapping",
+        "mapping_nan_gain",
+        {"maker_kw": {"gain": {0: 0, 1: 1, 2: 2, 3: np.nan}}, "qid": QID},
+        ValueError,
+        "gain as a mapping has NaN",
+    ),
+    (
+        "callable",
+        "gain_callable_raises",
+        {"maker_kw": {"gain": _raise}, "qid": QID},
+        ValueError,
+        "gain callable .* raised RuntimeError",
+    ),
+    (
+        "callable",
+        "discount_callable_negative",
+        {"maker_kw": {"discount": lambda r: 1.0 - r}, "qid": QID},
+        ValueError,
+        "discount callable must return finite, non-negative weights",
+    ),
+    (
+        "callable",
+        "discount_callable_wrong_shape",
+        {"maker_kw": {"discount": lambda r: np.ones(2)}, "qid": QID},
+        ValueError,
+        "discount callable must return one weight per rank",
+    ),
+    ("qid_type", "qid_mixed", {"qid": [1, 1, "a", "a", 1, "a"]}, TypeError, "qid mixes values"),
+    (
+        "qid_length",
+        "qid_long",
+        {"qid": np.arange(8)},
+        ValueError,
+        "qid with 8 entries for 6 documents",
+    ),
 ]
 for name, dcg in (("ndcg_scorer_call", False), ("dcg_scorer_call", True)):
     for case_class, case_id, kw, exc, match in CALL_CASES:
-        _add(name, case_class, case_id, lambda kw=kw, dcg=dcg: _score(dcg=dcg, **kw),
-             exc, match)
+        _add(name, case_class, case_id, lambda kw=kw, dcg=dcg: _score(dcg=dcg, **kw), exc, match)
 
 
 # --------------------------------------------------------------------------
 # RankingEvaluator: parameters (checked in fit, as scikit-learn does), fit, score
 # --------------------------------------------------------------------------
 
-X_RANK, Y_RANK, QID_RANK = make_ranking(n_queries=6, n_items=4, n_features=3,
-                                        n_informative=2, random_state=0)
+X_RANK, Y_RANK, QID_RANK = make_ranking(
+    n_queries=6, n_items=4, n_features=3, n_informative=2, random_state=0
+)
 
 
 def _evaluator_fit(params=None, estimator=None, X=X_RANK, y=Y_RANK, **fit_kw):
-    model = RankingEvaluator(Ridge() if estimator is None else estimator,
-                             **(params or {}))
+    model = RankingEvaluator(Ridge() if estimator is None else estimator, **(params or {}))
     return model.fit(X, y, **fit_kw)
 
 
@@ -375,83 +796,221 @@ def _evaluator_score(params=None, X=X_RANK, y=Y_RANK, **score_kw):
     return model.score(X, y, **score_kw)
 
 
-_add("RankingEvaluator", "construction-option", "estimator_none",
-     lambda: _evaluator_fit(estimator="not an estimator", qid=QID_RANK),
-     ValueError, "'estimator' parameter")
+_add(
+    "RankingEvaluator",
+    "construction-option",
+    "estimator_none",
+    lambda: _evaluator_fit(estimator="not an estimator", qid=QID_RANK),
+    ValueError,
+    "'estimator' parameter",
+)
 for case_class, case_id, params, exc, match in [
     ("k", "k_zero", {"k": 0}, ValueError, "'k' parameter"),
     ("k", "k_float", {"k": 2.5}, (ValueError, TypeError), "'k' parameter"),
     ("k", "k_string", {"k": "5"}, (ValueError, TypeError), "'k' parameter"),
     ("option", "gain_unknown", {"gain": "quadratic"}, ValueError, "'gain' parameter"),
-    ("option", "discount_unknown", {"discount": 3}, (ValueError, TypeError),
-     "'discount' parameter"),
+    (
+        "option",
+        "discount_unknown",
+        {"discount": 3},
+        (ValueError, TypeError),
+        "'discount' parameter",
+    ),
     ("option", "ties_unknown", {"ties": "random"}, ValueError, "'ties' parameter"),
-    ("option", "zero_division_other", {"zero_division": "nan"}, ValueError,
-     "'zero_division' parameter"),
+    (
+        "option",
+        "zero_division_other",
+        {"zero_division": "nan"},
+        ValueError,
+        "'zero_division' parameter",
+    ),
 ]:
-    _add("RankingEvaluator", "construction-" + case_class, case_id,
-         lambda params=params: _evaluator_fit(params, qid=QID_RANK), exc, match)
-_add("RankingEvaluator", "construction-k", "k_bool",
-     lambda: _evaluator_fit({"k": True}, qid=QID_RANK), TypeError, "'k' parameter")
+    _add(
+        "RankingEvaluator",
+        "construction-" + case_class,
+        case_id,
+        lambda params=params: _evaluator_fit(params, qid=QID_RANK),
+        exc,
+        match,
+    )
+_add(
+    "RankingEvaluator",
+    "construction-k",
+    "k_bool",
+    lambda: _evaluator_fit({"k": True}, qid=QID_RANK),
+    TypeError,
+    "'k' parameter",
+)
 
-_add("RankingEvaluator.fit", "shape", "y_none", lambda: _evaluator_fit(y=None),
-     ValueError, "requires y to be passed")
-_add("RankingEvaluator.fit", "nonfinite", "y_nan",
-     lambda: _evaluator_fit(y=np.where(Y_RANK > 1, np.nan, Y_RANK)), ValueError,
-     "y contains NaN")
-_add("RankingEvaluator.fit", "qid_length", "ranker_qid_short",
-     lambda: _evaluator_fit(estimator=_Ranker(), qid=QID_RANK[:-1]), ValueError,
-     "qid has 23 entries but y has 24")
-_add("RankingEvaluator.fit", "qid_length", "ranker_qid_missing",
-     lambda: _evaluator_fit(estimator=_Ranker()), ValueError, "fit needs qid")
-_add("RankingEvaluator.fit", "qid_type", "ranker_qid_mixed",
-     lambda: _evaluator_fit(estimator=_Ranker(), qid=[1, "a"] * 12), TypeError,
-     "qid mixes values")
-_add("RankingEvaluator.fit", "qid_length", "regressor_qid_short",
-     lambda: _evaluator_fit(qid=QID_RANK[:3]), ValueError, "qid has 3 entries")
-_add("RankingEvaluator.fit", "qid_type", "regressor_qid_mixed",
-     lambda: _evaluator_fit(qid=[1, "a"] * 12), TypeError, "qid mixes values")
-_add("RankingEvaluator.fit", "weights", "weight_negative",
-     lambda: _evaluator_fit(qid=QID_RANK, sample_weight=-np.ones(24)), ValueError,
-     "sample_weight has negative values")
-_add("RankingEvaluator.fit", "weights", "weight_all_zero",
-     lambda: _evaluator_fit(qid=QID_RANK, sample_weight=np.zeros(24)), ValueError,
-     "[Ss]ample.weight")
-_add("RankingEvaluator.fit", "weights", "weight_nan",
-     lambda: _evaluator_fit(qid=QID_RANK, sample_weight=np.full(24, np.nan)), ValueError,
-     "sample_weight contains NaN")
+_add(
+    "RankingEvaluator.fit",
+    "shape",
+    "y_none",
+    lambda: _evaluator_fit(y=None),
+    ValueError,
+    "requires y to be passed",
+)
+_add(
+    "RankingEvaluator.fit",
+    "nonfinite",
+    "y_nan",
+    lambda: _evaluator_fit(y=np.where(Y_RANK > 1, np.nan, Y_RANK)),
+    ValueError,
+    "y contains NaN",
+)
+_add(
+    "RankingEvaluator.fit",
+    "qid_length",
+    "ranker_qid_short",
+    lambda: _evaluator_fit(estimator=_Ranker(), qid=QID_RANK[:-1]),
+    ValueError,
+    "qid has 23 entries but y has 24",
+)
+_add(
+    "RankingEvaluator.fit",
+    "qid_length",
+    "ranker_qid_missing",
+    lambda: _evaluator_fit(estimator=_Ranker()),
+    ValueError,
+    "fit needs qid",
+)
+_add(
+    "RankingEvaluator.fit",
+    "qid_type",
+    "ranker_qid_mixed",
+    lambda: _evaluator_fit(estimator=_Ranker(), qid=[1, "a"] * 12),
+    TypeError,
+    "qid mixes values",
+)
+_add(
+    "RankingEvaluator.fit",
+    "qid_length",
+    "regressor_qid_short",
+    lambda: _evaluator_fit(qid=QID_RANK[:3]),
+    ValueError,
+    "qid has 3 entries",
+)
+_add(
+    "RankingEvaluator.fit",
+    "qid_type",
+    "regressor_qid_mixed",
+    lambda: _evaluator_fit(qid=[1, "a"] * 12),
+    TypeError,
+    "qid mixes values",
+)
+_add(
+    "RankingEvaluator.fit",
+    "weights",
+    "weight_negative",
+    lambda: _evaluator_fit(qid=QID_RANK, sample_weight=-np.ones(24)),
+    ValueError,
+    "sample_weight has negative values",
+)
+_add(
+    "RankingEvaluator.fit",
+    "weights",
+    "weight_all_zero",
+    lambda: _evaluator_fit(qid=QID_RANK, sample_weight=np.zeros(24)),
+    ValueError,
+    "[Ss]ample.weight",
+)
+_add(
+    "RankingEvaluator.fit",
+    "weights",
+    "weight_nan",
+    lambda: _evaluator_fit(qid=QID_RANK, sample_weight=np.full(24, np.nan)),
+    ValueError,
+    "sample_weight contains NaN",
+)
 
-_add("RankingEvaluator.score", "qid_length", "qid_short",
-     lambda: _evaluator_score(qid=QID_RANK[:5]), ValueError,
-     "qid has 5 entries but y_true has 24")
-_add("RankingEvaluator.score", "shape", "y_short",
-     lambda: _evaluator_score(y=Y_RANK[:5], qid=QID_RANK[:5]), ValueError,
-     r"y_true has shape \(5,\) but y_score has shape \(24,\)")
-_add("RankingEvaluator.score", "nonfinite", "y_inf",
-     lambda: _evaluator_score(y=np.where(Y_RANK > 1, np.inf, Y_RANK), qid=QID_RANK),
-     ValueError, "y_true contains NaN or infinity")
-_add("RankingEvaluator.score", "non_numeric", "y_strings",
-     lambda: _evaluator_score(y=Y_RANK.astype(str), qid=QID_RANK), TypeError,
-     "y_true holds")
-_add("RankingEvaluator.score", "weights", "weight_negative",
-     lambda: _evaluator_score(qid=QID_RANK, sample_weight=-np.ones(24)), ValueError,
-     "sample_weight has negative values")
-_add("RankingEvaluator.score", "weights", "weight_all_zero",
-     lambda: _evaluator_score(qid=QID_RANK, sample_weight=np.zeros(24)), ValueError,
-     "sample_weight sums to 0")
-_add("RankingEvaluator.score", "qid_type", "qid_mixed",
-     lambda: _evaluator_score(qid=[1, "a"] * 12), TypeError, "qid mixes values")
-_add("RankingEvaluator.score", "mapping", "mapping_missing_label",
-     lambda: _evaluator_score({"gain": {0: 0.0}}, qid=QID_RANK), ValueError,
-     "gain has no entry for the relevance labels")
-_add("RankingEvaluator.score", "huge", "exponential_overflow",
-     lambda: _evaluator_score({"gain": "exponential"}, y=Y_RANK + 2000, qid=QID_RANK),
-     ValueError, 'gain="exponential" overflows float64')
-_add("RankingEvaluator.score", "k", "k_bool",
-     lambda: _evaluator_score({"k": np.True_}, qid=QID_RANK), TypeError, "k")
-_add("RankingEvaluator.score", "shape", "not_fitted",
-     lambda: RankingEvaluator(Ridge()).score(X_RANK, Y_RANK, qid=QID_RANK), ValueError,
-     "not fitted")
+_add(
+    "RankingEvaluator.score",
+    "qid_length",
+    "qid_short",
+    lambda: _evaluator_score(qid=QID_RANK[:5]),
+    ValueError,
+    "qid has 5 entries but y_true has 24",
+)
+_add(
+    "RankingEvaluator.score",
+    "shape",
+    "y_short",
+    lambda: _evaluator_score(y=Y_RANK[:5], qid=QID_RANK[:5]),
+    ValueError,
+    r"y_true has shape \(5,\) but y_score has shape \(24,\)",
+)
+_add(
+    "RankingEvaluator.score",
+    "nonfinite",
+    "y_inf",
+    lambda: _evaluator_score(y=np.where(Y_RANK > 1, np.inf, Y_RANK), qid=QID_RANK),
+    ValueError,
+    "y_true contains NaN or infinity",
+)
+_add(
+    "RankingEvaluator.score",
+    "non_numeric",
+    "y_strings",
+    lambda: _evaluator_score(y=Y_RANK.astype(str), qid=QID_RANK),
+    TypeError,
+    "y_true holds",
+)
+_add(
+    "RankingEvaluator.score",
+    "weights",
+    "weight_negative",
+    lambda: _evaluator_score(qid=QID_RANK, sample_weight=-np.ones(24)),
+    ValueError,
+    "sample_weight has negative values",
+)
+_add(
+    "RankingEvaluator.score",
+    "weights",
+    "weight_all_zero",
+    lambda: _evaluator_score(qid=QID_RANK, sample_weight=np.zeros(24)),
+    ValueError,
+    "sample_weight sums to zero",
+)
+_add(
+    "RankingEvaluator.score",
+    "qid_type",
+    "qid_mixed",
+    lambda: _evaluator_score(qid=[1, "a"] * 12),
+    TypeError,
+    "qid mixes values",
+)
+_add(
+    "RankingEvaluator.score",
+    "mapping",
+    "mapping_missing_label",
+    lambda: _evaluator_score({"gain": {0: 0.0}}, qid=QID_RANK),
+    ValueError,
+    "gain has no entry for the relevance labels",
+)
+_add(
+    "RankingEvaluator.score",
+    "huge",
+    "exponential_overflow",
+    lambda: _evaluator_score({"gain": "exponential"}, y=Y_RANK + 2000, qid=QID_RANK),
+    ValueError,
+    'gain="exponential" overflows float64',
+)
+_add(
+    "RankingEvaluator.score",
+    "k",
+    "k_bool",
+    lambda: _evaluator_score({"k": np.True_}, qid=QID_RANK),
+    TypeError,
+    "k",
+)
+_add(
+    "RankingEvaluator.score",
+    "shape",
+    "not_fitted",
+    lambda: RankingEvaluator(Ridge()).score(X_RANK, Y_RANK, qid=QID_RANK),
+    ValueError,
+    "not fitted",
+)
 
 
 # --------------------------------------------------------------------------
@@ -460,37 +1019,68 @@ _add("RankingEvaluator.score", "shape", "not_fitted",
 
 for case_class, case_id, kw, exc, match, xfail in [
     ("k", "n_queries_zero", {"n_queries": 0}, ValueError, "'n_queries' parameter", None),
-    ("k", "n_queries_float", {"n_queries": 10.0}, (ValueError, TypeError),
-     "'n_queries' parameter", None),
-    ("k", "n_queries_string", {"n_queries": "10"}, (ValueError, TypeError),
-     "'n_queries' parameter", None),
+    (
+        "k",
+        "n_queries_float",
+        {"n_queries": 10.0},
+        (ValueError, TypeError),
+        "'n_queries' parameter",
+        None,
+    ),
+    (
+        "k",
+        "n_queries_string",
+        {"n_queries": "10"},
+        (ValueError, TypeError),
+        "'n_queries' parameter",
+        None,
+    ),
     ("k", "n_queries_bool", {"n_queries": True}, (ValueError, TypeError), "n_queries", None),
     ("shape", "n_items_zero", {"n_items": 0}, ValueError, "'n_items' parameter", None),
-    ("shape", "n_items_reversed", {"n_items": (5, 2)}, ValueError,
-     r"n_items must be an int >= 1 or a pair \(low, high\)", None),
-    ("shape", "n_items_triple", {"n_items": (1, 2, 3)}, ValueError, "n_items must be",
-     None),
+    (
+        "shape",
+        "n_items_reversed",
+        {"n_items": (5, 2)},
+        ValueError,
+        r"n_items must be an int >= 1 or a pair \(low, high\)",
+        None,
+    ),
+    ("shape", "n_items_triple", {"n_items": (1, 2, 3)}, ValueError, "n_items must be", None),
     ("shape", "n_items_low_zero", {"n_items": [0, 3]}, ValueError, "n_items must be", None),
-    ("non_numeric", "n_items_floats", {"n_items": (1.5, 3)}, ValueError, "n_items must be",
-     None),
-    ("non_numeric", "n_items_string", {"n_items": "5"}, (ValueError, TypeError),
-     "'n_items' parameter", None),
+    ("non_numeric", "n_items_floats", {"n_items": (1.5, 3)}, ValueError, "n_items must be", None),
+    (
+        "non_numeric",
+        "n_items_string",
+        {"n_items": "5"},
+        (ValueError, TypeError),
+        "'n_items' parameter",
+        None,
+    ),
     ("k", "n_items_bool", {"n_items": True}, (ValueError, TypeError), "n_items", None),
-    ("shape", "n_features_zero", {"n_features": 0}, ValueError, "'n_features' parameter",
-     None),
-    ("shape", "n_informative_too_many", {"n_features": 3, "n_informative": 4},
-     ValueError, "n_informative=4 exceeds n_features=3", None),
+    ("shape", "n_features_zero", {"n_features": 0}, ValueError, "'n_features' parameter", None),
+    (
+        "shape",
+        "n_informative_too_many",
+        {"n_features": 3, "n_informative": 4},
+        ValueError,
+        "n_informative=4 exceeds n_features=3",
+        None,
+    ),
     ("option", "n_levels_one", {"n_levels": 1}, ValueError, "'n_levels' parameter", None),
     ("nonfinite", "noise_nan", {"noise": np.nan}, ValueError, "'noise' parameter", None),
     ("nonfinite", "noise_inf", {"noise": np.inf}, ValueError, "'noise' parameter", None),
     ("weights", "noise_negative", {"noise": -0.1}, ValueError, "'noise' parameter", None),
-    ("complex", "noise_complex", {"noise": 1j}, (ValueError, TypeError),
-     "'noise' parameter", None),
-    ("option", "random_state_string", {"random_state": "zero"}, ValueError,
-     "'random_state' parameter", None),
+    ("complex", "noise_complex", {"noise": 1j}, (ValueError, TypeError), "'noise' parameter", None),
+    (
+        "option",
+        "random_state_string",
+        {"random_state": "zero"},
+        ValueError,
+        "'random_state' parameter",
+        None,
+    ),
 ]:
-    _add("make_ranking", case_class, case_id, lambda kw=kw: make_ranking(**kw), exc,
-         match, xfail)
+    _add("make_ranking", case_class, case_id, lambda kw=kw: make_ranking(**kw), exc, match, xfail)
 
 
 # --------------------------------------------------------------------------
@@ -500,35 +1090,68 @@ for case_class, case_id, kw, exc, match, xfail in [
 for case_class, case_id, argv, match, xfail in [
     ("option", "no_command", [], "the following arguments are required: COMMAND", None),
     ("option", "unknown_command", ["train"], "invalid choice: 'train'", None),
-    ("option", "unknown_option", ["demo", "--n-query", "5"],
-     "unrecognized arguments|ambiguous option", None),
+    (
+        "option",
+        "unknown_option",
+        ["demo", "--n-query", "5"],
+        "unrecognized arguments|ambiguous option",
+        None,
+    ),
     ("k", "k_zero", ["demo", "-k", "0"], "argument -k/--k: expected a number >= 1", None),
-    ("k", "k_float", ["demo", "--k", "2.5"], "argument -k/--k: expected a whole number",
-     None),
+    ("k", "k_float", ["demo", "--k", "2.5"], "argument -k/--k: expected a whole number", None),
     ("k", "k_word", ["demo", "-k", "ten"], "argument -k/--k: expected a whole number", None),
-    ("empty", "k_empty", ["demo", "-k", ""], "argument -k/--k: expected a whole number",
-     None),
-    ("shape", "n_queries_negative", ["demo", "--n-queries=-3"],
-     "argument --n-queries: expected a number >= 1", None),
-    ("nonfinite", "n_queries_nan", ["demo", "--n-queries", "nan"],
-     "argument --n-queries: expected a whole number", None),
-    ("shape", "n_splits_one", ["demo", "--n-splits", "1"],
-     "argument --n-splits: expected a number >= 2", None),
-    ("shape", "n_jobs_zero", ["demo", "--n-jobs", "0"],
-     "argument --n-jobs: expected a number >= 1", None),
+    ("empty", "k_empty", ["demo", "-k", ""], "argument -k/--k: expected a whole number", None),
+    (
+        "shape",
+        "n_queries_negative",
+        ["demo", "--n-queries=-3"],
+        "argument --n-queries: expected a number >= 1",
+        None,
+    ),
+    (
+        "nonfinite",
+        "n_queries_nan",
+        ["demo", "--n-queries", "nan"],
+        "argument --n-queries: expected a whole number",
+        None,
+    ),
+    (
+        "shape",
+        "n_splits_one",
+        ["demo", "--n-splits", "1"],
+        "argument --n-splits: expected a number >= 2",
+        None,
+    ),
+    (
+        "shape",
+        "n_jobs_zero",
+        ["demo", "--n-jobs", "0"],
+        "argument --n-jobs: expected a number >= 1",
+        None,
+    ),
     ("non_numeric", "seed_word", ["demo", "--seed", "abc"], "argument --seed", None),
-    ("shape", "n_queries_too_few_for_split", ["demo", "--n-queries", "1", "--no-ltr",
-                                              "--quiet"], "n-queries", None),
-    ("shape", "n_queries_fewer_than_splits", ["demo", "--n-queries", "2", "--no-ltr",
-                                              "--quiet"], "n-queries", None),
+    (
+        "shape",
+        "n_queries_too_few_for_split",
+        ["demo", "--n-queries", "1", "--no-ltr", "--quiet"],
+        "n-queries",
+        None,
+    ),
+    (
+        "shape",
+        "n_queries_fewer_than_splits",
+        ["demo", "--n-queries", "2", "--no-ltr", "--quiet"],
+        "n-queries",
+        None,
+    ),
 ]:
-    _add("demo_cli", case_class, case_id, lambda argv=argv: main(argv), SystemExit,
-         match, xfail)
+    _add("demo_cli", case_class, case_id, lambda argv=argv: main(argv), SystemExit, match, xfail)
 
 
 # --------------------------------------------------------------------------
 # NDCGCurveDisplay
 # --------------------------------------------------------------------------
+
 
 @pytest.fixture(autouse=True)
 def _close_figures():
@@ -549,76 +1172,202 @@ def _curve(y_true=Y_TRUE, y_score=Y_SCORE, **kw):
 for case_class, case_id, call, exc, match, xfail in [
     ("k", "ks_int", lambda: _curve(ks=5), TypeError, "ks must be a sequence", None),
     ("k", "ks_empty", lambda: _curve(ks=[]), ValueError, "ks must be a non-empty", None),
-    ("k", "ks_zero", lambda: _curve(ks=[0, 1]), ValueError, "ks must hold integers >= 1",
-     None),
-    ("k", "ks_floats", lambda: _curve(ks=[1.5, 2]), ValueError, "ks must hold integers",
-     None),
-    ("k", "ks_strings", lambda: _curve(ks=["1", "2"]), ValueError,
-     "ks must hold integers", None),
-    ("k", "ks_repeated", lambda: _curve(ks=[2, 2]), ValueError, "ks must not repeat",
-     None),
-    ("3d", "ks_2d", lambda: _curve(ks=[[1, 2]]), ValueError, "ks must be a non-empty 1-D",
-     None),
+    ("k", "ks_zero", lambda: _curve(ks=[0, 1]), ValueError, "ks must hold integers >= 1", None),
+    ("k", "ks_floats", lambda: _curve(ks=[1.5, 2]), ValueError, "ks must hold integers", None),
+    ("k", "ks_strings", lambda: _curve(ks=["1", "2"]), ValueError, "ks must hold integers", None),
+    ("k", "ks_repeated", lambda: _curve(ks=[2, 2]), ValueError, "ks must not repeat", None),
+    ("3d", "ks_2d", lambda: _curve(ks=[[1, 2]]), ValueError, "ks must be a non-empty 1-D", None),
     ("k", "ks_bools", lambda: _curve(ks=[True, 2]), (ValueError, TypeError), "ks", None),
-    ("option", "spread_quantiles_reversed", lambda: _curve(spread_quantiles=(0.9, 0.1)),
-     ValueError, "spread_quantiles must be two numbers with 0 <= lower <= upper <= 1",
-     None),
-    ("nonfinite", "spread_quantiles_nan", lambda: _curve(spread_quantiles=(np.nan, 0.5)),
-     ValueError, "spread_quantiles must be two numbers", None),
-    ("shape", "spread_quantiles_one", lambda: _curve(spread_quantiles=(0.5,)), ValueError,
-     "spread_quantiles must be two numbers", None),
-    ("option", "gain_unknown", lambda: _curve(gain="squared"), ValueError,
-     "'gain' parameter", None),
-    ("option", "ties_unknown", lambda: _curve(ties="max"), ValueError, "'ties' parameter",
-     None),
-    ("nonfinite", "y_true_nan", lambda: _curve(y_true=np.where(Y_TRUE > 2, np.nan, Y_TRUE)),
-     ValueError, "y_true contains NaN", None),
-    ("non_numeric", "y_score_strings", lambda: _curve(y_score=Y_SCORE.astype(str)),
-     TypeError, "y_score holds", None),
-    ("3d", "y_3d", lambda: _curve(np.ones((1, 2, 2)), np.ones((1, 2, 2)), qid=None),
-     ValueError, r"y_true must be 1-D .* or 2-D", None),
-    ("shape", "y_scalar", lambda: _curve(1.0, 1.0, qid=None), (ValueError, TypeError),
-     "y_true", None),
+    (
+        "option",
+        "spread_quantiles_reversed",
+        lambda: _curve(spread_quantiles=(0.9, 0.1)),
+        ValueError,
+        "spread_quantiles must be two numbers with 0 <= lower <= upper <= 1",
+        None,
+    ),
+    (
+        "nonfinite",
+        "spread_quantiles_nan",
+        lambda: _curve(spread_quantiles=(np.nan, 0.5)),
+        ValueError,
+        "spread_quantiles must be two numbers",
+        None,
+    ),
+    (
+        "shape",
+        "spread_quantiles_one",
+        lambda: _curve(spread_quantiles=(0.5,)),
+        ValueError,
+        "spread_quantiles must be two numbers",
+        None,
+    ),
+    (
+        "option",
+        "gain_unknown",
+        lambda: _curve(gain="squared"),
+        ValueError,
+        "'gain' parameter",
+        None,
+    ),
+    ("option", "ties_unknown", lambda: _curve(ties="max"), ValueError, "'ties' parameter", None),
+    (
+        "nonfinite",
+        "y_true_nan",
+        lambda: _curve(y_true=np.where(Y_TRUE > 2, np.nan, Y_TRUE)),
+        ValueError,
+        "y_true contains NaN",
+        None,
+    ),
+    (
+        "non_numeric",
+        "y_score_strings",
+        lambda: _curve(y_score=Y_SCORE.astype(str)),
+        TypeError,
+        "y_score holds",
+        None,
+    ),
+    (
+        "3d",
+        "y_3d",
+        lambda: _curve(np.ones((1, 2, 2)), np.ones((1, 2, 2)), qid=None),
+        ValueError,
+        r"y_true must be 1-D .* or 2-D",
+        None,
+    ),
+    (
+        "shape",
+        "y_scalar",
+        lambda: _curve(1.0, 1.0, qid=None),
+        (ValueError, TypeError),
+        "y_true",
+        None,
+    ),
     ("empty", "y_empty", lambda: _curve([], [], qid=None), ValueError, "y_true is empty", None),
-    ("qid_length", "qid_short", lambda: _curve(qid=QID[:4]), ValueError,
-     "qid has 4 entries but y_true has 6", None),
-    ("qid_type", "qid_mixed", lambda: _curve(qid=[1, 1, "a", "a", 1, 1]), TypeError,
-     "qid mixes values", None),
-    ("qid_type", "qid_with_none", lambda: _curve(qid=[1, 1, None, 2, 2, 2]),
-     (ValueError, TypeError), "qid", None),
-    ("sparse", "y_true_sparse", lambda: _curve(sp.csr_matrix(Y_2D), S_2D, qid=None),
-     (ValueError, TypeError), "y_true", None),
-    ("weights", "weight_negative", lambda: _curve(sample_weight=-np.ones(6)), ValueError,
-     "sample_weight has negative values", None),
-    ("weights", "weight_all_zero", lambda: _curve(sample_weight=np.zeros(6)), ValueError,
-     "sample_weight sums to 0", None),
-    ("callable", "discount_callable_raises", lambda: _curve(discount=_raise), ValueError,
-     "discount callable .* raised RuntimeError", None),
-    ("huge", "exponential_overflow", lambda: _curve(y_true=Y_TRUE + 1100,
-                                                    gain="exponential"),
-     ValueError, 'gain="exponential" overflows float64', None),
-    ("shape", "init_ndcg_length", lambda: NDCGCurveDisplay([1, 2, 3], [0.5, 0.6]),
-     ValueError, r"ndcg needs one value per cutoff in ks \(3\)", None),
-    ("shape", "init_spread_shape",
-     lambda: NDCGCurveDisplay([1, 2], [0.5, 0.6], spread=[0.4, 0.7]), ValueError,
-     r"spread needs a lower and an upper edge per cutoff, shape \(2, 2\)", None),
-    ("option", "plot_spread_without_spread",
-     lambda: NDCGCurveDisplay([1, 2], [0.5, 0.6]).plot(show_spread=True), ValueError,
-     "show_spread=True, but this display has no spread", None),
-    ("option", "from_estimator_response_method",
-     lambda: NDCGCurveDisplay.from_estimator(FITTED, X_DOCS, Y_TRUE, qid=QID,
-                                             response_method="transform"),
-     ValueError, "response_method must be one of", None),
-    ("option", "from_estimator_missing_method",
-     lambda: NDCGCurveDisplay.from_estimator(FITTED, X_DOCS, Y_TRUE, qid=QID,
-                                             response_method="decision_function"),
-     ValueError, "response_method='decision_function', but _FirstColumn has no", None),
-    ("shape", "from_estimator_X_short",
-     lambda: NDCGCurveDisplay.from_estimator(FITTED, X_DOCS[:3], Y_TRUE, qid=QID),
-     ValueError, r"y_true has shape \(6,\) but y_score has shape \(3,\)", None),
-    ("option", "from_estimator_not_fitted",
-     lambda: NDCGCurveDisplay.from_estimator(Ridge(), X_DOCS, Y_TRUE, qid=QID),
-     ValueError, "not fitted", None),
+    (
+        "qid_length",
+        "qid_short",
+        lambda: _curve(qid=QID[:4]),
+        ValueError,
+        "qid has 4 entries but y_true has 6",
+        None,
+    ),
+    (
+        "qid_type",
+        "qid_mixed",
+        lambda: _curve(qid=[1, 1, "a", "a", 1, 1]),
+        TypeError,
+        "qid mixes values",
+        None,
+    ),
+    (
+        "qid_type",
+        "qid_with_none",
+        lambda: _curve(qid=[1, 1, None, 2, 2, 2]),
+        (ValueError, TypeError),
+        "qid",
+        None,
+    ),
+    (
+        "sparse",
+        "y_true_sparse",
+        lambda: _curve(sp.csr_matrix(Y_2D), S_2D, qid=None),
+        (ValueError, TypeError),
+        "y_true",
+        None,
+    ),
+    (
+        "weights",
+        "weight_negative",
+        lambda: _curve(sample_weight=-np.ones(6)),
+        ValueError,
+        "sample_weight has negative values",
+        None,
+    ),
+    (
+        "weights",
+        "weight_all_zero",
+        lambda: _curve(sample_weight=np.zeros(6)),
+        ValueError,
+        "sample_weight sums to zero",
+        None,
+    ),
+    (
+        "callable",
+        "discount_callable_raises",
+        lambda: _curve(discount=_raise),
+        ValueError,
+        "discount callable .* raised RuntimeError",
+        None,
+    ),
+    (
+        "huge",
+        "exponential_overflow",
+        lambda: _curve(y_true=Y_TRUE + 1100, gain="exponential"),
+        ValueError,
+        'gain="exponential" overflows float64',
+        None,
+    ),
+    (
+        "shape",
+        "init_ndcg_length",
+        lambda: NDCGCurveDisplay([1, 2, 3], [0.5, 0.6]),
+        ValueError,
+        r"ndcg needs one value per cutoff in ks \(3\)",
+        None,
+    ),
+    (
+        "shape",
+        "init_spread_shape",
+        lambda: NDCGCurveDisplay([1, 2], [0.5, 0.6], spread=[0.4, 0.7]),
+        ValueError,
+        r"spread needs a lower and an upper edge per cutoff, shape \(2, 2\)",
+        None,
+    ),
+    (
+        "option",
+        "plot_spread_without_spread",
+        lambda: NDCGCurveDisplay([1, 2], [0.5, 0.6]).plot(show_spread=True),
+        ValueError,
+        "show_spread=True, but this display has no spread",
+        None,
+    ),
+    (
+        "option",
+        "from_estimator_response_method",
+        lambda: NDCGCurveDisplay.from_estimator(
+            FITTED, X_DOCS, Y_TRUE, qid=QID, response_method="transform"
+        ),
+        ValueError,
+        "response_method must be one of",
+        None,
+    ),
+    (
+        "option",
+        "from_estimator_missing_method",
+        lambda: NDCGCurveDisplay.from_estimator(
+            FITTED, X_DOCS, Y_TRUE, qid=QID, response_method="decision_function"
+        ),
+        ValueError,
+        "response_method='decision_function', but _FirstColumn has no",
+        None,
+    ),
+    (
+        "shape",
+        "from_estimator_X_short",
+        lambda: NDCGCurveDisplay.from_estimator(FITTED, X_DOCS[:3], Y_TRUE, qid=QID),
+        ValueError,
+        r"y_true has shape \(6,\) but y_score has shape \(3,\)",
+        None,
+    ),
+    (
+        "option",
+        "from_estimator_not_fitted",
+        lambda: NDCGCurveDisplay.from_estimator(Ridge(), X_DOCS, Y_TRUE, qid=QID),
+        ValueError,
+        "not fitted",
+        None,
+    ),
 ]:
     _add("NDCGCurveDisplay", case_class, case_id, call, exc, match, xfail)
 
@@ -626,6 +1375,7 @@ for case_class, case_id, call, exc, match, xfail in [
 # --------------------------------------------------------------------------
 # The test
 # --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("call, exception, match", CASES)
 def test_bad_input(call, exception, match, capsys):

@@ -15,7 +15,9 @@ SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_dask.py"
 def test_bench_dask_smoke():
     result = subprocess.run(
         [sys.executable, str(SCRIPT), "--smoke"],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "max relative difference to sklearn_ndcg.ndcg_score" in result.stdout

@@ -12,7 +12,9 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 def _run(script, *args):
     return subprocess.run(
         [sys.executable, str(BENCHMARKS / script), "--smoke", *args],
-        capture_output=True, text=True, timeout=900,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
 
 

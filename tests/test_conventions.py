@@ -81,8 +81,12 @@ def _lightgbm_ndcg(y, score, sizes, ks, weight=None):
     n = y.shape[0]
     X = np.zeros((n, 1))
     params = {
-        "objective": "lambdarank", "metric": "ndcg", "eval_at": list(ks),
-        "verbose": -1, "num_leaves": 2, "min_data_in_leaf": n + 1,
+        "objective": "lambdarank",
+        "metric": "ndcg",
+        "eval_at": list(ks),
+        "verbose": -1,
+        "num_leaves": 2,
+        "min_data_in_leaf": n + 1,
         "learning_rate": 1e-300,  # the one leaf adds ~0 to every score alike
     }
     train = lightgbm.Dataset(X, label=y, group=sizes, init_score=score, weight=weight)
@@ -91,7 +95,11 @@ def _lightgbm_ndcg(y, score, sizes, ks, weight=None):
     )
     record = {}
     lightgbm.train(
-        params, train, num_boost_round=1, valid_sets=[valid], valid_names=["valid"],
+        params,
+        train,
+        num_boost_round=1,
+        valid_sets=[valid],
+        valid_names=["valid"],
         callbacks=[lightgbm.record_evaluation(record)],
     )
     return {k: record["valid"][f"ndcg@{k}"][0] for k in ks}
@@ -124,7 +132,11 @@ def _library_weighted_mean(y, score, qid, k, weight, preset):
     by the sum of all query weights.
     """
     per_query = query_scores(
-        y, score, qid=qid, k=k, sample_weight=weight,
+        y,
+        score,
+        qid=qid,
+        k=k,
+        sample_weight=weight,
         **{**preset, "zero_division": np.nan},
     )
     undefined = np.isnan(per_query.score)
@@ -243,9 +255,7 @@ def test_trec_eval_preset(ties, k):
     docid = _docids(qid, 8)
     measure = "ndcg" if k is None else f"ndcg_cut.{k}"
     expected = _pytrec_eval_mean(y, score, qid, docid, measure)
-    got = ndcg_score(
-        y, _trec_tiebreak(score, docid), qid=qid, k=k, **CONVENTIONS["trec_eval"]
-    )
+    got = ndcg_score(y, _trec_tiebreak(score, docid), qid=qid, k=k, **CONVENTIONS["trec_eval"])
     assert got == pytest.approx(expected, rel=1e-12)
     if ties:  # the doc-id tie-break matters on this data
         plain = ndcg_score(y, score, qid=qid, k=k, **CONVENTIONS["trec_eval"])
@@ -261,9 +271,7 @@ def _ranx_mean(y, score, qid, docid, metric):
     for label, s, q, d in zip(y, score, qid, docid):
         qrels.setdefault(f"q{q}", {})[str(d)] = int(label)
         run.setdefault(f"q{q}", {})[str(d)] = float(s)
-    return float(
-        ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), metric, make_comparable=False)
-    )
+    return float(ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), metric, make_comparable=False))
 
 
 @pytest.mark.parametrize("k", [None, 1, 5, 20])

@@ -52,9 +52,7 @@ def test_n_levels(n_levels):
 
 def test_noiseless_single_feature_labels_are_monotone():
     # one informative feature and no noise: the label is a step function of it
-    X, y, _ = make_ranking(
-        n_queries=50, n_features=3, n_informative=1, noise=0.0, random_state=0
-    )
+    X, y, _ = make_ranking(n_queries=50, n_features=3, n_informative=1, noise=0.0, random_state=0)
     steps = np.diff(y[np.argsort(X[:, 0])])
     assert np.all(steps >= 0) or np.all(steps <= 0)
 
@@ -62,8 +60,7 @@ def test_noiseless_single_feature_labels_are_monotone():
 def test_uninformative_features_do_not_matter():
     # without noise the labels depend on the first n_informative features only:
     # a linear fit on the other features finds (almost) nothing
-    X, y, _ = make_ranking(n_queries=50, n_features=5, n_informative=2, noise=0.0,
-                           random_state=0)
+    X, y, _ = make_ranking(n_queries=50, n_features=5, n_informative=2, noise=0.0, random_state=0)
     fit = np.linalg.lstsq(np.c_[X[:, 2:], np.ones(len(y))], y, rcond=None)[0]
     fit_informative = np.linalg.lstsq(np.c_[X[:, :2], np.ones(len(y))], y, rcond=None)[0]
     assert np.abs(fit[:-1]).max() < 0.1 < np.abs(fit_informative[:-1]).max()
@@ -71,8 +68,9 @@ def test_uninformative_features_do_not_matter():
 
 def test_noise_weakens_the_signal():
     def correlation(noise):
-        X, y, _ = make_ranking(n_queries=200, n_features=1, n_informative=1,
-                               noise=noise, random_state=0)
+        X, y, _ = make_ranking(
+            n_queries=200, n_features=1, n_informative=1, noise=noise, random_state=0
+        )
         return abs(np.corrcoef(X[:, 0], y)[0, 1])
 
     assert correlation(0.0) > correlation(1.0) > correlation(5.0)

@@ -1,6 +1,8 @@
 """Tests for the demo: ``python -m sklearn_ndcg demo``."""
 
+import copy
 import io
+import pickle
 import re
 import subprocess
 import sys
@@ -28,14 +30,27 @@ def test_main_runs_end_to_end(capsys):
     captured = capsys.readouterr()
     assert re.search(r"rank\s+model\s+NDCG@1\s+NDCG@5\s+NDCG@10\n", captured.out)
     # 2 x 2 grid of HistGradientBoostingRegressor, mean ± std per cutoff
-    rows = re.findall(r"^\s+\d\s+HistGradientBoostingRegressor\(.*$", captured.out,
-                      flags=re.MULTILINE)
+    rows = re.findall(
+        r"^\s+\d\s+HistGradientBoostingRegressor\(.*$", captured.out, flags=re.MULTILINE
+    )
     assert len(rows) == 4
     assert all(len(re.findall(r"\d\.\d{3} ± \d\.\d{3}", row)) == 3 for row in rows)
     assert "Best parameters (by NDCG@5): HistGradientBoostingRegressor(" in captured.out
     assert "Held-out NDCG@5" in captured.out
     # progress goes to stderr, the report to stdout
     assert "candidate 4/4" in captured.err and "candidate 1/4" not in captured.out
+
+
+def test_search_holds_no_stream(tmp_path):
+    # scikit-learn 1.8 deep-copies the search (the routing owner) and joblib pickles
+    # estimators; a search holding the progress stream (a file) crashed the demo there.
+    with open(tmp_path / "progress.txt", "w") as stream:
+        search = run_demo(
+            n_queries=30, n_splits=2, use_ltr=False, out=io.StringIO(), progress=stream
+        )
+        pickle.loads(pickle.dumps(search))
+        copy.deepcopy(search)
+    assert "candidate 4/4" in (tmp_path / "progress.txt").read_text()
 
 
 def test_quiet_hides_progress(capsys):
@@ -76,10 +91,14 @@ def test_held_out_scores(demo_output):
     from sklearn.model_selection import GroupShuffleSplit
 
     X, y, qid = make_ranking(n_queries=40, random_state=3)
-    _, test = next(GroupShuffleSplit(n_splits=1, test_size=0.25, random_state=3)
-                   .split(X, y, groups=qid))
-    values = dict(re.findall(r"^  (best model|random scores|perfect ranking)\s+(\S+)$",
-                             out, flags=re.MULTILINE))
+    _, test = next(
+        GroupShuffleSplit(n_splits=1, test_size=0.25, random_state=3).split(X, y, groups=qid)
+    )
+    values = dict(
+        re.findall(
+            r"^  (best model|random scores|perfect ranking)\s+(\S+)$", out, flags=re.MULTILINE
+        )
+    )
     assert set(values) == {"best model", "random scores", "perfect ranking"}
     perfect = ndcg_score(y[test], y[test], qid=qid[test], k=10)
     assert float(values["perfect ranking"]) == pytest.approx(perfect, abs=5e-4)
@@ -121,7 +140,10 @@ def test_bad_arguments_exit_with_status_2(capsys, argv, message):
 def test_python_dash_m_entry_point():
     result = subprocess.run(
         [sys.executable, "-m", "sklearn_ndcg", "--help"],
-        capture_output=True, text=True, check=False, timeout=60,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
     assert result.returncode == 0
     assert "demo" in result.stdout

@@ -31,8 +31,13 @@ def test_movie_example_curve():
     # seed example 2 (movie recommendations): NDCG@k for k = 1..5, exact values
     # from ../shared/seed-examples.md
     display = NDCGCurveDisplay.from_predictions([[5, 5, 4, 3, 2]], [[3, 1, 5, 2, 4]])
-    expected = [0.8, 0.645258877106183365, 0.764365138035269520,
-                0.790962131694152564, 0.899165948196969109]
+    expected = [
+        0.8,
+        0.645258877106183365,
+        0.764365138035269520,
+        0.790962131694152564,
+        0.899165948196969109,
+    ]
     np.testing.assert_array_equal(display.ks_, [1, 2, 3, 4, 5])
     np.testing.assert_allclose(display.line_.get_ydata(), expected, rtol=1e-12)
     np.testing.assert_array_equal(display.line_.get_xdata(), [1, 2, 3, 4, 5])
@@ -56,14 +61,11 @@ def test_line_data_long_format_with_options():
     y, score, qid = _long_format()
     weight = np.random.default_rng(2).uniform(0.5, 2.0, 15)[qid]
     options = dict(gain="exponential", discount="reciprocal", zero_division=1.0)
-    display = NDCGCurveDisplay.from_predictions(
-        y, score, qid=qid, sample_weight=weight, **options
-    )
+    display = NDCGCurveDisplay.from_predictions(y, score, qid=qid, sample_weight=weight, **options)
     # default ks: 1 .. longest query (8)
     np.testing.assert_array_equal(display.ks_, np.arange(1, 9))
     expected = [
-        ndcg_score(y, score, qid=qid, k=k, sample_weight=weight, **options)
-        for k in range(1, 9)
+        ndcg_score(y, score, qid=qid, k=k, sample_weight=weight, **options) for k in range(1, 9)
     ]
     np.testing.assert_allclose(display.line_.get_ydata(), expected, rtol=1e-12)
 
@@ -78,9 +80,7 @@ def test_zero_division_nan_leaves_queries_out():
     y = [0, 0, 0, 2, 0, 1]
     score = [3, 2, 1, 1, 2, 3]
     qid = [0, 0, 0, 1, 1, 1]
-    display = NDCGCurveDisplay.from_predictions(
-        y, score, qid=qid, ks=[1, 3], zero_division=np.nan
-    )
+    display = NDCGCurveDisplay.from_predictions(y, score, qid=qid, ks=[1, 3], zero_division=np.nan)
     # hand computation, query 1 only: ranked labels 1, 0, 2; ideal 2, 1, 0
     ideal = 2 + 1 / np.log2(3)
     np.testing.assert_allclose(display.ndcg_, [1 / 2, (1 + 2 / 2) / ideal])
@@ -204,7 +204,9 @@ def test_constructor_and_plot_errors():
         )
     with pytest.raises(ValueError, match="Ridge has no predict_proba"):
         NDCGCurveDisplay.from_estimator(
-            Ridge().fit([[0], [1]], [0, 1]), [[0], [1]], [0, 1],
+            Ridge().fit([[0], [1]], [0, 1]),
+            [[0], [1]],
+            [0, 1],
             response_method="predict_proba",
         )
 

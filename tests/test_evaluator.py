@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 import sklearn
 from sklearn.base import BaseEstimator, RegressorMixin, clone
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.exceptions import NotFittedError
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import GridSearchCV, GroupKFold
 from sklearn.tree import DecisionTreeRegressor
@@ -20,8 +20,9 @@ from sklearn_ndcg import RankingEvaluator, make_ranking, ndcg_score
 
 @pytest.fixture(scope="module")
 def data():
-    return make_ranking(n_queries=30, n_items=(4, 12), n_features=6, n_informative=4,
-                        random_state=0)
+    return make_ranking(
+        n_queries=30, n_items=(4, 12), n_features=6, n_informative=4, random_state=0
+    )
 
 
 class FirstFeature(RegressorMixin, BaseEstimator):
@@ -77,8 +78,12 @@ def test_init_only_stores():
     evaluator = RankingEvaluator(estimator, k=-3, gain="nonsense")  # checked in fit
     assert evaluator.estimator is estimator
     assert evaluator.get_params(deep=False) == {
-        "estimator": estimator, "k": -3, "gain": "nonsense", "discount": "log2",
-        "ties": "average", "zero_division": 0.0,
+        "estimator": estimator,
+        "k": -3,
+        "gain": "nonsense",
+        "discount": "log2",
+        "ties": "average",
+        "zero_division": 0.0,
     }
 
 
@@ -91,8 +96,13 @@ def test_nested_params():
 
 @pytest.mark.parametrize(
     "params, match",
-    [({"k": 0}, "k"), ({"gain": "quadratic"}, "gain"), ({"ties": "random"}, "ties"),
-     ({"discount": "log10"}, "discount"), ({"zero_division": 0.5}, "zero_division")],
+    [
+        ({"k": 0}, "k"),
+        ({"gain": "quadratic"}, "gain"),
+        ({"ties": "random"}, "ties"),
+        ({"discount": "log10"}, "discount"),
+        ({"zero_division": 0.5}, "zero_division"),
+    ],
 )
 def test_invalid_params_raise_in_fit(data, params, match):
     X, y, qid = data
@@ -186,19 +196,29 @@ def test_score_by_hand():
     # (the tie of scores 2 and 2 averages labels 2 and 0; of 1 and 1, labels 1 and 1)
     dcg = 0 + (1 / np.log2(3) + 1 / np.log2(4)) + (1 / np.log2(5) + 1 / np.log2(6))
     ideal = 2 + 1 / np.log2(3) + 1 / np.log2(4)
+    unqueried = RankingEvaluator(FirstFeature(), k=None).fit(X, y)
     with pytest.warns(UserWarning, match="score got no qid, so all 5 rows are scored as one"):
-        assert evaluator.score(X, y) == pytest.approx(dcg / ideal)
+        assert unqueried.score(X, y) == pytest.approx(dcg / ideal)
+    # fitted on queries, an evaluator never scores rows without qid as one query
+    with pytest.raises(ValueError, match="was fitted with qid, but score got no qid"):
+        evaluator.score(X, y)
 
 
 @pytest.mark.parametrize(
     "options",
-    [{"k": 3}, {"k": None, "gain": "exponential"}, {"discount": "reciprocal"},
-     {"ties": "pessimistic"}, {"zero_division": 1.0}],
+    [
+        {"k": 3},
+        {"k": None, "gain": "exponential"},
+        {"discount": "reciprocal"},
+        {"ties": "pessimistic"},
+        {"zero_division": 1.0},
+    ],
 )
 def test_score_options_match_ndcg_score(data, options):
     X, y, qid = data
-    evaluator = RankingEvaluator(DecisionTreeRegressor(max_depth=2, random_state=0),
-                                 **options).fit(X, y, qid=qid)
+    evaluator = RankingEvaluator(DecisionTreeRegressor(max_depth=2, random_state=0), **options).fit(
+        X, y, qid=qid
+    )
     scores = DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y).predict(X)
     expected = ndcg_score(y, scores, qid=qid, **{"k": 10, **options})
     assert evaluator.score(X, y, qid=qid) == pytest.approx(expected)
@@ -274,8 +294,7 @@ def test_ranker_qid_length_is_checked(data):
 def test_lgbm_ranker_in_original_row_order(shuffled):
     lightgbm = pytest.importorskip("lightgbm")
     X, y, qid = shuffled
-    ranker = lightgbm.LGBMRanker(n_estimators=5, min_child_samples=5, n_jobs=1,
-                                 verbose=-1)
+    ranker = lightgbm.LGBMRanker(n_estimators=5, min_child_samples=5, n_jobs=1, verbose=-1)
     evaluator = RankingEvaluator(ranker).fit(X, y, qid=qid)
     order = np.argsort(qid, kind="stable")
     _, sizes = np.unique(qid, return_counts=True)
@@ -293,11 +312,9 @@ def test_xgb_ranker_in_original_row_order(shuffled):
     # one weight per query, repeated on its documents
     codes = np.unique(qid, return_inverse=True)[1]
     query_weight = np.linspace(0.5, 2.0, 30)
-    evaluator = RankingEvaluator(ranker).fit(X, y, qid=qid,
-                                            sample_weight=query_weight[codes])
+    evaluator = RankingEvaluator(ranker).fit(X, y, qid=qid, sample_weight=query_weight[codes])
     order = np.argsort(codes, kind="stable")
-    direct = clone(ranker).fit(X[order], y[order], qid=codes[order],
-                               sample_weight=query_weight)
+    direct = clone(ranker).fit(X[order], y[order], qid=codes[order], sample_weight=query_weight)
     assert np.array_equal(evaluator.predict(X), direct.predict(X))
 
 
@@ -319,8 +336,7 @@ def _fold_scores(make_estimator, X, y, qid, cv, k=10, sample_weight=None):
     for train, test in cv.split(X, y, groups=qid):
         predictions = make_estimator().fit(X[train], y[train]).predict(X[test])
         weight = None if sample_weight is None else sample_weight[test]
-        scores.append(ndcg_score(y[test], predictions, qid=qid[test], k=k,
-                                 sample_weight=weight))
+        scores.append(ndcg_score(y[test], predictions, qid=qid[test], k=k, sample_weight=weight))
     return np.array(scores)
 
 
@@ -330,14 +346,18 @@ def test_grid_search_selects_by_ndcg_at_10(data):
     grid = {"estimator__max_depth": [1, None]}
     search = GridSearchCV(
         RankingEvaluator(HistGradientBoostingRegressor(max_iter=10), k=10),
-        grid, cv=GroupKFold(5),
+        grid,
+        cv=GroupKFold(5),
     )
     with sklearn.config_context(enable_metadata_routing=True), threadpool_limits(1):
         search.fit(X, y, groups=qid, qid=qid)
         by_hand = {
             depth: _fold_scores(
                 lambda d=depth: HistGradientBoostingRegressor(max_iter=10, max_depth=d),
-                X, y, qid, GroupKFold(5),
+                X,
+                y,
+                qid,
+                GroupKFold(5),
             )
             for depth in grid["estimator__max_depth"]
         }
@@ -352,17 +372,18 @@ def test_grid_search_selects_by_ndcg_at_10(data):
 def test_routing_passes_sample_weight_to_fit_and_score(data):
     X, y, qid = data
     weight = np.linspace(1.0, 3.0, 30)[qid]  # one weight per query
-    search = GridSearchCV(RankingEvaluator(Ridge()), {"estimator__alpha": [1.0]},
-                          cv=GroupKFold(3))
+    search = GridSearchCV(RankingEvaluator(Ridge()), {"estimator__alpha": [1.0]}, cv=GroupKFold(3))
     with sklearn.config_context(enable_metadata_routing=True):
         search.fit(X, y, groups=qid, qid=qid, sample_weight=weight)
     scores = []
     for train, test in GroupKFold(3).split(X, y, groups=qid):
         model = Ridge().fit(X[train], y[train], sample_weight=weight[train])
-        scores.append(ndcg_score(y[test], model.predict(X[test]), qid=qid[test], k=10,
-                                 sample_weight=weight[test]))
-    assert np.allclose([search.cv_results_[f"split{j}_test_score"][0] for j in range(3)],
-                       scores)
+        scores.append(
+            ndcg_score(
+                y[test], model.predict(X[test]), qid=qid[test], k=10, sample_weight=weight[test]
+            )
+        )
+    assert np.allclose([search.cv_results_[f"split{j}_test_score"][0] for j in range(3)], scores)
 
 
 def test_routing_requests_qid_and_sample_weight_by_default():
@@ -403,12 +424,16 @@ if "expected_failed_checks" in inspect.signature(parametrize_with_checks).parame
         [RankingEvaluator(Ridge())],
         expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS,
     )
-else:  # scikit-learn < 1.6 hands pytest a generator, which recent pytest refuses
+    # scikit-learn 1.6-1.8 hand pytest a generator (1.9 a list); pytest 9 refuses
+    # generators, so materialize it
+    _checks = pytest.mark.parametrize(_checks.args[0], list(_checks.args[1]), **_checks.kwargs)
+else:  # scikit-learn < 1.6: no expected_failed_checks; the same pairs, listed
     from sklearn.utils.estimator_checks import check_estimator
 
     _pairs = list(check_estimator(RankingEvaluator(Ridge()), generate_only=True))
     _checks = pytest.mark.parametrize(
-        "estimator, check", _pairs,
+        "estimator, check",
+        _pairs,
         ids=[getattr(check, "func", check).__name__ for _, check in _pairs],
     )
 

@@ -71,8 +71,11 @@ def _block_sum(a, b):
     a = max(a, 1000)
     total = LN2 * (mpmath.li(b + 1) - mpmath.li(a + 1)) + (f(a) + f(b)) / 2
     for j in range(1, 8):
-        total += (mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)
-                  * (mpmath.diff(f, b, 2 * j - 1) - mpmath.diff(f, a, 2 * j - 1)))
+        total += (
+            mpmath.bernoulli(2 * j)
+            / mpmath.factorial(2 * j)
+            * (mpmath.diff(f, b, 2 * j - 1) - mpmath.diff(f, a, 2 * j - 1))
+        )
     return head + total
 
 
@@ -89,8 +92,9 @@ def _exact_dcg(gains_in_rank_order_by_level, discounts):
     for gain, positions in gains_in_rank_order_by_level.items():
         if gain != 0 and len(positions):
             gain = Fraction(gain)
-            total += (mpmath.mpf(gain.numerator) / gain.denominator
-                      * _sum_discounts(positions, discounts))
+            total += (
+                mpmath.mpf(gain.numerator) / gain.denominator * _sum_discounts(positions, discounts)
+            )
     return total
 
 
@@ -166,8 +170,9 @@ def test_labels_up_to_60_exponential(discounts):
         # the same queries in long format, rows interleaved
         qid = np.repeat(np.arange(n_queries), n_docs)
         order = rng.permutation(qid.size)
-        got_long = ndcg_score(labels.ravel()[order], scores.ravel()[order],
-                              qid=qid[order], k=k, gain="exponential")
+        got_long = ndcg_score(
+            labels.ravel()[order], scores.ravel()[order], qid=qid[order], k=k, gain="exponential"
+        )
         got_wide = ndcg_score(labels, scores, k=k, gain="exponential")
         worst = max(worst, _rel(got_long, exact_mean), _rel(got_wide, exact_mean))
     assert worst <= TOL
@@ -177,12 +182,20 @@ def test_labels_up_to_60_exponential(discounts):
 def _near_tie_scores(rng, size):
     """float32 scores that tie exactly or differ by one float32 ulp."""
     base = np.float32(1.0)
-    pool = np.array([
-        np.nextafter(base, np.float32(0)), base, np.nextafter(base, np.float32(2)),
-        np.float32(1e-30), np.nextafter(np.float32(1e-30), np.float32(1)),
-        np.float32(-3.0), np.nextafter(np.float32(-3.0), np.float32(0)),
-        np.float32(16777216.0), np.float32(16777218.0),  # neighbours at 2**24
-    ], dtype=np.float32)
+    pool = np.array(
+        [
+            np.nextafter(base, np.float32(0)),
+            base,
+            np.nextafter(base, np.float32(2)),
+            np.float32(1e-30),
+            np.nextafter(np.float32(1e-30), np.float32(1)),
+            np.float32(-3.0),
+            np.nextafter(np.float32(-3.0), np.float32(0)),
+            np.float32(16777216.0),
+            np.float32(16777218.0),  # neighbours at 2**24
+        ],
+        dtype=np.float32,
+    )
     return pool[rng.integers(0, pool.size, size=size)]
 
 
@@ -243,19 +256,25 @@ def test_one_query_of_millions_of_rows():
     tied_labels = np.where(rng.random(n2) < 1 / 3, 0.0, 4.0)
     n_fours = int((tied_labels == 4).sum())
     labels = np.concatenate([np.full(n1, 3.0), tied_labels, np.ones(n3)])
-    scores = np.concatenate([
-        2.0 + rng.permutation(n1) / n1,  # distinct, above the tie
-        np.full(n2, 1.5),
-        rng.permutation(n3) / n3,         # distinct, below the tie
-    ])
+    scores = np.concatenate(
+        [
+            2.0 + rng.permutation(n1) / n1,  # distinct, above the tie
+            np.full(n2, 1.5),
+            rng.permutation(n3) / n3,  # distinct, below the tie
+        ]
+    )
     order = rng.permutation(n)
     labels, scores = labels[order], scores[order]
 
     mean_tied = mpmath.mpf(4 * n_fours) / n2
-    dcg = (3 * _block_sum(1, n1) + mean_tied * _block_sum(n1 + 1, n1 + n2)
-           + _block_sum(n1 + n2 + 1, n))
-    idcg = (4 * _block_sum(1, n_fours) + 3 * _block_sum(n_fours + 1, n_fours + n1)
-            + _block_sum(n_fours + n1 + 1, n_fours + n1 + n3))
+    dcg = (
+        3 * _block_sum(1, n1) + mean_tied * _block_sum(n1 + 1, n1 + n2) + _block_sum(n1 + n2 + 1, n)
+    )
+    idcg = (
+        4 * _block_sum(1, n_fours)
+        + 3 * _block_sum(n_fours + 1, n_fours + n1)
+        + _block_sum(n_fours + n1 + 1, n_fours + n1 + n3)
+    )
     got_dcg = dcg_score(labels, scores)
     got_ndcg = ndcg_score(labels, scores)
     errors = {"dcg": _rel(got_dcg, dcg), "ndcg": _rel(got_ndcg, dcg / idcg)}
@@ -288,8 +307,10 @@ def test_mean_over_a_million_queries():
     key = (label_a * 3 + label_b) * 2 + a_first
     counts = np.zeros((18, 4), dtype=np.int64)
     np.add.at(counts, (key, weight_index), 1)
-    exact_w = [mpmath.mpf(Fraction(float(w)).numerator) / Fraction(float(w)).denominator
-               for w in weights_pool]
+    exact_w = [
+        mpmath.mpf(Fraction(float(w)).numerator) / Fraction(float(w)).denominator
+        for w in weights_pool
+    ]
     num_ndcg = num_dcg = den = mpmath.mpf(0)
     for k in range(18):
         a, b, first = (k // 2) // 3, (k // 2) % 3, k % 2
@@ -302,10 +323,12 @@ def test_mean_over_a_million_queries():
             num_ndcg += c * exact_w[j] * ndcg
             num_dcg += c * exact_w[j] * dcg
             den += c * exact_w[j]
-    got_ndcg = ndcg_score(y_true[order], y_score[order], qid=qid[order],
-                          sample_weight=row_weight[order])
-    got_dcg = dcg_score(y_true[order], y_score[order], qid=qid[order],
-                        sample_weight=row_weight[order])
+    got_ndcg = ndcg_score(
+        y_true[order], y_score[order], qid=qid[order], sample_weight=row_weight[order]
+    )
+    got_dcg = dcg_score(
+        y_true[order], y_score[order], qid=qid[order], sample_weight=row_weight[order]
+    )
     errors = {"ndcg": _rel(got_ndcg, num_ndcg / den), "dcg": _rel(got_dcg, num_dcg / den)}
     print(f"\nprecision mean over 1e6 weighted queries: relative errors {errors}")
     assert max(errors.values()) <= TOL, errors

@@ -14,12 +14,12 @@ The examples are derandomized, so a failure reproduces on every run.
 import math
 import warnings
 
+import _reference as ref
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import UndefinedMetricWarning
 
-import _reference as ref
 from sklearn_ndcg import dcg_score, ndcg_score, query_scores
 
 settings.register_profile(
@@ -75,22 +75,27 @@ def ragged(draw, *, gain_names=tuple(GAINS), label_dtypes=tuple(DTYPES)):
     high_label = 1 if label_dtype is np.bool_ else 4
     if label_dtype is np.bool_:
         low_label = 0
-    labels = draw(st.lists(st.integers(low_label, high_label), min_size=n_rows,
-                           max_size=n_rows))
+    labels = draw(st.lists(st.integers(low_label, high_label), min_size=n_rows, max_size=n_rows))
     # few distinct scores: ties within queries are common
     if score_dtype is np.bool_:
         scores = draw(st.lists(st.booleans(), min_size=n_rows, max_size=n_rows))
     elif score_dtype in (np.float32, np.float64):
-        scores = draw(st.lists(
-            st.sampled_from([-1e5, -2.5, -0.0, 0.0, 0.1, 0.3, 1.0, 1.0 + 2**-20, 7.75]),
-            min_size=n_rows, max_size=n_rows,
-        ))
+        scores = draw(
+            st.lists(
+                st.sampled_from([-1e5, -2.5, -0.0, 0.0, 0.1, 0.3, 1.0, 1.0 + 2**-20, 7.75]),
+                min_size=n_rows,
+                max_size=n_rows,
+            )
+        )
     else:
         scores = draw(st.lists(st.integers(-3, 3), min_size=n_rows, max_size=n_rows))
 
     id_kind = draw(st.sampled_from(["int", "negative", "string"]))
-    raw_ids = draw(st.lists(st.integers(-10**6, 10**6), min_size=len(sizes),
-                            max_size=len(sizes), unique=True))
+    raw_ids = draw(
+        st.lists(
+            st.integers(-(10**6), 10**6), min_size=len(sizes), max_size=len(sizes), unique=True
+        )
+    )
     if id_kind == "negative":
         ids = [-abs(i) - 1 for i in raw_ids]
         ids = list(dict.fromkeys(ids))
@@ -106,8 +111,11 @@ def ragged(draw, *, gain_names=tuple(GAINS), label_dtypes=tuple(DTYPES)):
 
     weighted = draw(st.booleans())
     if weighted:
-        per_query = draw(st.lists(st.sampled_from([0.0, 0.25, 1.0, 3.0, 0.1]),
-                                  min_size=len(ids), max_size=len(ids)))
+        per_query = draw(
+            st.lists(
+                st.sampled_from([0.0, 0.25, 1.0, 3.0, 0.1]), min_size=len(ids), max_size=len(ids)
+            )
+        )
         if not any(per_query):
             per_query[0] = 1.0
         by_id = dict(zip(ids, per_query))
@@ -163,18 +171,30 @@ def test_engine_equals_reference(case):
     expected_per_query = ref.per_query_ndcg(
         y_true, y_score, qid=qid, zero_division=zero_division, **options
     )
-    result = query_scores(y_true, y_score, qid=qid, zero_division=zero_division,
-                          sample_weight=weight, **options)
+    result = query_scores(
+        y_true, y_score, qid=qid, zero_division=zero_division, sample_weight=weight, **options
+    )
     assert result.qid.tolist() == sorted(expected_per_query)
     np.testing.assert_allclose(
-        result.score, [expected_per_query[q] for q in result.qid.tolist()],
-        rtol=RTOL, atol=ATOL, equal_nan=True,
+        result.score,
+        [expected_per_query[q] for q in result.qid.tolist()],
+        rtol=RTOL,
+        atol=ATOL,
+        equal_nan=True,
     )
 
-    expected = ref.ndcg(y_true, y_score, qid=qid, sample_weight=weight,
-                        zero_division=zero_division, **options)
-    got = _call(ndcg_score, y_true, y_score, qid=qid, sample_weight=weight,
-                zero_division=zero_division, **options)
+    expected = ref.ndcg(
+        y_true, y_score, qid=qid, sample_weight=weight, zero_division=zero_division, **options
+    )
+    got = _call(
+        ndcg_score,
+        y_true,
+        y_score,
+        qid=qid,
+        sample_weight=weight,
+        zero_division=zero_division,
+        **options,
+    )
     assert isinstance(got, float)
     np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL, equal_nan=True)
 
@@ -184,9 +204,9 @@ def test_engine_equals_reference(case):
     dcg_per_query = query_scores(y_true, y_score, qid=qid, metric="dcg", **options)
     np.testing.assert_allclose(
         dcg_per_query.score,
-        [ref.dcg(y_true[qid == q], y_score[qid == q], **options)
-         for q in dcg_per_query.qid],
-        rtol=RTOL, atol=ATOL,
+        [ref.dcg(y_true[qid == q], y_score[qid == q], **options) for q in dcg_per_query.qid],
+        rtol=RTOL,
+        atol=ATOL,
     )
 
 
@@ -197,21 +217,31 @@ def rectangular(draw):
     n_docs = draw(st.integers(1, 6))
     label_dtype = draw(st.sampled_from(DTYPES))
     high = 1 if label_dtype is np.bool_ else 4
-    y_true = np.array(draw(st.lists(st.integers(0, high), min_size=n_queries * n_docs,
-                                    max_size=n_queries * n_docs)))
-    y_score = np.array(draw(st.lists(st.integers(-2, 2), min_size=n_queries * n_docs,
-                                     max_size=n_queries * n_docs)))
-    weight = draw(st.one_of(
-        st.none(),
-        st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=n_queries, max_size=n_queries),
-    ))
+    y_true = np.array(
+        draw(
+            st.lists(st.integers(0, high), min_size=n_queries * n_docs, max_size=n_queries * n_docs)
+        )
+    )
+    y_score = np.array(
+        draw(st.lists(st.integers(-2, 2), min_size=n_queries * n_docs, max_size=n_queries * n_docs))
+    )
+    weight = draw(
+        st.one_of(
+            st.none(),
+            st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=n_queries, max_size=n_queries),
+        )
+    )
     return {
         "y_true": y_true.reshape(n_queries, n_docs).astype(label_dtype),
-        "y_score": (y_score.reshape(n_queries, n_docs)
-                    .astype(draw(st.sampled_from([np.float32, np.float64, np.int64])))),
+        "y_score": (
+            y_score.reshape(n_queries, n_docs).astype(
+                draw(st.sampled_from([np.float32, np.float64, np.int64]))
+            )
+        ),
         "sample_weight": weight,
-        "gain": GAINS[draw(st.sampled_from(["linear", "exponential", "mapping",
-                                            "sequence", "callable"]))],
+        "gain": GAINS[
+            draw(st.sampled_from(["linear", "exponential", "mapping", "sequence", "callable"]))
+        ],
         "discount": DISCOUNTS[draw(st.sampled_from(list(DISCOUNTS)))],
         "ties": draw(st.sampled_from(TIES)),
         "k": draw(st.sampled_from([None, 1, 2, 4, 50])),
@@ -240,36 +270,46 @@ def test_2d_and_long_format_agree(case):
     case["order"].shuffle(slots)
     order = np.empty(n_queries * n_docs, dtype=np.intp)
     for row in range(n_queries):
-        taken = sorted(slots[row * n_docs:(row + 1) * n_docs])
+        taken = sorted(slots[row * n_docs : (row + 1) * n_docs])
         order[taken] = np.arange(row * n_docs, (row + 1) * n_docs)
     long_true, long_score, qid = y_true.ravel()[order], y_score.ravel()[order], qid[order]
     if long_weight is not None:
         long_weight = long_weight[order]
 
     for zd in (case["zero_division"],):
-        wide = _call(ndcg_score, y_true, y_score, sample_weight=weight,
-                     zero_division=zd, **options)
-        long = _call(ndcg_score, long_true, long_score, qid=qid,
-                     sample_weight=long_weight, zero_division=zd, **options)
+        wide = _call(ndcg_score, y_true, y_score, sample_weight=weight, zero_division=zd, **options)
+        long = _call(
+            ndcg_score,
+            long_true,
+            long_score,
+            qid=qid,
+            sample_weight=long_weight,
+            zero_division=zd,
+            **options,
+        )
         np.testing.assert_allclose(long, wide, rtol=RTOL, atol=ATOL, equal_nan=True)
     np.testing.assert_allclose(
         dcg_score(long_true, long_score, qid=qid, sample_weight=long_weight, **options),
         dcg_score(y_true, y_score, sample_weight=weight, **options),
-        rtol=RTOL, atol=ATOL,
+        rtol=RTOL,
+        atol=ATOL,
     )
-    per_row = query_scores(y_true, y_score, zero_division=case["zero_division"],
-                           **options)
-    per_id = query_scores(long_true, long_score, qid=qid,
-                          zero_division=case["zero_division"], **options)
+    per_row = query_scores(y_true, y_score, zero_division=case["zero_division"], **options)
+    per_id = query_scores(
+        long_true, long_score, qid=qid, zero_division=case["zero_division"], **options
+    )
     # ids sort like the rows for every id kind used here
-    np.testing.assert_allclose(per_id.score, per_row.score, rtol=RTOL, atol=ATOL,
-                               equal_nan=True)
+    np.testing.assert_allclose(per_id.score, per_row.score, rtol=RTOL, atol=ATOL, equal_nan=True)
     # and the default options agree with the slow reference on 2-D input
     np.testing.assert_allclose(
         per_row.score,
-        [ref.query_ndcg(t, s, zero_division=case["zero_division"], **options)
-         for t, s in zip(y_true.astype(float), y_score.astype(float))],
-        rtol=RTOL, atol=ATOL, equal_nan=True,
+        [
+            ref.query_ndcg(t, s, zero_division=case["zero_division"], **options)
+            for t, s in zip(y_true.astype(float), y_score.astype(float))
+        ],
+        rtol=RTOL,
+        atol=ATOL,
+        equal_nan=True,
     )
 
 
@@ -293,8 +333,9 @@ def test_invariances(case, rnd):
     y_true, y_score, qid = case["y_true"], case["y_score"], case["qid"]
     weight, zd = case["sample_weight"], case["zero_division"]
     options = _options(case)
-    base = _call(ndcg_score, y_true, y_score, qid=qid, sample_weight=weight,
-                 zero_division=zd, **options)
+    base = _call(
+        ndcg_score, y_true, y_score, qid=qid, sample_weight=weight, zero_division=zd, **options
+    )
     base_dcg = dcg_score(y_true, y_score, qid=qid, sample_weight=weight, **options)
 
     # row shuffle: any permutation, except that "first" must keep the order of
@@ -305,13 +346,21 @@ def test_invariances(case, rnd):
         order = np.arange(len(qid))
         rnd.shuffle(order)
     w = None if weight is None else weight[order]
-    shuffled = _call(ndcg_score, y_true[order], y_score[order], qid=qid[order],
-                     sample_weight=w, zero_division=zd, **options)
+    shuffled = _call(
+        ndcg_score,
+        y_true[order],
+        y_score[order],
+        qid=qid[order],
+        sample_weight=w,
+        zero_division=zd,
+        **options,
+    )
     np.testing.assert_allclose(shuffled, base, rtol=RTOL, atol=ATOL, equal_nan=True)
     np.testing.assert_allclose(
-        dcg_score(y_true[order], y_score[order], qid=qid[order], sample_weight=w,
-                  **options),
-        base_dcg, rtol=RTOL, atol=ATOL,
+        dcg_score(y_true[order], y_score[order], qid=qid[order], sample_weight=w, **options),
+        base_dcg,
+        rtol=RTOL,
+        atol=ATOL,
     )
 
     # relabel the queries: an injective map to ids of another kind and order
@@ -325,42 +374,60 @@ def test_invariances(case, rnd):
     ):
         relabelled = np.array([mapping[q] for q in qid.tolist()])
         np.testing.assert_allclose(
-            _call(ndcg_score, y_true, y_score, qid=relabelled, sample_weight=weight,
-                  zero_division=zd, **options),
-            base, rtol=RTOL, atol=ATOL, equal_nan=True,
+            _call(
+                ndcg_score,
+                y_true,
+                y_score,
+                qid=relabelled,
+                sample_weight=weight,
+                zero_division=zd,
+                **options,
+            ),
+            base,
+            rtol=RTOL,
+            atol=ATOL,
+            equal_nan=True,
         )
-        per_query = query_scores(y_true, y_score, qid=relabelled, zero_division=zd,
-                                 **options)
+        per_query = query_scores(y_true, y_score, qid=relabelled, zero_division=zd, **options)
         original = query_scores(y_true, y_score, qid=qid, zero_division=zd, **options)
         by_id = dict(zip(original.qid.tolist(), original.score.tolist()))
         np.testing.assert_allclose(
             per_query.score,
             [by_id[{v: q for q, v in mapping.items()}[t]] for t in per_query.qid.tolist()],
-            rtol=RTOL, atol=ATOL, equal_nan=True,
+            rtol=RTOL,
+            atol=ATOL,
+            equal_nan=True,
         )
 
     # strictly increasing score transforms keep every order and every tie
     score = y_score.astype(np.float64)
-    for transformed in (score + 1000.0, 3.0 * score - 2.0, np.arctan(score / 1e6),
-                        np.cbrt(score)):
+    for transformed in (score + 1000.0, 3.0 * score - 2.0, np.arctan(score / 1e6), np.cbrt(score)):
         np.testing.assert_allclose(
-            _call(ndcg_score, y_true, transformed, qid=qid, sample_weight=weight,
-                  zero_division=zd, **options),
-            base, rtol=RTOL, atol=ATOL, equal_nan=True,
+            _call(
+                ndcg_score,
+                y_true,
+                transformed,
+                qid=qid,
+                sample_weight=weight,
+                zero_division=zd,
+                **options,
+            ),
+            base,
+            rtol=RTOL,
+            atol=ATOL,
+            equal_nan=True,
         )
 
 
 @PROFILE
-@given(case=ragged(gain_names=("linear", "exponential", "mapping", "sequence",
-                               "callable")))
+@given(case=ragged(gain_names=("linear", "exponential", "mapping", "sequence", "callable")))
 def test_bounds(case):
     """optimistic >= average >= pessimistic, per query; 0 <= NDCG <= 1."""
     y_true, y_score, qid = case["y_true"], case["y_score"], case["qid"]
     options = _options(case)
     del options["ties"]
     per_rule = {
-        ties: query_scores(y_true, y_score, qid=qid, ties=ties, **options).score
-        for ties in TIES
+        ties: query_scores(y_true, y_score, qid=qid, ties=ties, **options).score for ties in TIES
     }
     slack = 1e-12
     assert (per_rule["optimistic"] >= per_rule["average"] - slack).all()
@@ -371,14 +438,12 @@ def test_bounds(case):
         # non-negative gains: NDCG in [0, 1], with no rounding past the ends
         assert ((values >= 0.0) & (values <= 1.0)).all(), (ties, values)
     for ties in TIES:
-        dcgs = query_scores(y_true, y_score, qid=qid, ties=ties, metric="dcg",
-                            **options).score
+        dcgs = query_scores(y_true, y_score, qid=qid, ties=ties, metric="dcg", **options).score
         assert (dcgs >= 0.0).all()
 
 
 @PROFILE
-@given(case=ragged(gain_names=("linear", "exponential", "mapping", "sequence",
-                               "callable")))
+@given(case=ragged(gain_names=("linear", "exponential", "mapping", "sequence", "callable")))
 def test_perfect_ranking_scores_one(case):
     """Ranking by the gain itself gives NDCG 1 for every query with a relevant document."""
     y_true, qid = case["y_true"], case["qid"]

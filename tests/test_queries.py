@@ -79,9 +79,7 @@ def test_group_queries_integer_ids(qid):
 
 def test_is_query_start():
     queries = group_queries(QID, None)
-    np.testing.assert_array_equal(
-        is_query_start(queries), [True, False, True, True, False, False]
-    )
+    np.testing.assert_array_equal(is_query_start(queries), [True, False, True, True, False, False])
 
 
 def test_positions():

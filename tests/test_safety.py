@@ -79,8 +79,7 @@ def _same(before, after):
 CALLS = {
     "ndcg_score": lambda t, s, q, w, **kw: ndcg_score(t, s, qid=q, sample_weight=w, **kw),
     "dcg_score": lambda t, s, q, w, **kw: dcg_score(t, s, qid=q, sample_weight=w, **kw),
-    "query_scores": lambda t, s, q, w, **kw: query_scores(t, s, qid=q, sample_weight=w,
-                                                          **kw).score,
+    "query_scores": lambda t, s, q, w, **kw: query_scores(t, s, qid=q, sample_weight=w, **kw).score,
 }
 
 
@@ -89,11 +88,12 @@ CALLS = {
 @pytest.mark.parametrize("call", list(CALLS))
 def test_inputs_never_modified(call, ties, kind):
     y_true, y_score, qid, weight = _long_input(1)
-    inputs = [_as_kind(a, kind) if kind != "float32" or a is not qid else qid.copy()
-              for a in (y_true, y_score, qid, weight)]
+    inputs = [
+        _as_kind(a, kind) if kind != "float32" or a is not qid else qid.copy()
+        for a in (y_true, y_score, qid, weight)
+    ]
     before = [_snapshot(a) for a in inputs]
-    expected = CALLS[call](y_true, y_score, qid, weight, ties=ties, k=5,
-                           gain="exponential")
+    expected = CALLS[call](y_true, y_score, qid, weight, ties=ties, k=5, gain="exponential")
     got = CALLS[call](*inputs, ties=ties, k=5, gain="exponential")
     for b, a in zip(before, inputs):
         _same(b, a)
@@ -107,8 +107,13 @@ def test_dataframe_columns_never_modified():
     frame_before = frame.copy(deep=True)
     wide = pd.DataFrame(np.arange(12.0).reshape(3, 4) % 3)
     wide_before = wide.copy(deep=True)
-    ndcg_score(frame["y"], frame["s"], qid=frame["q"], sample_weight=frame["w"],
-               gain=CONVENTIONS["trec_eval"]["gain"])
+    ndcg_score(
+        frame["y"],
+        frame["s"],
+        qid=frame["q"],
+        sample_weight=frame["w"],
+        gain=CONVENTIONS["trec_eval"]["gain"],
+    )
     dcg_score(wide, wide[::-1].to_numpy(), ties="optimistic")
     query_scores(wide, -wide, k=2)
     pd.testing.assert_frame_equal(frame, frame_before)
@@ -129,15 +134,13 @@ def test_callables_see_copies():
         return np.ones(rank.shape)
 
     clean = ndcg_score(y_true, y_score, qid=qid, discount="none")
-    assert ndcg_score(y_true, y_score, qid=qid, gain=greedy_gain,
-                      discount=greedy_discount) == clean
+    assert ndcg_score(y_true, y_score, qid=qid, gain=greedy_gain, discount=greedy_discount) == clean
     for b, a in zip(before, (y_true, y_score, qid)):
         np.testing.assert_array_equal(b, a)
 
 
 def test_read_only_inputs_accepted_everywhere():
-    X, y, qid = make_ranking(n_queries=8, n_items=5, n_features=4, n_informative=2,
-                             random_state=0)
+    X, y, qid = make_ranking(n_queries=8, n_items=5, n_features=4, n_informative=2, random_state=0)
     for array in (X, y, qid):
         array.flags.writeable = False
     with sklearn.config_context(enable_metadata_routing=True):
@@ -152,13 +155,15 @@ def test_repeated_calls_identical():
     for fn in CALLS.values():
         first = fn(y_true, y_score, qid, weight, ties="average", k=7)
         for _ in range(5):
-            np.testing.assert_array_equal(fn(y_true, y_score, qid, weight, ties="average",
-                                             k=7), first)
+            np.testing.assert_array_equal(
+                fn(y_true, y_score, qid, weight, ties="average", k=7), first
+            )
 
 
 def test_four_threads_share_one_scorer():
-    X, y, qid = make_ranking(n_queries=60, n_items=(3, 15), n_features=5,
-                             n_informative=3, random_state=1)
+    X, y, qid = make_ranking(
+        n_queries=60, n_items=(3, 15), n_features=5, n_informative=3, random_state=1
+    )
     model = Ridge().fit(X, y)
     scorer = make_ndcg_scorer(k=5, gain="exponential", ties="pessimistic")
     # each task scores a different subset of queries
@@ -199,7 +204,10 @@ def test_same_result_in_another_process():
     ]
     child = subprocess.run(
         [sys.executable, "-c", _CHILD.format(tests=str(ROOT / "tests"))],
-        capture_output=True, text=True, timeout=120, check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     assert json.loads(child.stdout) == here
 
@@ -207,9 +215,12 @@ def test_same_result_in_another_process():
 def _scorers():
     return {
         "ndcg": make_ndcg_scorer(k=5),
-        "ndcg_options": make_ndcg_scorer(k=3, gain={0: 0.0, 1: 1.0, 2: 3.0, 3: 9.0,
-                                                    4: 20.0},
-                                         ties="optimistic", zero_division=np.nan),
+        "ndcg_options": make_ndcg_scorer(
+            k=3,
+            gain={0: 0.0, 1: 1.0, 2: 3.0, 3: 9.0, 4: 20.0},
+            ties="optimistic",
+            zero_division=np.nan,
+        ),
         "ndcg_trec": make_ndcg_scorer(k=10, **CONVENTIONS["trec_eval"]),
         "dcg": make_dcg_scorer(k=4, gain="exponential", discount="reciprocal"),
     }
@@ -218,12 +229,12 @@ def _scorers():
 @pytest.mark.parametrize("name", list(_scorers()))
 @pytest.mark.parametrize("clone", ["pickle", "deepcopy"])
 def test_scorers_survive_pickle_and_deepcopy(name, clone):
-    X, y, qid = make_ranking(n_queries=20, n_items=(2, 9), n_features=4, n_informative=2,
-                             random_state=2)
+    X, y, qid = make_ranking(
+        n_queries=20, n_items=(2, 9), n_features=4, n_informative=2, random_state=2
+    )
     model = Ridge().fit(X, y)
     scorer = _scorers()[name]
-    copied = pickle.loads(pickle.dumps(scorer)) if clone == "pickle" else copy.deepcopy(
-        scorer)
+    copied = pickle.loads(pickle.dumps(scorer)) if clone == "pickle" else copy.deepcopy(scorer)
     with sklearn.config_context(enable_metadata_routing=True):
         assert copied(model, X, y, qid=qid) == scorer(model, X, y, qid=qid)
         # the qid request survives too
@@ -232,8 +243,9 @@ def test_scorers_survive_pickle_and_deepcopy(name, clone):
 
 @pytest.mark.parametrize("clone", ["pickle", "deepcopy"])
 def test_fitted_evaluator_survives_pickle_and_deepcopy(clone):
-    X, y, qid = make_ranking(n_queries=20, n_items=(2, 9), n_features=4, n_informative=2,
-                             random_state=3)
+    X, y, qid = make_ranking(
+        n_queries=20, n_items=(2, 9), n_features=4, n_informative=2, random_state=3
+    )
     model = RankingEvaluator(Ridge(alpha=0.3), k=4, gain="exponential").fit(X, y, qid=qid)
     copied = pickle.loads(pickle.dumps(model)) if clone == "pickle" else copy.deepcopy(model)
     assert copied.score(X, y, qid=qid) == model.score(X, y, qid=qid)
@@ -273,8 +285,11 @@ print(json.dumps({"before": before, "after": after}))
 def test_import_changes_no_global_state():
     """Import in a fresh interpreter, after the dependencies, and compare."""
     child = subprocess.run(
-        [sys.executable, "-c", _IMPORT_STATE], capture_output=True, text=True,
-        timeout=120, check=True,
+        [sys.executable, "-c", _IMPORT_STATE],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     states = json.loads(child.stdout)
     for key, before in states["before"].items():
@@ -285,7 +300,9 @@ def test_bench_scale_smoke():
     """benchmarks/bench_scale.py runs at smoke size; no timing is checked."""
     result = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bench_scale.py"), "--smoke"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     for workload in ("many", "one", "skewed"):

@@ -34,12 +34,22 @@ trees = HistGradientBoostingRegressor(max_iter=40, random_state=0).fit(X[train],
 rng = np.random.default_rng(0)
 ks = range(1, 21)
 display = NDCGCurveDisplay.from_predictions(
-    y[test], rng.normal(size=test.shape[0]), qid=qid[test], ks=ks, name="random",
+    y[test],
+    rng.normal(size=test.shape[0]),
+    qid=qid[test],
+    ks=ks,
+    name="random",
     linestyle="--",
 )
 NDCGCurveDisplay.from_estimator(ridge, X[test], y[test], qid=qid[test], ks=ks, ax=display.ax_)
 best = NDCGCurveDisplay.from_estimator(
-    trees, X[test], y[test], qid=qid[test], ks=ks, ax=display.ax_, show_spread=True,
+    trees,
+    X[test],
+    y[test],
+    qid=qid[test],
+    ks=ks,
+    ax=display.ax_,
+    show_spread=True,
     name="gradient boosting (band: per-query quartiles)",
 )
 display.ax_.set_ylim(0, 1)

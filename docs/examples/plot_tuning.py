@@ -36,16 +36,25 @@ print("best:", search.best_params_)
 # ``cv_results_`` has one row per candidate, with the mean and standard
 # deviation over folds of each metric.
 results = pd.DataFrame(search.cv_results_)
-columns = ["param_max_depth", "param_learning_rate", "mean_test_ndcg@10",
-           "std_test_ndcg@10", "mean_test_ndcg@3", "rank_test_ndcg@10"]
+columns = [
+    "param_max_depth",
+    "param_learning_rate",
+    "mean_test_ndcg@10",
+    "std_test_ndcg@10",
+    "mean_test_ndcg@3",
+    "rank_test_ndcg@10",
+]
 print(results[columns].round(3).to_string(index=False))
 
 # %%
-labels = [f"depth={d}, lr={lr}" for d, lr in
-          zip(results["param_max_depth"], results["param_learning_rate"])]
+labels = [
+    f"depth={d}, lr={lr}"
+    for d, lr in zip(results["param_max_depth"], results["param_learning_rate"])
+]
 fig, ax = plt.subplots()
-ax.errorbar(results["mean_test_ndcg@10"], range(len(labels)),
-            xerr=results["std_test_ndcg@10"], fmt="o")
+ax.errorbar(
+    results["mean_test_ndcg@10"], range(len(labels)), xerr=results["std_test_ndcg@10"], fmt="o"
+)
 ax.set_yticks(range(len(labels)), labels)
 ax.set_xlabel("NDCG@10 (mean ± std over folds)")
 fig.tight_layout()
