@@ -7,7 +7,7 @@ from ._evaluator import RankingEvaluator
 from ._metrics import QueryScores, dcg_score, ndcg_score, query_scores
 from ._scorer import make_dcg_scorer, make_ndcg_scorer
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "CONVENTIONS",

@@ -26,8 +26,8 @@ _COMMON_PARAMS = {
     "ties": [StrOptions(set(TIE_RULES))],
     "qid": ["array-like", None],
     "sample_weight": ["array-like", None],
-    "ignore_ties": ["boolean", None],
 }
+_IGNORE_TIES = {"ignore_ties": ["boolean", None]}  # scikit-learn's keyword
 _ZERO_DIVISION = [Options(Real, {0.0, 1.0}), "nan"]
 _LOG_BASE = [Interval(Real, 1, None, closed="neither"), None]
 
@@ -210,7 +210,7 @@ def query_scores(
 
 
 @validate_params(
-    {**_COMMON_PARAMS, "zero_division": _ZERO_DIVISION},
+    {**_COMMON_PARAMS, **_IGNORE_TIES, "zero_division": _ZERO_DIVISION},
     prefer_skip_nested_validation=True,
 )
 def ndcg_score(
@@ -291,7 +291,7 @@ def ndcg_score(
         to leave such queries out of the mean. If every query is left out the
         result is NaN, with an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
     ignore_ties : bool, default=None
-        scikit-learn's keyword: True means the fastest tie rule (``"first"``,
+        The keyword of scikit-learn: True means the fastest tie rule (``"first"``,
         the same value on tie-free scores), False means ``"average"``. Give
         ``ties`` or ``ignore_ties``, not both.
 
@@ -367,7 +367,7 @@ def ndcg_score(
 
 
 @validate_params(
-    {**_COMMON_PARAMS, "log_base": _LOG_BASE},
+    {**_COMMON_PARAMS, **_IGNORE_TIES, "log_base": _LOG_BASE},
     prefer_skip_nested_validation=True,
 )
 def dcg_score(
@@ -413,10 +413,10 @@ def dcg_score(
         Weight of each query in the mean: one per row for 2-D input; for long
         format one per document, equal within a query.
     log_base : float > 1, default=None
-        scikit-learn's keyword: the discount is ``1 / log_base(r + 1)``. Only
+        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only
         with ``discount="log2"``; None means base 2.
     ignore_ties : bool, default=None
-        scikit-learn's keyword: True means ``ties="first"``, False means
+        The keyword of scikit-learn: True means ``ties="first"``, False means
         ``ties="average"``. Give ``ties`` or ``ignore_ties``, not both.
 
     Returns

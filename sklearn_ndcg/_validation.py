@@ -45,13 +45,23 @@ def _as_array(x, name: str) -> np.ndarray:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", _RaggedWarning)
-            return np.asarray(x)
+            array = np.asarray(x)
     except (ValueError, _RaggedWarning) as exc:  # ragged nested sequences
         raise ValueError(
             f"{name} could not be read as an array; is it ragged (rows of "
             f"different lengths)? Give 2-D input with the same number of documents "
             f"per query, or long format with qid. ({exc})"
         ) from None
+    if (
+        array.dtype.kind == "f"
+        and isinstance(x, (list, tuple))
+        and all(isinstance(v, int) for v in x)
+    ):
+        # Python ints beyond int64 (e.g. 64-bit hashes): numpy rounds them to float64,
+        # which merges distinct values; keep them exact
+        array = np.empty(len(x), dtype=object)
+        array[:] = x
+    return array
 
 
 def _is_missing(value) -> bool:
@@ -75,6 +85,9 @@ def missing_rows(array: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.zeros(array.size, dtype=bool))
 
 
+_NOT_FINITE = "missing or infinite values (NaN, None, NA or inf)"
+
+
 def _missing_error(name: str, rows: np.ndarray, what: str = "missing values") -> ValueError:
     where = ", ".join(str(i) for i in rows[:5]) + (", ..." if rows.shape[0] > 5 else "")
     return ValueError(
@@ -93,7 +106,7 @@ def as_float_array(x, name: str) -> np.ndarray:
     if array.dtype.kind == "O":  # e.g. pandas nullable dtypes with pd.NA
         missing = missing_rows(array)
         if missing.shape[0]:
-            raise _missing_error(name, missing, "missing values (None, NaN or NA)")
+            raise _missing_error(name, missing, _NOT_FINITE)
     try:
         result = np.asarray(array, dtype=np.float64)  # the stages never write to it
     except (TypeError, ValueError):
@@ -103,7 +116,7 @@ def as_float_array(x, name: str) -> np.ndarray:
         ) from None
     if not np.isfinite(result).all():
         bad = np.flatnonzero(~np.isfinite(result))
-        raise _missing_error(name, bad, "NaN or infinity")
+        raise _missing_error(name, bad, _NOT_FINITE)
     return result
 
 

@@ -472,7 +472,7 @@ def test_multiclass_classifier_on_graded_labels(routing, ranking_data):
         ndcg_score(y, expected_label, qid=qid, k=5), rel=1e-12
     )
     # a classifier of graded labels without predict_proba cannot rank
-    svc = LinearSVC().fit(X, y)
+    svc = LinearSVC(dual=False).fit(X, y)
     with pytest.raises(ValueError, match="decision_function gives 5 columns, one per class"):
         make_ndcg_scorer(k=5)(svc, X, y, qid=qid)
 
@@ -494,3 +494,21 @@ def test_readme_example_runs():
     by_hand = hand_fold_scores(best, X, y, qid, k=10, cv=search.cv)
     assert search.best_score_ == pytest.approx(by_hand.mean(), rel=1e-12)
     assert sklearn.get_config()["enable_metadata_routing"] is False
+
+
+def test_readme_quotes_the_error_of_forgotten_routing():
+    """The README shows the error a search gives without routing; it must be the real one."""
+    text = README.read_text()
+    quoted = re.search(r"```text\n(.*?)```", text, flags=re.DOTALL).group(1)
+    section = text.split("## Tune a model by NDCG@10", 1)[1].split("\n## ", 1)[0]
+    (block,) = [b for b in re.findall(r"```python\n(.*?)```", section, re.DOTALL) if "search" in b]
+    code = block.replace("sklearn.set_config(enable_metadata_routing=True)", "pass")
+    with sklearn.config_context(enable_metadata_routing=False):
+        with pytest.raises(ValueError) as error:
+            exec(compile(code, str(README), "exec"), {})
+    message = str(error.value)
+    for line in ("All the 15 fits failed.", "15 fits failed with the following error:"):
+        assert line in quoted and line in message
+    last = quoted.strip().splitlines()[-1]
+    assert last == "TypeError: Ridge.fit() got an unexpected keyword argument 'qid'"
+    assert last in message
