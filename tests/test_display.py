@@ -29,7 +29,7 @@ def _long_format(seed=0):
 
 def test_movie_example_curve():
     # seed example 2 (movie recommendations): NDCG@k for k = 1..5, exact values
-    # from ../shared/seed-examples.md
+    # from tests/data/seed-examples.md
     display = NDCGCurveDisplay.from_predictions([[5, 5, 4, 3, 2]], [[3, 1, 5, 2, 4]])
     expected = [
         0.8,

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from sklearn_ndcg import dcg_score, ndcg_score
 from sklearn_ndcg._gain import compute_gain
 
 LABELS = np.array([0.0, 1.0, 2.0, 3.0, 1.0])
@@ -61,3 +62,11 @@ def test_missing_labels_listed_and_counted():
     labels = np.arange(20.0)
     with pytest.raises(ValueError, match=r"\[0, 1, .*, 9 and 10 more\]"):
         compute_gain(labels, {100: 1.0})
+
+
+def test_negative_labels_accepted_by_mapping_and_callable():
+    """Only the built-in gains reject negative labels."""
+    y_true, y_score = [1, 0, -1], [3, 2, 1]
+    ndcg_score(y_true, y_score, gain={1: 1.0, 0: 0.0, -1: -1.0})
+    ndcg_score(y_true, y_score, gain=lambda r: r)
+    dcg_score(y_true, y_score, gain=lambda r: r + 1)

@@ -96,3 +96,47 @@ def test_query_weights():
     assert query_weights(None, queries) is None
     with pytest.raises(ValueError, match=r"varies within the queries \[10\]"):
         query_weights(np.array([3.0, 1.0, 3.0, 2.0, 1.5, 3.0]), queries)
+
+
+def _brute_force_order(codes, values):
+    """Queries in code order, each by decreasing value; ties in row order."""
+    return [
+        row
+        for code in sorted(set(codes.tolist()))
+        for row in sorted(np.flatnonzero(codes == code), key=lambda r: -values[r])
+    ]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_sort_within_queries_lexsort_fallback(seed, monkeypatch):
+    """With too many queries for int64 keys, np.lexsort sorts: the same layout.
+
+    The packed keys need bit_length(n_queries - 1) + bit_length(n_rows - 1) bits;
+    a Queries whose ids array is a zero-copy view of 2**58 entries makes that more
+    than 62, so the fallback runs on a small input. Equal values may come in any
+    order within their query, so the layouts are compared by (query, value) of
+    each position and checked to hold every row once.
+    """
+    rng = np.random.default_rng(seed)
+    qid = rng.integers(0, 6, size=40)
+    values = rng.integers(-2, 3, size=40).astype(float)  # many ties
+    main = group_queries(qid, None)
+    huge = main._replace(ids=np.broadcast_to(np.int64(0), (2**58,)))
+    lexsort, calls = np.lexsort, []
+
+    def spy(keys, *args, **kwargs):
+        calls.append(len(keys))
+        return lexsort(keys, *args, **kwargs)
+
+    monkeypatch.setattr(np, "lexsort", spy)
+    order_main = sort_within_queries(main, values)
+    assert calls == []  # few queries: the packed keys
+    order_fallback = sort_within_queries(huge, values)
+    assert calls == [2]  # the fallback ran
+    # each position holds the same (query, value) as in the brute-force order, and
+    # every row once: the same rows in each tie group, in any order
+    expected = _brute_force_order(main.codes, values)
+    for order in (order_main, order_fallback):
+        np.testing.assert_array_equal(np.sort(order), np.arange(40))
+        np.testing.assert_array_equal(main.codes[order], main.codes[expected])
+        np.testing.assert_array_equal(values[order], values[expected])

@@ -1,10 +1,11 @@
 """Data safety and concurrency.
 
-Inputs are never modified (arrays, lists, DataFrames, read-only arrays);
-results are identical across repeated calls, across 4 threads sharing one
-scorer, and across processes; scorers and a fitted RankingEvaluator survive
-pickle and copy.deepcopy; importing the package changes no global state; the
-scale benchmark still runs at smoke size.
+Inputs are never modified, at any public entry point (arrays, lists, read-only
+and float32 arrays, pandas objects), not even by gain and discount callables
+that write into their arguments; results are identical across repeated calls,
+across 4 threads sharing one scorer, and across processes; scorers and a fitted
+RankingEvaluator survive pickle and copy.deepcopy; importing the package changes
+no global state; the scale benchmark still runs at smoke size.
 """
 
 import copy
@@ -16,13 +17,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 import sklearn
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.linear_model import Ridge
 
 from sklearn_ndcg import (
     CONVENTIONS,
+    NDCGCurveDisplay,
     RankingEvaluator,
     dcg_score,
     make_dcg_scorer,
@@ -45,85 +47,231 @@ def _long_input(seed=0, n_queries=30):
     return y_true, y_score, qid, weight
 
 
-def _as_kind(array, kind):
-    if kind == "list":
-        return array.tolist()
-    if kind == "series":
-        return pd.Series(array)
-    if kind == "readonly":
-        array = array.copy()
-        array.flags.writeable = False
-        return array
-    if kind == "float32":
-        return array.astype(np.float32)
-    return array.copy()
+class _FirstColumn(RegressorMixin, BaseEstimator):
+    """A fitted model whose prediction is the first column of X; it only reads X."""
+
+    def fit(self, X, y):
+        self.n_features_in_ = np.shape(X)[1]
+        return self
+
+    def predict(self, X):
+        return np.asarray(X, dtype=float)[:, 0]
+
+
+def _greedy_gain(rel):
+    """A gain callable that writes into its argument."""
+    rel += 100.0
+    return rel - 100.0
+
+
+def _greedy_discount(rank):
+    """A discount callable that overwrites its argument."""
+    out = 1.0 / np.sqrt(rank)
+    rank[:] = 1
+    return out
+
+
+def _ndcg_score(d, ties):
+    return ndcg_score(
+        d["y_true"],
+        d["y_score"],
+        qid=d.get("qid"),
+        sample_weight=d["weight"],
+        ties=ties,
+        k=3,
+        gain=_greedy_gain,
+        discount=_greedy_discount,
+    )
+
+
+def _ndcg_score_raising(d, ties):
+    # an error (weights that vary within a query) leaves the inputs unchanged too
+    with pytest.raises(ValueError, match="sample_weight must be the same"):
+        ndcg_score(
+            d["y_true"], d["y_score"], qid=d["qid"], sample_weight=d["bad_weight"], ties=ties
+        )
+
+
+def _dcg_score(d, ties):
+    return dcg_score(
+        d["y_true"],
+        d["y_score"],
+        qid=d.get("qid"),
+        sample_weight=d["weight"],
+        ties=ties,
+        gain=d["gain_table"],
+    )
+
+
+def _query_scores(d, ties):
+    return query_scores(
+        d["y_true"],
+        d["y_score"],
+        qid=d.get("qid"),
+        sample_weight=d["weight"],
+        ties=ties,
+        k=5,
+        gain="exponential",
+    ).score
+
+
+def _ndcg_scorer(d, ties):
+    scorer = make_ndcg_scorer(k=3, ties=ties, gain=d["gain_table"])
+    model = _FirstColumn().fit(np.zeros((1, 2)), [0.0])
+    with sklearn.config_context(enable_metadata_routing=True):
+        return scorer(model, d["X"], d["y_true"], qid=d["qid"], sample_weight=d["weight"])
+
+
+def _evaluator_fit(d, ties):
+    model = RankingEvaluator(Ridge(), k=3, ties=ties)
+    with sklearn.config_context(enable_metadata_routing=True):
+        model.fit(d["X"], d["y_true"], qid=d["qid"], sample_weight=d["weight"])
+    return model.estimator_.coef_
+
+
+def _evaluator_score(d, ties):
+    model = RankingEvaluator(Ridge(), k=3, ties=ties)
+    with sklearn.config_context(enable_metadata_routing=True):
+        # fitted on copies, so that only score sees the inputs
+        model.fit(_snapshot(d["X"]), _snapshot(d["y_true"]), qid=_snapshot(d["qid"]))
+        return model.score(d["X"], d["y_true"], qid=d["qid"], sample_weight=d["weight"])
+
+
+def _curve_display(d, ties):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    display = NDCGCurveDisplay.from_predictions(
+        d["y_true"],
+        d["y_score"],
+        qid=d.get("qid"),
+        sample_weight=d["weight"],
+        ks=[1, 2, 3],
+        ties=ties,
+        gain=CONVENTIONS["trec_eval"]["gain"],
+    )
+    plt.close(display.figure_)
+    return display.ndcg_
+
+
+# (entry point, layout): call; a "2d" row where the entry point takes 2-D input
+ENTRY_POINTS = {
+    ("ndcg_score", "long"): _ndcg_score,
+    ("ndcg_score", "2d"): _ndcg_score,
+    ("ndcg_score_raising", "long"): _ndcg_score_raising,
+    ("dcg_score", "long"): _dcg_score,
+    ("dcg_score", "2d"): _dcg_score,
+    ("query_scores", "long"): _query_scores,
+    ("query_scores", "2d"): _query_scores,
+    ("make_ndcg_scorer", "long"): _ndcg_scorer,
+    ("RankingEvaluator.fit", "long"): _evaluator_fit,
+    ("RankingEvaluator.score", "long"): _evaluator_score,
+    ("NDCGCurveDisplay.from_predictions", "long"): _curve_display,
+    ("NDCGCurveDisplay.from_predictions", "2d"): _curve_display,
+}
+KINDS = ["ndarray", "list", "readonly", "float32", "pandas"]
+
+
+def _arrays(layout, kind):
+    """The inputs of one layout as numpy arrays; string query ids for pandas."""
+    if layout == "2d":
+        return {
+            "y_true": np.array([[3.0, 2.0, 1.0, 0.0, 0.0], [1.0, 0.0, 2.0, 0.0, 1.0]]),
+            "y_score": np.array([[3.0, 2.0, 0.0, 0.0, 1.0], [0.5, 0.5, 0.1, 0.9, 0.5]]),
+            "weight": np.array([1.0, 2.0]),
+        }
+    y_true, y_score, qid, weight = _long_input(1)
+    return {
+        "y_true": y_true,
+        "y_score": y_score,
+        "qid": qid.astype(str) if kind == "pandas" else qid,
+        "weight": weight,
+        "bad_weight": weight + np.arange(qid.size),  # varies within each query
+        "X": np.column_stack((y_score, y_true % 2)),
+    }
+
+
+def _as_kind(arrays, kind):
+    """The same inputs as lists, read-only or float32 arrays, or pandas objects."""
+    if kind == "pandas":
+        pd = pytest.importorskip("pandas")
+        if "qid" not in arrays:  # 2-D: DataFrames, one weight per query in a Series
+            return {
+                "y_true": pd.DataFrame(arrays["y_true"], index=[5, 9]),
+                "y_score": pd.DataFrame(arrays["y_score"], index=[5, 9]),
+                "weight": pd.Series(arrays["weight"], index=[5, 9]),
+            }
+        # long: the columns of one DataFrame, which must not change either
+        frame = pd.DataFrame({name: a for name, a in arrays.items() if name != "X"})
+        frame["x0"], frame["x1"] = arrays["X"].T
+        inputs = {name: frame[name] for name in arrays if name != "X"}
+        return {**inputs, "X": frame[["x0", "x1"]], "frame": frame}
+    inputs = {}
+    for name, array in arrays.items():
+        if kind == "list":
+            array = array.tolist()
+        elif kind == "readonly":
+            array = array.copy()
+            array.flags.writeable = False
+        elif kind == "float32" and name != "qid":
+            array = array.astype(np.float32)
+        else:
+            array = array.copy()
+        inputs[name] = array
+    return inputs
 
 
 def _snapshot(value):
-    if isinstance(value, (pd.Series, pd.DataFrame)):
+    if hasattr(value, "copy") and hasattr(value, "iloc"):  # pandas
         return value.copy(deep=True)
     return copy.deepcopy(value)
 
 
-def _same(before, after):
-    if isinstance(before, (pd.Series, pd.DataFrame)):
-        assert before.equals(after)
-        return
-    if isinstance(before, np.ndarray):
-        assert before.dtype == after.dtype and before.shape == after.shape
-        np.testing.assert_array_equal(before, after)
-        return
-    assert before == after
+def _assert_same(before, after, name):
+    if hasattr(before, "iloc"):  # pandas: values, dtypes, index and names
+        assert type(after) is type(before), name
+        pd = pytest.importorskip("pandas")
+        if isinstance(before, pd.DataFrame):
+            pd.testing.assert_frame_equal(after, before, check_exact=True)
+        else:
+            pd.testing.assert_series_equal(after, before, check_exact=True)
+    elif isinstance(before, np.ndarray):
+        assert after.dtype == before.dtype and after.shape == before.shape, name
+        np.testing.assert_array_equal(after, before, err_msg=name)
+    else:
+        assert after == before, name
 
 
-CALLS = {
-    "ndcg_score": lambda t, s, q, w, **kw: ndcg_score(t, s, qid=q, sample_weight=w, **kw),
-    "dcg_score": lambda t, s, q, w, **kw: dcg_score(t, s, qid=q, sample_weight=w, **kw),
-    "query_scores": lambda t, s, q, w, **kw: query_scores(t, s, qid=q, sample_weight=w, **kw).score,
-}
-
-
-@pytest.mark.parametrize("kind", ["ndarray", "list", "series", "readonly", "float32"])
 @pytest.mark.parametrize("ties", ["average", "first", "optimistic", "pessimistic"])
-@pytest.mark.parametrize("call", list(CALLS))
-def test_inputs_never_modified(call, ties, kind):
-    y_true, y_score, qid, weight = _long_input(1)
-    inputs = [
-        _as_kind(a, kind) if kind != "float32" or a is not qid else qid.copy()
-        for a in (y_true, y_score, qid, weight)
-    ]
-    before = [_snapshot(a) for a in inputs]
-    expected = CALLS[call](y_true, y_score, qid, weight, ties=ties, k=5, gain="exponential")
-    got = CALLS[call](*inputs, ties=ties, k=5, gain="exponential")
-    for b, a in zip(before, inputs):
-        _same(b, a)
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    "entry, layout", list(ENTRY_POINTS), ids=[f"{e}-{layout}" for e, layout in ENTRY_POINTS]
+)
+def test_inputs_never_modified(entry, layout, kind, ties):
+    """No public entry point changes its inputs, whatever their container.
+
+    Arrays, lists, read-only arrays, float32 arrays and pandas objects (for long
+    format, the columns of one DataFrame) come out equal to a deep copy taken
+    before the call, and so do a gain table given as a list and the inputs of a
+    call that raises. Gain and discount callables that write into their argument
+    must not reach the inputs. The result equals that of fresh float64 arrays.
+    """
+    call = ENTRY_POINTS[entry, layout]
+    arrays = _arrays(layout, kind)
+    inputs = {**_as_kind(arrays, kind), "gain_table": [0.0, 1.0, 3.0, 7.0]}
+    before = {name: _snapshot(value) for name, value in inputs.items()}
+    got = call(inputs, ties)
+    for name, value in inputs.items():
+        _assert_same(before[name], value, name)
     if kind != "float32":  # float32 inputs round the scores differently
+        expected = call({**_as_kind(arrays, "ndarray"), "gain_table": [0.0, 1.0, 3.0, 7.0]}, ties)
         np.testing.assert_array_equal(got, expected)
 
 
-def test_dataframe_columns_never_modified():
-    y_true, y_score, qid, weight = _long_input(2)
-    frame = pd.DataFrame({"y": y_true, "s": y_score, "q": qid.astype(str), "w": weight})
-    frame_before = frame.copy(deep=True)
-    wide = pd.DataFrame(np.arange(12.0).reshape(3, 4) % 3)
-    wide_before = wide.copy(deep=True)
-    ndcg_score(
-        frame["y"],
-        frame["s"],
-        qid=frame["q"],
-        sample_weight=frame["w"],
-        gain=CONVENTIONS["trec_eval"]["gain"],
-    )
-    dcg_score(wide, wide[::-1].to_numpy(), ties="optimistic")
-    query_scores(wide, -wide, k=2)
-    pd.testing.assert_frame_equal(frame, frame_before)
-    pd.testing.assert_frame_equal(wide, wide_before)
-
-
 def test_callables_see_copies():
-    """A gain or discount callable that writes into its argument changes nothing."""
+    """A gain or discount callable that writes into its argument changes no result."""
     y_true, y_score, qid, _ = _long_input(3)
-    before = (y_true.copy(), y_score.copy(), qid.copy())
 
     def greedy_gain(rel):
         rel += 100.0
@@ -135,8 +283,25 @@ def test_callables_see_copies():
 
     clean = ndcg_score(y_true, y_score, qid=qid, discount="none")
     assert ndcg_score(y_true, y_score, qid=qid, gain=greedy_gain, discount=greedy_discount) == clean
-    for b, a in zip(before, (y_true, y_score, qid)):
-        np.testing.assert_array_equal(b, a)
+
+
+def test_callables_see_copies_hand_computation():
+    """Callables that change their argument in place give the hand-computed value."""
+    y_true = np.array([3.0, 1.0, 0.0, 2.0])
+    y_score = np.array([0.1, 0.4, 0.3, 0.2])
+
+    def doubling_gain(rel):
+        rel *= 2  # in place, on purpose
+        return rel
+
+    def zeroing_discount(rank):
+        out = 1.0 / rank
+        rank[:] = 0  # in place, on purpose
+        return out
+
+    result = ndcg_score(y_true, y_score, gain=doubling_gain, discount=zeroing_discount)
+    # hand computation: gains 6, 2, 0, 4; ranked [2, 0, 4, 6] / ideal [6, 4, 2, 0], 1/r
+    assert result == pytest.approx((2 + 0 + 4 / 3 + 6 / 4) / (6 + 4 / 2 + 2 / 3), rel=1e-14)
 
 
 def test_read_only_inputs_accepted_everywhere():
@@ -148,6 +313,13 @@ def test_read_only_inputs_accepted_everywhere():
         value = model.score(X, y, qid=qid)
         scored = make_ndcg_scorer(k=3)(model.estimator_, X, y, qid=qid)
     assert value == scored
+
+
+CALLS = {
+    "ndcg_score": lambda t, s, q, w, **kw: ndcg_score(t, s, qid=q, sample_weight=w, **kw),
+    "dcg_score": lambda t, s, q, w, **kw: dcg_score(t, s, qid=q, sample_weight=w, **kw),
+    "query_scores": lambda t, s, q, w, **kw: query_scores(t, s, qid=q, sample_weight=w, **kw).score,
+}
 
 
 def test_repeated_calls_identical():

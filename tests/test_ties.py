@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from sklearn_ndcg import dcg_score, ndcg_score
 from sklearn_ndcg._queries import group_queries
 from sklearn_ndcg._ties import DEFAULT_TIES, TIE_RULES, ideal_gains, rank_gains, resolve_ties
 
@@ -124,3 +125,14 @@ def test_top_k_path_agrees_with_whole_rows(ties, k):
     whole = rank_gains(gain, score, queries, ties).reshape(shape)[:, :k]
     top = rank_gains(gain, score, queries, ties, k).reshape(shape[0], -1)[:, :k]
     np.testing.assert_allclose(top, whole, rtol=1e-15)
+
+
+def test_explicit_ties_without_ignore_ties_is_fine():
+    # the default of ties is a sentinel: only the pair ties + ignore_ties is an error
+    y_true = [[3, 2, 1, 0, 0], [0, 1, 2, 0, 1]]
+    y_score = [[0.5, 0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4, 0.5]]
+    for ties in ("average", "first", "optimistic", "pessimistic"):
+        ndcg_score(y_true, y_score, ties=ties)
+        dcg_score(y_true, y_score, ties=ties, ignore_ties=None)
+    ndcg_score(y_true, y_score, ignore_ties=True)
+    ndcg_score(y_true, y_score, ignore_ties=False)
