@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-MAX_CELLS = 2**18
+MAX_CELLS = 2**16
 """Cells per block: blocks are cut into chunks of at most this many documents, so
 that the memory of the stages stays small whatever the size of the input."""
 
@@ -65,16 +65,24 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
         sizes = np.full(n_queries, n_documents, dtype=np.intp)
         return Queries(ids, sizes, ids * n_documents, None, shape)
     n_rows = qid.shape[0]
-    heads = np.flatnonzero(np.concatenate(([True], qid[1:] != qid[:-1])))
-    run_lengths = np.diff(np.append(heads, n_rows))
-    ids, run_query = _unique(qid[heads])  # every id starts at least one run
-    if ids.shape[0] == heads.shape[0]:  # each query is one run: already grouped
-        sizes = np.empty(ids.shape[0], dtype=np.intp)
-        starts = np.empty(ids.shape[0], dtype=np.intp)
-        sizes[run_query] = run_lengths
-        starts[run_query] = heads
-        return Queries(ids, sizes, starts, None, None)
-    codes = np.repeat(run_query, run_lengths)
+    new_run = np.empty(n_rows, dtype=bool)
+    new_run[0] = True
+    np.not_equal(qid[1:], qid[:-1], out=new_run[1:])
+    if 4 * np.count_nonzero(new_run) <= n_rows:  # long runs: maybe already grouped
+        heads = np.flatnonzero(new_run)
+        del new_run
+        run_lengths = np.diff(np.append(heads, n_rows))
+        ids, run_query = _unique(qid[heads])  # every id starts at least one run
+        if ids.shape[0] == heads.shape[0]:  # each query is one run: already grouped
+            sizes = np.empty(ids.shape[0], dtype=np.intp)
+            starts = np.empty(ids.shape[0], dtype=np.intp)
+            sizes[run_query] = run_lengths
+            starts[run_query] = heads
+            return Queries(ids, sizes, starts, None, None)
+        codes = np.repeat(run_query, run_lengths)
+    else:  # rows interleaved
+        del new_run
+        ids, codes = _unique(qid)
     order = _stable_argsort(codes, ids.shape[0])
     sizes = np.bincount(codes, minlength=ids.shape[0])
     starts = np.concatenate(([0], np.cumsum(sizes[:-1])))
@@ -104,7 +112,9 @@ def _unique(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             # Subtract in 64 bits, never in the ids' own (maybe 8-bit) dtype; each
             # difference is in [0, high - low], so it cannot wrap.
             wide = np.dtype(np.int64 if qid.dtype.kind == "i" else np.uint64)
-            offset = (qid.astype(wide) - wide.type(low)).astype(np.intp)
+            offset = qid.astype(wide)  # a copy, subtracted from in place
+            offset -= wide.type(low)
+            offset = offset.view(np.int64)  # in [0, high - low]: fits
             present = np.zeros(high - low + 1, dtype=bool)
             present[offset] = True
             ids = (np.flatnonzero(present).astype(wide) + wide.type(low)).astype(qid.dtype)
