@@ -307,8 +307,11 @@ def ndcg_score(
         DCG@k  = sum over r <= k of g(r) * d(r)
         NDCG@k = DCG@k / (DCG@k of the ranking by decreasing gain)
 
-    The whole computation is vectorized: one sort of the documents by
-    (query, -score), tie groups from boundary masks, and segment sums.
+    The whole computation is vectorized, with no Python loop per query: the
+    queries are laid out in 2-D blocks of similar size (rows already grouped
+    by query are used as they are; otherwise one radix sort groups them), each
+    block is sorted row by row, only as far as ``k``, and tie groups come from
+    boundary masks.
 
     References
     ----------
