@@ -9,35 +9,67 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._queries import Queries
+from ._queries import Queries, blocks, take
+from ._ties import ideal_block, rank_block
 
 
-def dcg_per_query(ranked_gain: np.ndarray, weight: np.ndarray, queries: Queries) -> np.ndarray:
-    """DCG of each query: the sum of its ranked gains times the position weights.
+def dcg_by_query(
+    gain: np.ndarray,
+    score: np.ndarray,
+    queries: Queries,
+    ties: str,
+    discounts: np.ndarray,
+    ideal: bool,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """DCG of each query (and its ideal DCG), block by block.
 
-    ``weight`` is what :func:`~sklearn_ndcg._discount.discount_weights` gives:
-    for 2-D input the weights of the first positions, shared by every query,
-    and ``ranked_gain`` may hold only those first positions of each query.
+    ``discounts`` are the weights of ranks ``1 .. len(discounts)``; ranks after
+    ``len(discounts)`` (the cutoff k) do not count. Returns arrays in the order
+    of ``queries.ids``; the ideal DCG is None unless ``ideal``.
     """
-    if queries.codes is None:
-        return ranked_gain.reshape(queries.shape[0], -1)[:, : weight.shape[0]] @ weight
-    return np.add.reduceat(ranked_gain * weight, queries.starts)
+    n_queries = queries.ids.shape[0]
+    dcg = np.empty(n_queries)
+    ideal_dcg = np.empty(n_queries) if ideal else None
+    k = discounts.shape[0]
+    for block in blocks(queries):
+        block_gain = take(gain, block, queries.shape, -np.inf)
+        block_score = take(score, block, queries.shape, -np.inf)
+        ranked = rank_block(block_score, block_gain, block.sizes, ties, k)
+        dcg[block.queries] = ranked @ discounts[: ranked.shape[1]]
+        if ideal:
+            best = ideal_block(block_gain, k)
+            ideal_dcg[block.queries] = best @ discounts[: best.shape[1]]
+    return dcg, ideal_dcg
 
 
-def dcg_at_cutoffs(contribution: np.ndarray, queries: Queries, ks: np.ndarray) -> np.ndarray:
-    """DCG@k of each query for every cutoff in ``ks``, shape (n_queries, n_cutoffs).
+def dcg_at_cutoffs(
+    gain: np.ndarray,
+    score: np.ndarray,
+    queries: Queries,
+    ties: str,
+    discounts: np.ndarray,
+    ks: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """DCG@k and ideal DCG@k of each query for every cutoff in ``ks``.
 
-    ``contribution`` is each document's discounted gain in the sorted layout,
-    with no cutoff applied; DCG@k sums the first ``k`` of each query. The tie
-    rules give the same order (and averaged gains) at every cutoff, so one
-    ranking serves all of them.
+    Returns two arrays of shape (n_queries, n_cutoffs). The tie rules give the
+    same order (and averaged gains) at every cutoff, so one ranking of whole
+    rows serves all of them: DCG@k is the sum of its first ``k`` terms.
+    ``discounts`` covers the longest query.
     """
-    contribution = np.append(contribution, 0.0)  # reduceat needs end < len
-    dcg = np.empty((queries.starts.shape[0], ks.shape[0]))
-    for j, k in enumerate(ks):  # one vectorized pass per cutoff
-        bounds = np.column_stack((queries.starts, queries.starts + np.minimum(queries.sizes, k)))
-        dcg[:, j] = np.add.reduceat(contribution, bounds.ravel())[::2]
-    return dcg
+    shape = (queries.ids.shape[0], ks.shape[0])
+    dcg, ideal_dcg = np.empty(shape), np.empty(shape)
+    for block in blocks(queries):
+        block_gain = take(gain, block, queries.shape, -np.inf)
+        block_score = take(score, block, queries.shape, -np.inf)
+        width = block_gain.shape[1]
+        column = np.minimum(ks, width) - 1
+        for out, ranked in (
+            (dcg, rank_block(block_score, block_gain, block.sizes, ties, None)),
+            (ideal_dcg, ideal_block(block_gain, None)),
+        ):
+            out[block.queries] = np.cumsum(ranked * discounts[:width], axis=1)[:, column]
+    return dcg, ideal_dcg
 
 
 def ndcg_from_dcg(dcg: np.ndarray, ideal_dcg: np.ndarray, zero_division: float) -> np.ndarray:

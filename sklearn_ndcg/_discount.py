@@ -6,27 +6,26 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._queries import Queries, positions
 from ._validation import apply_callable
 
 DISCOUNTS = ("log2", "reciprocal", "none")
 
 
 def discount_weights(
-    queries: Queries,
     discount: str | Callable,
+    longest: int,
     k: int | None,
     log_base: float | None = None,
 ) -> np.ndarray:
-    """Discount weight of each position of the sorted layout; zero after ``k``.
+    """Discount weight of each rank that counts: ranks ``1 .. min(k, longest)``.
 
     Parameters
     ----------
-    queries : Queries
-        The grouping of the documents.
     discount : {"log2", "reciprocal", "none"} or callable
         The discount; a callable maps an int array of 1-based ranks to finite,
-        non-negative weights of the same shape.
+        non-negative weights of the same shape, not increasing with rank.
+    longest : int
+        Documents in the longest query.
     k : int or None
         The cutoff.
     log_base : float or None
@@ -34,19 +33,12 @@ def discount_weights(
 
     Returns
     -------
-    ndarray
-        For 2-D input, the weights of positions ``1..min(k, n_documents)``,
-        shared by every query; for long format, one weight per document of
-        the sorted layout.
+    ndarray of shape (min(k, longest),)
+        The weight of rank ``r`` at index ``r - 1``; ranks after ``k`` weigh 0
+        and are left out.
     """
-    longest = int(queries.sizes.max())
     n_weighted = longest if k is None else min(k, longest)
-    weights = _weights(np.arange(1, n_weighted + 1), discount, log_base)
-    if queries.codes is None:
-        return weights
-    table = np.zeros(longest + 1)  # table[p] is the weight of position p
-    table[1 : n_weighted + 1] = weights
-    return table[positions(queries)]
+    return _weights(np.arange(1, n_weighted + 1), discount, log_base)
 
 
 def _weights(rank: np.ndarray, discount, log_base: float | None) -> np.ndarray:

@@ -25,7 +25,7 @@ from ._compat import (
     get_tags,
 )
 from ._metrics import _COMMON_PARAMS, _ZERO_DIVISION, ndcg_score
-from ._queries import group_queries, query_weights
+from ._queries import group_queries, query_weights, rows_by_query
 from ._response import ranking_scores
 from ._validation import check_qid, check_weight
 
@@ -170,7 +170,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     >>> model.get_params()["estimator__alpha"]
     1.0
 
-    Tuned by NDCG@10 in a grid search, folds split by query:
+    Tuned by NDCG\\@10 in a grid search, folds split by query:
 
     >>> import sklearn
     >>> from sklearn.dummy import DummyRegressor
@@ -305,10 +305,13 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                 "pass qid=... to the search's fit."
             )
         queries = group_queries(qid, None)
-        order = np.argsort(queries.codes, kind="stable")
+        order = rows_by_query(queries)
         X = _safe_indexing(X, order)
         y = _safe_indexing(y, order)
-        own = {"qid": queries.codes[order]} if form == "qid" else {"group": queries.sizes}
+        if form == "qid":
+            own = {"qid": np.repeat(np.arange(queries.ids.shape[0]), queries.sizes)}
+        else:
+            own = {"group": queries.sizes}
         if sample_weight is not None:
             if _is_xgboost(learner):  # XGBRanker weighs whole queries
                 own["sample_weight"] = query_weights(sample_weight, queries)

@@ -9,12 +9,12 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._aggregate import dcg_at_cutoffs, dcg_per_query, ndcg_from_dcg, weighted_mean
+from ._aggregate import dcg_at_cutoffs, dcg_by_query, ndcg_from_dcg, weighted_mean
 from ._compat import Integers, Interval, Options, StrOptions, validate_params
 from ._discount import DISCOUNTS, discount_weights
 from ._gain import GAINS, compute_gain
 from ._queries import group_queries, query_weights
-from ._ties import DEFAULT_TIES, TIE_RULES, ideal_gains, rank_gains, resolve_ties
+from ._ties import DEFAULT_TIES, TIE_RULES, resolve_ties
 from ._validation import check_log_base, check_ranking_input
 
 _COMMON_PARAMS = {
@@ -36,12 +36,16 @@ class QueryScores(NamedTuple):
     """Per-query values of a ranking metric, returned by :func:`query_scores`."""
 
     qid: np.ndarray
-    """Query ids, sorted; ``arange(n_queries)`` for 2-D input."""
     score: np.ndarray
-    """The metric of each query; NaN where NDCG is undefined and
-    ``zero_division=np.nan``."""
     weight: np.ndarray
-    """Weight of each query (ones without ``sample_weight``)."""
+
+
+# the fields' own docstrings (namedtuple gives them "Alias for field number 0")
+QueryScores.qid.__doc__ = "Query ids, sorted; ``arange(n_queries)`` for 2-D input."
+QueryScores.score.__doc__ = (
+    "The metric of each query; NaN where NDCG is undefined and ``zero_division=np.nan``."
+)
+QueryScores.weight.__doc__ = "Weight of each query (ones without ``sample_weight``)."
 
 
 def _dcg_and_ideal(
@@ -52,15 +56,9 @@ def _dcg_and_ideal(
     queries = group_queries(data.qid, data.shape)
     weight = query_weights(data.sample_weight, queries)
     gains = compute_gain(data.y_true, gain)
-    position_weight = discount_weights(queries, discount, k, log_base)
+    discounts = discount_weights(discount, int(queries.sizes.max()), k, log_base)
     with np.errstate(over="ignore", invalid="ignore"):
-        ranked = rank_gains(gains, data.y_score, queries, ties, k)
-        dcg = dcg_per_query(ranked, position_weight, queries)
-        ideal_dcg = (
-            dcg_per_query(ideal_gains(gains, data.y_true, queries), position_weight, queries)
-            if ideal
-            else None
-        )
+        dcg, ideal_dcg = dcg_by_query(gains, data.y_score, queries, ties, discounts, ideal)
     _check_overflow(dcg, gains)
     return queries.ids, dcg, ideal_dcg, weight
 
@@ -96,14 +94,9 @@ def ndcg_at_cutoffs(
     queries = group_queries(data.qid, data.shape)
     weight = query_weights(data.sample_weight, queries)
     gains = compute_gain(data.y_true, gain)
-    position_weight = discount_weights(queries, discount, None)
-    if queries.codes is None:  # 2-D: the weights of one row, shared by every row
-        position_weight = np.tile(position_weight, queries.shape[0])
+    discounts = discount_weights(discount, int(queries.sizes.max()), None)
     with np.errstate(over="ignore", invalid="ignore"):
-        ranked = rank_gains(gains, data.y_score, queries, ties).ravel() * position_weight
-        ideal = ideal_gains(gains, data.y_true, queries).ravel() * position_weight
-        dcg = dcg_at_cutoffs(ranked, queries, ks)
-        ideal_dcg = dcg_at_cutoffs(ideal, queries, ks)
+        dcg, ideal_dcg = dcg_at_cutoffs(gains, data.y_score, queries, ties, discounts, ks)
     _check_overflow(dcg, gains)
     ndcg = ndcg_from_dcg(dcg.ravel(), ideal_dcg.ravel(), zero_division)
     return ndcg.reshape(dcg.shape), weight
@@ -314,8 +307,11 @@ def ndcg_score(
         DCG@k  = sum over r <= k of g(r) * d(r)
         NDCG@k = DCG@k / (DCG@k of the ranking by decreasing gain)
 
-    The whole computation is vectorized: one sort of the documents by
-    (query, -score), tie groups from boundary masks, and segment sums.
+    The whole computation is vectorized, with no Python loop per query: the
+    queries are laid out in 2-D blocks of similar size (rows already grouped
+    by query are used as they are; otherwise one radix sort groups them), each
+    block is sorted row by row, only as far as ``k``, and tie groups come from
+    boundary masks.
 
     References
     ----------

@@ -1,48 +1,120 @@
-"""Group rows into queries: query ids, sizes, offsets and sorting within queries."""
+"""Group rows into queries, and lay the queries out in 2-D blocks bucketed by size.
+
+Every input becomes the same thing: blocks of queries, one query per row of a
+block, its documents along the row (padded to the block's width). A 2-D input is
+one block of equal-size queries; long-format queries are bucketed by size.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
+
+MAX_CELLS = 2**16
+"""Cells per block: blocks are cut into chunks of at most this many documents, so
+that the memory of the stages stays small whatever the size of the input."""
+
+_EXACT_WIDTHS = 32
+"""Up to this many distinct query sizes, each size is a bucket of its own; beyond,
+sizes share buckets whose widths grow by 25% (at most 25% padding)."""
 
 
 class Queries(NamedTuple):
     """How the documents are grouped into queries.
 
-    A *sorted layout* lays the documents out query by query, queries in the
-    order of ``ids``; ``starts`` and ``sizes`` give each query's slice of it.
+    The *grouped layout* puts the documents of each query next to each other;
+    query ``i`` (the ``i``-th of the sorted ``ids``) occupies positions
+    ``starts[i]`` to ``starts[i] + sizes[i] - 1`` of it, documents in input
+    order. ``order`` gives the input row at each position, or is None when the
+    input already is the grouped layout (2-D input, or long format whose
+    queries are contiguous).
     """
 
     ids: np.ndarray
     sizes: np.ndarray
     starts: np.ndarray
-    codes: np.ndarray | None  # query index of each input row; None for 2-D input
+    order: np.ndarray | None
     shape: tuple[int, int] | None  # (n_queries, n_documents) for 2-D input
 
 
+class Block(NamedTuple):
+    """Some queries of equal (padded) width: one query per row.
+
+    ``rows[i, j]`` is the input row of document ``j`` of query ``queries[i]``;
+    cells beyond a query's size (``j >= sizes[i]``) are padding. For 2-D input
+    ``rows`` is None and ``queries`` a slice of the input's rows.
+    """
+
+    queries: np.ndarray | slice
+    rows: np.ndarray | None
+    sizes: np.ndarray
+
+
 def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Queries:
-    """Group rows by query id, or by row of a ``(n_queries, n_documents)`` layout."""
+    """Group rows by query id, or by row of a ``(n_queries, n_documents)`` layout.
+
+    Queries whose rows are contiguous (the usual layout of ranking files) are
+    found in one pass, without sorting the rows; otherwise the rows are sorted
+    by query with a radix sort, which keeps the input order within each query.
+    """
     if qid is None:
         n_queries, n_documents = shape
         ids = np.arange(n_queries)
         sizes = np.full(n_queries, n_documents, dtype=np.intp)
         return Queries(ids, sizes, ids * n_documents, None, shape)
-    ids, codes = _encode(qid)
+    n_rows = qid.shape[0]
+    new_run = np.empty(n_rows, dtype=bool)
+    new_run[0] = True
+    np.not_equal(qid[1:], qid[:-1], out=new_run[1:])
+    if 4 * np.count_nonzero(new_run) <= n_rows:  # long runs: maybe already grouped
+        heads = np.flatnonzero(new_run)
+        del new_run
+        run_lengths = np.diff(np.append(heads, n_rows))
+        ids, run_query = _unique(qid[heads])  # every id starts at least one run
+        if ids.shape[0] == heads.shape[0]:  # each query is one run: already grouped
+            sizes = np.empty(ids.shape[0], dtype=np.intp)
+            starts = np.empty(ids.shape[0], dtype=np.intp)
+            sizes[run_query] = run_lengths
+            starts[run_query] = heads
+            return Queries(ids, sizes, starts, None, None)
+        codes = np.repeat(run_query, run_lengths)
+    else:  # rows interleaved
+        del new_run
+        ids, codes = _unique(qid)
+    order = _stable_argsort(codes, ids.shape[0])
     sizes = np.bincount(codes, minlength=ids.shape[0])
     starts = np.concatenate(([0], np.cumsum(sizes[:-1])))
-    return Queries(ids, sizes, starts, codes, None)
+    return Queries(ids, sizes, starts, order, None)
 
 
-def _encode(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted unique ids and the index of each row's id among them."""
+def _stable_argsort(codes: np.ndarray, n_codes: int) -> np.ndarray:
+    """``np.argsort(codes, kind="stable")`` for codes in ``[0, n_codes)``, in O(n).
+
+    numpy sorts 16-bit integers stably by radix sort, several times faster than
+    its sorts of wider integers: one pass of 16 bits, or two (low bits first).
+    """
+    if n_codes <= 2**16:
+        return np.argsort(codes.astype(np.uint16), kind="stable")
+    if n_codes <= 2**32:
+        by_low = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
+        high = (codes[by_low] >> 16).astype(np.uint16)
+        return by_low[np.argsort(high, kind="stable")]
+    return np.argsort(codes, kind="stable")  # pragma: no cover - over 4 billion queries
+
+
+def _unique(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted unique ids and the index of each entry's id among them."""
     if qid.dtype.kind in "iu":
         low, high = int(qid.min()), int(qid.max())
         if high - low <= 4 * qid.shape[0] + 1024:  # a lookup table is cheaper than a sort
             # Subtract in 64 bits, never in the ids' own (maybe 8-bit) dtype; each
             # difference is in [0, high - low], so it cannot wrap.
             wide = np.dtype(np.int64 if qid.dtype.kind == "i" else np.uint64)
-            offset = (qid.astype(wide) - wide.type(low)).astype(np.intp)
+            offset = qid.astype(wide)  # a copy, subtracted from in place
+            offset -= wide.type(low)
+            offset = offset.view(np.int64)  # in [0, high - low]: fits
             present = np.zeros(high - low + 1, dtype=bool)
             present[offset] = True
             ids = (np.flatnonzero(present).astype(wide) + wide.type(low)).astype(qid.dtype)
@@ -58,43 +130,13 @@ def _encode(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ids, codes.reshape(-1)
 
 
-def sort_within_queries(queries: Queries, values: np.ndarray) -> np.ndarray:
-    """Flat indices of the sorted layout, each query by decreasing ``values``.
-
-    Equal values within a query come in no particular order: the tie rules
-    decide that order.
-    """
-    if queries.codes is None:
-        shape = queries.shape
-        order = np.argsort(values.reshape(shape), axis=1)[:, ::-1]
-        return (order + (np.arange(shape[0]) * shape[1])[:, np.newaxis]).ravel()
-    n_rows = values.shape[0]
-    bits = max(n_rows - 1, 1).bit_length()
-    if max(queries.ids.shape[0] - 1, 1).bit_length() + bits > 62:  # keys would overflow
-        return np.lexsort((-values, queries.codes))
-    by_value = np.argsort(-values)
-    # Then by query, keeping the value order: one sort of unique int64 keys,
-    # the query code in the high bits and the position in by_value in the low.
-    key = queries.codes[by_value].astype(np.int64) << bits
-    key |= np.arange(n_rows)
-    return by_value[np.argsort(key)]
-
-
-def is_query_start(queries: Queries) -> np.ndarray:
-    """Boolean mask over the sorted layout: True at each query's first document."""
+def rows_by_query(queries: Queries) -> np.ndarray:
+    """Input rows grouped by query, queries in the order of ``ids``, input order within."""
+    if queries.order is not None:
+        return queries.order
     n_rows = int(queries.sizes.sum())
-    mask = np.zeros(n_rows, dtype=bool)
-    mask[queries.starts] = True
-    return mask
-
-
-def positions(queries: Queries) -> np.ndarray:
-    """1-based position of each document of the sorted layout within its query."""
-    if queries.codes is None:
-        n_queries, n_documents = queries.shape
-        return np.tile(np.arange(1, n_documents + 1), n_queries)
-    n_rows = int(queries.sizes.sum())
-    return np.arange(1, n_rows + 1) - np.repeat(queries.starts, queries.sizes)
+    target = np.cumsum(queries.sizes) - queries.sizes  # start of each query in the result
+    return np.arange(n_rows) + np.repeat(queries.starts - target, queries.sizes)
 
 
 def query_weights(sample_weight: np.ndarray | None, queries: Queries) -> np.ndarray | None:
@@ -103,15 +145,64 @@ def query_weights(sample_weight: np.ndarray | None, queries: Queries) -> np.ndar
     2-D input already has one weight per query. In long format every document
     of a query must carry the same weight.
     """
-    if sample_weight is None or queries.codes is None:
+    if sample_weight is None or queries.shape is not None:
         return sample_weight
-    weights = np.empty(queries.ids.shape[0])
-    weights[queries.codes] = sample_weight
-    differs = sample_weight != weights[queries.codes]
+    grouped = sample_weight[rows_by_query(queries)]
+    first = np.cumsum(queries.sizes) - queries.sizes
+    weights = grouped[first]
+    differs = grouped != np.repeat(weights, queries.sizes)
     if differs.any():
-        bad = queries.ids[np.unique(queries.codes[differs])][:5]
+        query = np.repeat(np.arange(queries.ids.shape[0]), queries.sizes)[differs]
+        bad = queries.ids[np.unique(query)][:5]
         raise ValueError(
             "sample_weight must be the same for every document of a query (one "
             f"weight per query); it varies within the queries {bad.tolist()}."
         )
     return weights
+
+
+def blocks(queries: Queries, max_cells: int = MAX_CELLS) -> Iterator[Block]:
+    """The queries in blocks of equal width, at most ``max_cells`` documents each."""
+    if queries.shape is not None:  # one block of equal-size queries, in chunks
+        n_queries, n_documents = queries.shape
+        step = max(1, max_cells // max(n_documents, 1))
+        for start in range(0, n_queries, step):
+            part = slice(start, min(start + step, n_queries))
+            yield Block(part, None, queries.sizes[part])
+        return
+    widths = _bucket_widths(queries.sizes)
+    by_width = np.argsort(widths, kind="stable")
+    bounds = np.flatnonzero(np.diff(widths[by_width])) + 1
+    for members in np.split(by_width, bounds):
+        width = int(widths[members[0]])
+        step = max(1, max_cells // width)
+        for start in range(0, members.shape[0], step):
+            chosen = members[start : start + step]
+            sizes = queries.sizes[chosen]
+            # padding cells point at the query's last document; masked by the stages
+            column = np.minimum(np.arange(width), sizes[:, np.newaxis] - 1)
+            rows = queries.starts[chosen][:, np.newaxis] + column
+            if queries.order is not None:
+                rows = queries.order[rows]
+            yield Block(chosen, rows, sizes)
+
+
+def _bucket_widths(sizes: np.ndarray) -> np.ndarray:
+    """The width of the block of each query: its size, or a bucket of similar sizes."""
+    distinct = np.unique(sizes)
+    if distinct.shape[0] <= _EXACT_WIDTHS:
+        return sizes
+    grid = np.unique(np.ceil(1.25 ** np.arange(np.log(distinct[-1]) / np.log(1.25) + 2)))
+    grid = grid[grid >= 1].astype(np.intp)
+    return np.minimum(grid[np.searchsorted(grid, sizes)], distinct[-1])
+
+
+def take(values: np.ndarray, block: Block, shape: tuple[int, int] | None, fill: float):
+    """``values`` (one per input row) laid out as ``block``; ``fill`` in padding cells."""
+    if block.rows is None:
+        return values.reshape(shape)[block.queries]
+    taken = values[block.rows]
+    width = block.rows.shape[1]
+    if block.sizes.min() < width:
+        np.putmask(taken, np.arange(width) >= block.sizes[:, np.newaxis], fill)
+    return taken

@@ -308,7 +308,8 @@ def _evaluate(
     per_query,
     shuffle_method,
 ):
-    """Shuffle by query, score each partition, and reduce the partial sums."""
+    """Shuffle by query (unless partitions hold whole queries), score each partition,
+    and reduce the partial sums."""
     dd = _import_dask_dataframe()
     _check_frame(frame, dd)
     columns = {"qid": qid, "y_true": y_true, "y_score": y_score}
@@ -319,14 +320,15 @@ def _evaluate(
 
     names = list(dict.fromkeys(columns.values()))  # y_true may be y_score
     rows = frame[names]
-    if options["ties"] == "first":
-        # Shuffling loses the input order; carry each row's position along.
-        rows = rows.map_partitions(_add_row_key, meta={**rows.dtypes, _ROW_KEY: np.int64})
-    shuffled = rows.shuffle(on=qid, shuffle_method=shuffle_method)
+    if not _holds_whole_queries(frame, qid):
+        if options["ties"] == "first":
+            # Shuffling loses the input order; carry each row's position along.
+            rows = rows.map_partitions(_add_row_key, meta={**rows.dtypes, _ROW_KEY: np.int64})
+        rows = rows.shuffle(on=qid, shuffle_method=shuffle_method)
 
     qid_dtype = frame.dtypes[qid]
     meta = _empty_scores(qid, qid_dtype, metric)
-    scores = shuffled.map_partitions(
+    scores = rows.map_partitions(
         _partition_scores,
         meta=meta,
         columns=columns,
@@ -345,6 +347,38 @@ def _evaluate(
     if per_query:
         return score, scores[metric]
     return score
+
+
+def _holds_whole_queries(frame, qid) -> bool:
+    """Whether each query's rows are all in one partition already.
+
+    True when the partitions' ranges of query ids are disjoint (a frame sorted
+    by query id, or partitioned by query); then each partition is scored where
+    it is, without a shuffle. A cheap pass over the qid column finds out.
+    """
+    if frame.npartitions == 1:
+        return True
+    meta = {"low": object, "high": object}
+    ranges = frame[qid].map_partitions(_id_range, meta=meta).compute()
+    try:
+        ranges = sorted(zip(ranges["low"], ranges["high"]), key=lambda pair: pair[0])
+        return all(high < low for (_, high), (low, _) in zip(ranges, ranges[1:]))
+    except TypeError:  # ids that cannot be compared: the shuffle path says so
+        return False
+
+
+def _id_range(ids):
+    """The smallest and largest query id of a partition (no row if it is empty)."""
+    import pandas as pd
+
+    ids = ids.dropna()
+    if len(ids) == 0:
+        return pd.DataFrame({"low": [], "high": []}, dtype=object)
+    try:
+        low, high = ids.min(), ids.max()
+    except TypeError:  # ids of types that cannot be compared: no range
+        low = high = object()  # compares with nothing, so the frame is shuffled
+    return pd.DataFrame({"low": [low], "high": [high]}, dtype=object)
 
 
 def _import_dask_dataframe():

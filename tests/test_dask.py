@@ -350,3 +350,35 @@ def test_empty_frame(client, small_frame):
     frame = small_frame[small_frame["label"] > 10]
     with pytest.raises(ValueError, match="frame has no rows"):
         sklearn_ndcg.dask.ndcg_score(frame)
+
+
+@pytest.mark.parametrize("ties", ["average", "first"])
+def test_partitions_holding_whole_queries_are_scored_in_place(ties):
+    # rows sorted by query: each partition holds whole queries, no shuffle needed;
+    # interleaved rows: a shuffle; both equal the in-memory value
+    from sklearn_ndcg.dask import _holds_whole_queries
+
+    rng = np.random.default_rng(0)
+    qid = np.repeat(np.arange(40), rng.integers(1, 9, 40))
+    frame = pd.DataFrame(
+        {"qid": qid, "label": rng.integers(0, 4, qid.size), "score": rng.integers(0, 3, qid.size)}
+    )
+    expected = sklearn_ndcg.ndcg_score(frame.label, frame.score, qid=frame.qid, k=3, ties=ties)
+    # four partitions of ten whole queries each (from_pandas may cut a query in two)
+    by_query = dd.concat(
+        [dd.from_pandas(frame[frame.qid // 10 == part], npartitions=1) for part in range(4)]
+    )
+    interleaved = dd.from_pandas(frame.sample(frac=1.0, random_state=0), npartitions=4, sort=False)
+    assert _holds_whole_queries(by_query, "qid")
+    assert not _holds_whole_queries(interleaved, "qid")
+    # ties="first" follows the input order, so the interleaved frame has its own
+    shuffled = frame.sample(frac=1.0, random_state=0)
+    expected_interleaved = sklearn_ndcg.ndcg_score(
+        shuffled.label, shuffled.score, qid=shuffled.qid, k=3, ties=ties
+    )
+    assert sklearn_ndcg.dask.ndcg_score(by_query, k=3, ties=ties) == pytest.approx(
+        expected, rel=1e-12
+    )
+    assert sklearn_ndcg.dask.ndcg_score(interleaved, k=3, ties=ties) == pytest.approx(
+        expected_interleaved, rel=1e-12
+    )

@@ -1,14 +1,16 @@
-"""Tests of the grouping of rows into queries in _queries.py."""
+"""Tests of the grouping of rows into queries and the blocks in _queries.py."""
 
 import numpy as np
 import pytest
 
 from sklearn_ndcg._queries import (
+    Queries,
+    _stable_argsort,
+    blocks,
     group_queries,
-    is_query_start,
-    positions,
     query_weights,
-    sort_within_queries,
+    rows_by_query,
+    take,
 )
 
 QID = np.array([30, 10, 30, 20, 10, 30])
@@ -19,7 +21,18 @@ def test_group_queries_long_format():
     np.testing.assert_array_equal(queries.ids, [10, 20, 30])
     np.testing.assert_array_equal(queries.sizes, [2, 1, 3])
     np.testing.assert_array_equal(queries.starts, [0, 2, 3])
-    np.testing.assert_array_equal(queries.codes, [2, 0, 2, 1, 0, 2])
+    # hand: rows of query 10 (1, 4), of 20 (3), of 30 (0, 2, 5), input order within
+    np.testing.assert_array_equal(queries.order, [1, 4, 3, 0, 2, 5])
+
+
+def test_contiguous_queries_are_not_sorted():
+    # rows already grouped, queries not in id order: no permutation is made
+    queries = group_queries(np.array(["b"] * 4 + ["a"] * 3 + ["c"] * 5), None)
+    assert queries.order is None
+    assert queries.ids.tolist() == ["a", "b", "c"]
+    np.testing.assert_array_equal(queries.sizes, [3, 4, 5])
+    np.testing.assert_array_equal(queries.starts, [4, 0, 7])
+    np.testing.assert_array_equal(rows_by_query(queries), [4, 5, 6, 0, 1, 2, 3, *range(7, 12)])
 
 
 def test_group_queries_2d():
@@ -27,35 +40,12 @@ def test_group_queries_2d():
     np.testing.assert_array_equal(queries.ids, [0, 1, 2])
     np.testing.assert_array_equal(queries.sizes, [4, 4, 4])
     np.testing.assert_array_equal(queries.starts, [0, 4, 8])
-    assert queries.codes is None
+    assert queries.order is None and queries.shape == (3, 4)
 
 
 def test_group_queries_mixed_types():
     with pytest.raises(TypeError, match="qid mixes values"):
-        group_queries(np.array([1, "a"], dtype=object), None)
-
-
-def test_sort_within_queries_long_format():
-    queries = group_queries(QID, None)
-    score = np.array([1.0, 5.0, 1.5, 0.0, 4.0, 2.0])
-    # hand: query 10 rows 1 (5.0), 4 (4.0); 20 row 3; 30 rows 5 (2.0), 2 (1.5), 0 (1.0)
-    np.testing.assert_array_equal(sort_within_queries(queries, score), [1, 4, 3, 5, 2, 0])
-
-
-def test_sort_within_queries_long_format_ties_stay_in_their_query():
-    queries = group_queries(QID, None)
-    score = np.array([1.0, 5.0, 1.0, 0.0, 5.0, 2.0])
-    order = sort_within_queries(queries, score)
-    # hand: query 10 rows {1, 4} (tied); 20 row 3; 30 row 5, then rows {0, 2} (tied)
-    assert set(order[:2]) == {1, 4}
-    assert order[2] == 3 and order[3] == 5
-    assert set(order[4:]) == {0, 2}
-
-
-def test_sort_within_queries_2d():
-    queries = group_queries(None, (2, 3))
-    score = np.array([1.0, 3.0, 2.0, 0.0, 0.5, 9.0])
-    np.testing.assert_array_equal(sort_within_queries(queries, score), [1, 2, 0, 5, 4, 3])
+        group_queries(np.array([1, "a", 1], dtype=object), None)
 
 
 @pytest.mark.parametrize(
@@ -69,24 +59,22 @@ def test_sort_within_queries_2d():
 )
 def test_group_queries_integer_ids(qid):
     queries = group_queries(qid, None)
-    # hand: ids in increasing order, codes index them
+    # hand: ids in increasing order; each query's rows in input order
     expected_ids = np.array(sorted(set(qid.tolist())))
     np.testing.assert_array_equal(queries.ids, expected_ids)
     assert queries.ids.dtype == qid.dtype
-    np.testing.assert_array_equal(queries.ids[queries.codes], qid)
     np.testing.assert_array_equal(queries.sizes, [qid.tolist().count(i) for i in expected_ids])
+    expected_rows = [i for q in expected_ids for i, v in enumerate(qid) if v == q]
+    np.testing.assert_array_equal(rows_by_query(queries), expected_rows)
 
 
-def test_is_query_start():
-    queries = group_queries(QID, None)
-    np.testing.assert_array_equal(is_query_start(queries), [True, False, True, True, False, False])
-
-
-def test_positions():
-    queries = group_queries(QID, None)
-    np.testing.assert_array_equal(positions(queries), [1, 2, 1, 1, 2, 3])
-    queries_2d = group_queries(None, (2, 3))
-    np.testing.assert_array_equal(positions(queries_2d), [1, 2, 3, 1, 2, 3])
+@pytest.mark.parametrize("n_codes", [5, 2**16, 2**16 + 1, 70_000])
+def test_radix_argsort_is_numpys_stable_argsort(n_codes):
+    # one 16-bit pass up to 2**16 codes, two passes beyond
+    rng = np.random.default_rng(n_codes)
+    codes = rng.integers(0, n_codes, 50_000)
+    codes[:3] = n_codes - 1  # the largest code is present
+    np.testing.assert_array_equal(_stable_argsort(codes, n_codes), np.argsort(codes, kind="stable"))
 
 
 def test_query_weights():
@@ -98,45 +86,34 @@ def test_query_weights():
         query_weights(np.array([3.0, 1.0, 3.0, 2.0, 1.5, 3.0]), queries)
 
 
-def _brute_force_order(codes, values):
-    """Queries in code order, each by decreasing value; ties in row order."""
-    return [
-        row
-        for code in sorted(set(codes.tolist()))
-        for row in sorted(np.flatnonzero(codes == code), key=lambda r: -values[r])
-    ]
+def _cells(queries: Queries, values: np.ndarray, max_cells: int) -> dict:
+    """{query index: its values as laid out in its block, padding left out}."""
+    found = {}
+    for block in blocks(queries, max_cells):
+        laid_out = take(values, block, queries.shape, -1.0)
+        indices = np.arange(queries.ids.shape[0])[block.queries]
+        for row, query in enumerate(indices):
+            size = block.sizes[row]
+            assert (laid_out[row, size:] == -1.0).all()  # padding holds the fill
+            found[int(query)] = laid_out[row, :size].tolist()
+    return found
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_sort_within_queries_lexsort_fallback(seed, monkeypatch):
-    """With too many queries for int64 keys, np.lexsort sorts: the same layout.
+@pytest.mark.parametrize("max_cells", [1, 7, 2**16])  # chunks of one query, some, all
+@pytest.mark.parametrize("n_queries", [3, 60])  # exact widths; shared buckets
+def test_blocks_hold_every_query_once_in_input_order(max_cells, n_queries):
+    rng = np.random.default_rng(n_queries)
+    qid = rng.permutation(np.repeat(np.arange(n_queries), np.arange(1, n_queries + 1)))
+    values = np.arange(qid.shape[0], dtype=float)  # a row's value is its input position
+    queries = group_queries(qid, None)
+    found = _cells(queries, values, max_cells)
+    assert sorted(found) == list(range(n_queries))
+    for query in range(n_queries):
+        assert found[query] == np.flatnonzero(qid == query).tolist()
 
-    The packed keys need bit_length(n_queries - 1) + bit_length(n_rows - 1) bits;
-    a Queries whose ids array is a zero-copy view of 2**58 entries makes that more
-    than 62, so the fallback runs on a small input. Equal values may come in any
-    order within their query, so the layouts are compared by (query, value) of
-    each position and checked to hold every row once.
-    """
-    rng = np.random.default_rng(seed)
-    qid = rng.integers(0, 6, size=40)
-    values = rng.integers(-2, 3, size=40).astype(float)  # many ties
-    main = group_queries(qid, None)
-    huge = main._replace(ids=np.broadcast_to(np.int64(0), (2**58,)))
-    lexsort, calls = np.lexsort, []
 
-    def spy(keys, *args, **kwargs):
-        calls.append(len(keys))
-        return lexsort(keys, *args, **kwargs)
-
-    monkeypatch.setattr(np, "lexsort", spy)
-    order_main = sort_within_queries(main, values)
-    assert calls == []  # few queries: the packed keys
-    order_fallback = sort_within_queries(huge, values)
-    assert calls == [2]  # the fallback ran
-    # each position holds the same (query, value) as in the brute-force order, and
-    # every row once: the same rows in each tie group, in any order
-    expected = _brute_force_order(main.codes, values)
-    for order in (order_main, order_fallback):
-        np.testing.assert_array_equal(np.sort(order), np.arange(40))
-        np.testing.assert_array_equal(main.codes[order], main.codes[expected])
-        np.testing.assert_array_equal(values[order], values[expected])
+def test_blocks_of_2d_input_are_its_rows():
+    queries = group_queries(None, (5, 3))
+    values = np.arange(15.0)
+    found = _cells(queries, values, 6)  # two rows per chunk
+    assert found == {q: [3.0 * q, 3.0 * q + 1, 3.0 * q + 2] for q in range(5)}

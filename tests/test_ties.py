@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import dcg_score, ndcg_score
-from sklearn_ndcg._queries import group_queries
-from sklearn_ndcg._ties import DEFAULT_TIES, TIE_RULES, ideal_gains, rank_gains, resolve_ties
+from sklearn_ndcg._ties import DEFAULT_TIES, TIE_RULES, ideal_block, rank_block, resolve_ties
 
 
 @pytest.mark.parametrize(
@@ -38,8 +37,9 @@ def test_default_ties_is_average():
 
 
 # one query; scores 2, 1, 1, 1, 0 with gains 0, 1, 5, 3, 4 (input order)
-GAIN = np.array([0.0, 1.0, 5.0, 3.0, 4.0])
-SCORE = np.array([2.0, 1.0, 1.0, 1.0, 0.0])
+GAIN = np.array([[0.0, 1.0, 5.0, 3.0, 4.0]])
+SCORE = np.array([[2.0, 1.0, 1.0, 1.0, 0.0]])
+ONE = np.array([5])
 
 
 @pytest.mark.parametrize(
@@ -51,88 +51,79 @@ SCORE = np.array([2.0, 1.0, 1.0, 1.0, 0.0])
         ("average", [0, 3, 3, 3, 4]),  # hand: (1 + 5 + 3) / 3 = 3
     ],
 )
-def test_rank_gains_one_query(ties, expected):
-    queries = group_queries(np.zeros(5, dtype=int), None)
-    np.testing.assert_array_equal(rank_gains(GAIN, SCORE, queries, ties), expected)
+def test_rank_block_one_query(ties, expected):
+    np.testing.assert_array_equal(rank_block(SCORE, GAIN, ONE, ties, None), [expected])
 
 
-@pytest.mark.parametrize("layout", ["long", "2d"])
-def test_average_stops_at_query_boundaries(layout):
-    """Equal scores in neighbouring queries are not one tie group."""
-    gain = np.array([1.0, 3.0, 5.0, 7.0])
-    score = np.array([1.0, 1.0, 1.0, 1.0])
-    if layout == "long":
-        queries = group_queries(np.array([0, 0, 1, 1]), None)
-    else:
-        queries = group_queries(None, (2, 2))
+def test_average_stops_at_query_boundaries():
+    """Equal scores in neighbouring rows of a block are not one tie group."""
+    gain = np.array([[1.0, 3.0], [5.0, 7.0]])
+    score = np.ones((2, 2))
     # hand: query 0 averages 1 and 3, query 1 averages 5 and 7
-    ranked = np.ravel(rank_gains(gain, score, queries, "average"))  # 2-D input: 2-D result
-    np.testing.assert_array_equal(ranked, [2, 2, 6, 6])
+    ranked = rank_block(score, gain, np.array([2, 2]), "average", None)
+    np.testing.assert_array_equal(ranked, [[2, 2], [6, 6]])
 
 
-def test_rank_gains_long_format_groups_queries_by_id():
-    gain = np.array([1.0, 2.0, 3.0, 4.0])
-    score = np.array([0.1, 0.5, 0.9, 0.2])
-    queries = group_queries(np.array(["b", "a", "b", "a"]), None)
-    # hand: query "a" rows 1, 3 by score -> gains 2, 4; query "b" rows 2, 0 -> 3, 1
-    for ties in TIE_RULES:
-        np.testing.assert_array_equal(rank_gains(gain, score, queries, ties), [2, 4, 3, 1])
+@pytest.mark.parametrize("ties", TIE_RULES)
+def test_padding_is_never_a_document(ties):
+    # a block of width 4 holding a query of 2 documents: padding scores -inf, gains -inf
+    score = np.array([[1.0, 1.0, -np.inf, -np.inf]])
+    gain = np.array([[2.0, 4.0, -np.inf, -np.inf]])
+    ranked = rank_block(score, gain, np.array([2]), ties, None)
+    expected = {"first": [2, 4], "optimistic": [4, 2], "pessimistic": [2, 4], "average": [3, 3]}
+    np.testing.assert_array_equal(ranked, [expected[ties] + [0, 0]])
+    np.testing.assert_array_equal(ideal_block(gain, None), [[4, 2, 0, 0]])
 
 
-def test_ideal_gains_sorts_gains_per_query():
-    gain = np.array([1.0, -2.0, 3.0, 0.5, 9.0])
-    queries = group_queries(np.array([5, 5, 5, 1, 1]), None)
-    # hand: query 1 -> 9, 0.5; query 5 -> 3, 1, -2
-    for label in (gain, np.arange(5.0)):  # the same without and with integer labels
-        np.testing.assert_array_equal(ideal_gains(gain, label, queries), [9, 0.5, 3, 1, -2])
+def test_ideal_block_sorts_gains_per_query():
+    gain = np.array([[1.0, -2.0, 3.0], [0.5, 9.0, -np.inf]])
+    # hand: query 0 -> 3, 1, -2; query 1 -> 9, 0.5 (and padding 0)
+    np.testing.assert_array_equal(ideal_block(gain, None), [[3, 1, -2], [9, 0.5, 0]])
+    np.testing.assert_array_equal(ideal_block(gain, 1), [[3], [9]])
 
 
-@pytest.mark.parametrize(
-    "label, gain, expected",
-    [
-        # hand: integer labels, non-monotone gain (label 1 best): per query, by gain
-        ([0, 1, 2, 1, 0, 2], [0, 5, 2, 5, 0, 2], [5, 2, 0, 5, 2, 0]),
-        # hand: the same label with two gains (not a function of the label)
-        ([1, 1, 1, 1, 0, 0], [3, 1, 2, 1, 0, 7], [3, 2, 1, 7, 1, 0]),
-        # hand: non-integer labels
-        ([0.5, 1.5, 0, 2, 1, 0], [0.5, 1.5, 0, 2, 1, 0], [1.5, 0.5, 0, 2, 1, 0]),
-    ],
-)
-def test_ideal_gains_counting_and_sorting_agree(label, gain, expected):
-    queries = group_queries(np.array([4, 4, 4, 9, 9, 9]), None)
-    result = ideal_gains(np.array(gain, float), np.array(label, float), queries)
-    np.testing.assert_array_equal(result, expected)
+def test_ideal_block_partial_sort_agrees_with_full_sort():
+    # k much smaller than the width selects before sorting
+    rng = np.random.default_rng(0)
+    gain = rng.integers(-3, 5, (20, 50)).astype(float)
+    full = np.sort(gain, axis=1)[:, ::-1]
+    for k in (1, 3, 12, 50):
+        np.testing.assert_array_equal(ideal_block(gain, k), full[:, :k])
 
 
-def test_top_k_path_cut_tie_group():
+def test_cut_tie_group():
     # hand: one query, scores 3, 2, 2, 2, 1 with gains 4, 3, 0, 0, 9; k=2 cuts the
     # tie group {3, 0, 0} after its first document: its mean gain is 1
-    gain = np.array([4.0, 3.0, 0.0, 0.0, 9.0])
-    score = np.array([3.0, 2.0, 2.0, 2.0, 1.0])
-    queries = group_queries(None, (1, 5))
-    np.testing.assert_array_equal(rank_gains(gain, score, queries, "average", 2), [[4, 1]])
+    gain = np.array([[4.0, 3.0, 0.0, 0.0, 9.0]])
+    score = np.array([[3.0, 2.0, 2.0, 2.0, 1.0]])
+    np.testing.assert_array_equal(rank_block(score, gain, ONE, "average", 2), [[4, 1]])
 
 
 @pytest.mark.parametrize("ties", TIE_RULES)
 @pytest.mark.parametrize("k", [1, 2, 5, 9])
-def test_top_k_path_agrees_with_whole_rows(ties, k):
-    # reference: the whole-row path (k=None), cut at k afterwards
+@pytest.mark.parametrize("width", [10, 60])  # full sort; selection before sorting
+def test_top_k_agrees_with_whole_rows(ties, k, width):
+    # reference: the whole-row ranking (k=None), cut at k afterwards; for "average"
+    # a cut group needs its whole-row mean, which the whole ranking has
     rng = np.random.default_rng(k)
-    shape = (30, 10)
-    gain = rng.integers(0, 4, shape).astype(float).ravel()
-    score = rng.integers(0, 3, shape).astype(float).ravel()  # many ties
-    queries = group_queries(None, shape)
-    whole = rank_gains(gain, score, queries, ties).reshape(shape)[:, :k]
-    top = rank_gains(gain, score, queries, ties, k).reshape(shape[0], -1)[:, :k]
-    np.testing.assert_allclose(top, whole, rtol=1e-15)
+    shape = (30, width)
+    gain = rng.integers(0, 4, shape).astype(float)
+    score = rng.integers(0, 3, shape).astype(float)  # many ties
+    sizes = np.full(30, width)
+    whole = rank_block(score, gain, sizes, ties, None)[:, :k]
+    np.testing.assert_allclose(rank_block(score, gain, sizes, ties, k), whole, rtol=1e-15)
 
 
 def test_explicit_ties_without_ignore_ties_is_fine():
-    # the default of ties is a sentinel: only the pair ties + ignore_ties is an error
+    # the default of ties is a sentinel: only the pair ties + ignore_ties is an error;
+    # ignore_ties=None leaves ties as given, True and False mean "first" and "average"
     y_true = [[3, 2, 1, 0, 0], [0, 1, 2, 0, 1]]
-    y_score = [[0.5, 0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4, 0.5]]
-    for ties in ("average", "first", "optimistic", "pessimistic"):
-        ndcg_score(y_true, y_score, ties=ties)
-        dcg_score(y_true, y_score, ties=ties, ignore_ties=None)
-    ndcg_score(y_true, y_score, ignore_ties=True)
-    ndcg_score(y_true, y_score, ignore_ties=False)
+    y_score = [[0.5, 0.4, 0.4, 0.2, 0.1], [0.1, 0.2, 0.2, 0.4, 0.5]]
+    for ties in TIE_RULES:
+        assert dcg_score(y_true, y_score, ties=ties, ignore_ties=None) == dcg_score(
+            y_true, y_score, ties=ties
+        )
+    first, average = ndcg_score(y_true, y_score, ties="first"), ndcg_score(y_true, y_score)
+    assert first != average  # the tied scores make the two rules differ here
+    assert ndcg_score(y_true, y_score, ignore_ties=True) == first
+    assert ndcg_score(y_true, y_score, ignore_ties=False) == average

@@ -3,7 +3,7 @@
 Tuning a model by NDCG@k
 ========================
 
-A grid search ranks candidates by NDCG@10 computed query by query on each fold.
+A grid search ranks candidates by NDCG\\@10 computed query by query on each fold.
 Folds keep queries whole (``GroupKFold``) and metadata routing hands each fold's
 query ids to the scorer. See :ref:`model_selection` for the steps.
 """
@@ -21,7 +21,7 @@ sklearn.set_config(enable_metadata_routing=True)
 X, y, qid = make_ranking(n_queries=80, n_items=(5, 20), random_state=3)
 
 # %%
-# Two metrics: NDCG@10 picks the model (``refit``), NDCG@3 is reported too.
+# Two metrics: NDCG\@10 picks the model (``refit``), NDCG\@3 is reported too.
 search = GridSearchCV(
     HistGradientBoostingRegressor(max_iter=20, random_state=0),
     {"max_depth": [2, None], "learning_rate": [0.1, 0.3]},
