@@ -67,7 +67,10 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
     n_rows = qid.shape[0]
     new_run = np.empty(n_rows, dtype=bool)
     new_run[0] = True
-    np.not_equal(qid[1:], qid[:-1], out=new_run[1:])
+    if qid.dtype.kind in "US":  # numpy < 2 has no not_equal loop for strings
+        new_run[1:] = qid[1:] != qid[:-1]
+    else:
+        np.not_equal(qid[1:], qid[:-1], out=new_run[1:])
     if 4 * np.count_nonzero(new_run) <= n_rows:  # long runs: maybe already grouped
         heads = np.flatnonzero(new_run)
         del new_run

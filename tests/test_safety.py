@@ -266,7 +266,10 @@ def test_inputs_never_modified(entry, layout, kind, ties):
         _assert_same(before[name], value, name)
     if kind != "float32":  # float32 inputs round the scores differently
         expected = call({**_as_kind(arrays, "ndarray"), "gain_table": [0.0, 1.0, 3.0, 7.0]}, ties)
-        np.testing.assert_array_equal(got, expected)
+        if entry == "RankingEvaluator.fit":  # the model's own fit may differ by an ulp
+            np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)  # with the layout of X
+        else:
+            np.testing.assert_array_equal(got, expected)
 
 
 def test_callables_see_copies():
