@@ -8,9 +8,9 @@ lazily, partition by partition, on the workers (``dd.from_map``): the client
 never holds the data and no worker ever holds more than a few partitions. Each
 query's documents are scattered over all partitions (query ids drawn at random
 per row), the worst case for the shuffle by query id. It prints the wall time,
-rows/s, the peak resident memory of each worker process (``ru_maxrss``), the
-bytes the workers wrote to disk (the shuffle streaming through disk), and
-whether any worker was restarted.
+rows/s, the peak resident memory of each worker process (``VmHWM`` on Linux,
+else ``ru_maxrss``), the bytes the workers wrote to disk (the shuffle streaming
+through disk), and whether any worker was restarted.
 
 Before the big run it checks the value on a slice small enough for memory:
 the dask result on the first partitions equals :func:`sklearn_ndcg.ndcg_score`
@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
-import resource
 import sys
 import tempfile
 import time
 
+import _harness
 import numpy as np
 import pandas as pd
+from _harness import machine_description, markdown_table, peak_rss, reset_peak_rss
 
 import sklearn_ndcg
 import sklearn_ndcg.dask
@@ -81,7 +81,7 @@ def worker_stats(dask_worker=None) -> dict:
     except (AttributeError, psutil.Error):  # pragma: no cover - not on every OS
         written = float("nan")
     return {
-        "peak_rss": _peak_rss(),
+        "peak_rss": peak_rss(),
         "rss": process.memory_info().rss,
         "written": written,
         "memory_limit": dask_worker.memory_manager.memory_limit,
@@ -142,16 +142,16 @@ def main(argv=None) -> int:
     n_partitions = max(n_rows // partition_rows, 1)
     n_rows = n_partitions * partition_rows
 
-    import dask
+    import cloudpickle
     import distributed
 
+    # Functions sent to the workers (client.run) call _harness, which the workers of
+    # another machine cannot import: ship it with them.
+    cloudpickle.register_pickle_by_value(_harness)
     # p2p logs a WARNING line per shuffle when it starts and stops; not news here.
     logging.getLogger("distributed.shuffle").setLevel(logging.ERROR)
-    print(
-        f"sklearn-ndcg on Dask; dask {dask.__version__}, distributed "
-        f"{distributed.__version__}, pandas {pd.__version__}, numpy {np.__version__}; "
-        f"{os.cpu_count()} CPUs"
-    )
+    print("sklearn-ndcg on Dask")
+    print("\n".join(machine_description(("dask", "distributed", "pandas"))))
 
     with tempfile.TemporaryDirectory(prefix="bench_dask_") as scratch:
         if args.scheduler:
@@ -207,7 +207,7 @@ def _run(client, where, n_rows, n_partitions, partition_rows, smoke) -> int:
         print("VALUE CHECK FAILED")
         return 1
 
-    client.run(_reset_peak)  # peak RSS from here on, where the OS allows it
+    client.run(reset_peak_rss)  # peak RSS from here on, where the OS allows it
     before = client.run(worker_stats)
     frame = make_frame(n_partitions, partition_rows)
     start = time.perf_counter()
@@ -220,15 +220,14 @@ def _run(client, where, n_rows, n_partitions, partition_rows, smoke) -> int:
         f"time {elapsed:.1f} s, {n_rows / elapsed:,.0f} rows/s, "
         f"{data_bytes / elapsed / 1e6:.0f} MB/s"
     )
-    print("| worker | memory limit | RSS before | peak RSS | written to disk |")
-    print("|---|---|---|---|---|")
+    rows = []
     for address in sorted(after):
         b, a = before.get(address), after[address]
         written = a["written"] - (b["written"] if b else 0)
-        print(
-            f"| {address} | {_mb(a['memory_limit'])} | {_mb(b['rss']) if b else '-'} | "
-            f"{_mb(a['peak_rss'])} | {_mb(written)} |"
-        )
+        rss_before = _mb(b["rss"]) if b else "-"
+        rows.append([address, _mb(a["memory_limit"]), rss_before, _mb(a["peak_rss"]), _mb(written)])
+    header = ["worker", "memory limit", "RSS before", "peak RSS", "written to disk"]
+    print(markdown_table(header, rows))
     peak = max(a["peak_rss"] for a in after.values())
     print(
         f"peak worker memory {_mb(peak)} = {peak / limit:.0%} of the limit, "
@@ -239,28 +238,6 @@ def _run(client, where, n_rows, n_partitions, partition_rows, smoke) -> int:
     if smoke:
         print("(smoke size: the numbers above say nothing about speed)")
     return 0
-
-
-def _peak_rss() -> int:
-    """Peak resident memory of this process: VmHWM on Linux, else ru_maxrss."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:  # pragma: no cover - not Linux
-        pass
-    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, else KiB
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
-
-
-def _reset_peak() -> None:
-    """Reset the kernel's peak RSS of this process (Linux: /proc/self/clear_refs)."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-    except OSError:  # pragma: no cover - not Linux; the peak then covers the warm-up
-        pass
 
 
 def _mb(n) -> str:

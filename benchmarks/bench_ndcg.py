@@ -1,11 +1,13 @@
-"""Benchmark sklearn-ndcg against scikit-learn, ranx, pytrec_eval and a floor.
+"""Benchmark sklearn-ndcg against scikit-learn, ranx, pytrec_eval, a numba kernel
+and a floor.
 
 Run ``python benchmarks/bench_ndcg.py`` (see ``benchmarks/README.md``). For each
 workload and cutoff it prints each implementation's median time (min-max over
 repeats, after a warm-up), rows/s, peak memory and the ratio of its time to
 sklearn-ndcg's default (``ties="average"``). Implementations are alternated
 within each repeat, so the ratios compare times taken under the same machine
-load. The table is also written to ``benchmarks/RESULTS.md``.
+load. Last come the time ratios issue 13 sets as targets. The tables and the
+targets are also written to ``benchmarks/RESULTS.md``.
 
 Before timing, every peer is checked to compute the same quantity as
 sklearn-ndcg with the matching options, on a small instance of each workload.
@@ -16,19 +18,27 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import platform
 import sys
 import time
-import tracemalloc
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from _harness import (
+    dense_format,
+    long_format,
+    machine_description,
+    markdown_table,
+    query_offsets,
+    ragged_long_format,
+    rss_peak_rise,
+    timed,
+    traced_peak,
+)
 
 import sklearn_ndcg
 
-WORKLOADS = ("W1", "W2", "W3", "W4", "W4s")
+WORKLOADS = ("W1", "W2", "W3", "W4", "W4s", "W5")
 KS = (10, None)
 DESCRIPTIONS = {
     "W1": "dense 10,000 queries x 100 documents, continuous scores",
@@ -36,8 +46,11 @@ DESCRIPTIONS = {
     "W3": "dense 100,000 x 100, continuous scores",
     "W4": "long format, 1,000,000 rows in 20,000 queries of 1..99 documents, "
     "rows shuffled (queries interleaved)",
-    "W4s": "W4 with the rows sorted by query id",
+    "W4s": "W4 with the rows sorted by query id (queries contiguous)",
+    "W5": "small fold: long format, 2,000 queries x 30 documents (60,000 rows), "
+    "rows sorted by query id",
 }
+PEERS = ("sklearn", "ranx", "pytrec_eval", "numba", "floor")
 SMOKE_DIVISOR = 100  # --smoke divides the number of queries (and rows) by this
 RESULTS = Path(__file__).with_name("RESULTS.md")
 
@@ -51,11 +64,19 @@ class Workload:
     y_true: np.ndarray
     y_score: np.ndarray
     qid: np.ndarray | None = None  # long format only
-    cache: dict = field(default_factory=dict)
+    # query boundaries in the flat (row-major) arrays; None when queries interleave
+    offsets: np.ndarray | None = None
 
     @property
     def dense(self) -> bool:
         return self.qid is None
+
+    @property
+    def layout(self) -> str:
+        """'dense', 'grouped' (long format, queries contiguous) or 'shuffled'."""
+        if self.dense:
+            return "dense"
+        return "shuffled" if self.offsets is None else "grouped"
 
     @property
     def n_rows(self) -> int:
@@ -68,57 +89,59 @@ class Workload:
 
 
 def make_workload(name: str, divisor: int = 1) -> Workload:
-    """The workload ``name`` of issue 5, with ``divisor`` times fewer queries."""
-    seed = {"W1": 1, "W2": 2, "W3": 3, "W4": 4, "W4s": 4}[name]
-    rng = np.random.default_rng(seed)
+    """The workload ``name`` (issues 5 and 13), with ``divisor`` times fewer queries."""
     if name in ("W1", "W2", "W3"):
+        rng = np.random.default_rng(int(name[1]))
         n_queries = (100_000 if name == "W3" else 10_000) // divisor
-        shape = (n_queries, 100)
-        y_true = rng.integers(0, 5, size=shape).astype(np.float64)
-        if name == "W2":
-            y_score = rng.integers(0, 10, size=shape).astype(np.float64)
-        else:
-            y_score = rng.random(shape)
-        return Workload(name, y_true, y_score)
-
-    n_queries, n_rows = 20_000 // divisor, 1_000_000 // divisor
-    sizes = _sizes_summing_to(rng, n_queries, n_rows, low=1, high=99)
-    ids = rng.choice(10**9, size=n_queries, replace=False).astype(np.int64)
-    qid = np.repeat(ids, sizes)
-    y_true = rng.integers(0, 5, size=n_rows).astype(np.float64)
-    y_score = rng.random(n_rows)
-    order = rng.permutation(n_rows) if name == "W4" else np.argsort(qid, kind="stable")
-    return Workload(name, y_true[order], y_score[order], qid[order])
+        y_true, y_score = dense_format(
+            rng, n_queries, 100, score_levels=10 if name == "W2" else None
+        )
+        offsets = np.arange(0, y_true.size + 1, 100, dtype=np.int64)
+        return Workload(name, y_true, y_score, offsets=offsets)
+    if name == "W5":
+        sizes = np.full(2_000 // divisor, 30)
+        y_true, y_score, qid = long_format(np.random.default_rng(5), sizes, grouped=True)
+    else:
+        y_true, y_score, qid = ragged_long_format(
+            1_000_000 // divisor, 20_000 // divisor, grouped=name == "W4s", seed=4
+        )
+    offsets = None if name == "W4" else query_offsets(qid)
+    return Workload(name, y_true, y_score, qid, offsets)
 
 
-def _sizes_summing_to(rng, n_queries, total, low, high):
-    """Query sizes drawn uniformly from low..high, nudged to sum to ``total``."""
-    sizes = rng.integers(low, high + 1, size=n_queries)
-    while (gap := total - int(sizes.sum())) != 0:
-        room = sizes < high if gap > 0 else sizes > low
-        chosen = rng.choice(np.flatnonzero(room), size=min(abs(gap), room.sum()), replace=False)
-        sizes[chosen] += 1 if gap > 0 else -1
-    return sizes
+# one query of two documents, to compile numba code before timing
+TINY = Workload("tiny", np.array([[1.0, 0.0]]), np.array([[0.5, 0.2]]), offsets=np.array([0, 2]))
 
 
 # ---------------------------------------------------------------- implementations
 #
 # Each implementation maps (workload, k) to (value, {part: seconds}). The part
 # "total" is what the ratio and rows/s use; ranx and pytrec_eval also report
-# their conversion from numpy arrays, and ranx its metric call alone.
+# their conversion from numpy arrays, and ranx its metric call alone. Each runs
+# on the workload layouts listed in its Impl: "dense", "grouped", "shuffled".
 
 
-def _timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    value = fn(*args, **kwargs)
-    return value, time.perf_counter() - start
+@dataclass
+class Impl:
+    name: str
+    run: object
+    matches: str | None  # the sklearn-ndcg row computing the same quantity
+    layouts: tuple = ("dense", "grouped", "shuffled")  # the workload layouts it runs on
+    parts: tuple = ("total",)
+    labels: dict = field(default_factory=dict)  # part -> row label
 
 
 def ours(ties):
     def run(wl, k):
         qid = None if wl.dense else wl.qid
-        value, seconds = _timed(
-            sklearn_ndcg.ndcg_score, wl.y_true, wl.y_score, k=k, qid=qid, ties=ties
+        value, seconds = timed(
+            sklearn_ndcg.ndcg_score,
+            wl.y_true,
+            wl.y_score,
+            k=k,
+            qid=qid,
+            ties=ties,
+            zero_division=0.0,
         )
         return value, {"total": seconds}
 
@@ -129,7 +152,7 @@ def sklearn_peer(ignore_ties):
     from sklearn.metrics import ndcg_score
 
     def run(wl, k):
-        value, seconds = _timed(ndcg_score, wl.y_true, wl.y_score, k=k, ignore_ties=ignore_ties)
+        value, seconds = timed(ndcg_score, wl.y_true, wl.y_score, k=k, ignore_ties=ignore_ties)
         return value, {"total": seconds}
 
     return run
@@ -190,19 +213,16 @@ def _ranx_conversion():
             offset = (np.arange(n_queries) * n_documents)[:, np.newaxis]
             run_order = (np.argsort(-wl.y_score, axis=1, kind="stable") + offset).ravel()
             rel_order = (np.argsort(-wl.y_true, axis=1, kind="stable") + offset).ravel()
-            starts = np.arange(n_queries) * n_documents
+            bounds = wl.offsets
         else:
             run_order = np.lexsort((-y_score, qid))
             rel_order = np.lexsort((-y_true, qid))
-            sorted_qid = qid[run_order]
-            starts = np.flatnonzero(np.r_[True, sorted_qid[1:] != sorted_qid[:-1]])
-        ends = np.r_[starts[1:], y_true.size]
-        run = split(doc[run_order], y_score[run_order], starts, ends)
-        qrels = split(doc[rel_order], y_true[rel_order], starts, ends)
+            bounds = query_offsets(qid[run_order])
+        run = split(doc[run_order], y_score[run_order], bounds[:-1], bounds[1:])
+        qrels = split(doc[rel_order], y_true[rel_order], bounds[:-1], bounds[1:])
         return qrels, run
 
-    tiny = Workload("tiny", np.array([[1.0, 0.0]]), np.array([[0.5, 0.2]]))
-    convert(tiny)  # compile
+    convert(TINY)  # compile
     return convert
 
 
@@ -210,13 +230,13 @@ def ranx_peer():
     from ranx.metrics import ndcg
 
     convert = _ranx_conversion()
-    qrels, run = convert(Workload("tiny", np.array([[1.0, 0.0]]), np.array([[0.5, 0.2]])))
+    qrels, run = convert(TINY)
     ndcg(qrels, run, k=0)  # JIT warm-up (cached on disk by ranx), not timed
     ndcg(qrels, run, k=10)
 
     def go(wl, k):
-        (qrels, run), t_convert = _timed(convert, wl)
-        scores, t_metric = _timed(ndcg, qrels, run, k=0 if k is None else k)
+        (qrels, run), t_convert = timed(convert, wl)
+        scores, t_metric = timed(ndcg, qrels, run, k=0 if k is None else k)
         value = float(np.mean(scores))
         return value, {"conversion": t_convert, "metric": t_metric, "total": t_convert + t_metric}
 
@@ -236,15 +256,14 @@ def pytrec_peer():
         n = y_true.size
         order = np.argsort(qid, kind="stable")
         sorted_qid = qid[order]
-        starts = np.flatnonzero(np.r_[True, sorted_qid[1:] != sorted_qid[:-1]])
-        bounds = np.r_[starts, n].tolist()
+        bounds = query_offsets(sorted_qid)
         # 10**d + (n - 1 - row) has d + 1 digits: string order is numeric order
         docs = list(map(str, (10 ** len(str(n)) + (n - 1) - order).tolist()))
         rels = y_true[order].astype(np.int64).tolist()
         scores = y_score[order].tolist()
-        names = [str(q) for q in sorted_qid[starts].tolist()]
+        names = [str(q) for q in sorted_qid[bounds[:-1]].tolist()]
         qrels, run = {}, {}
-        for name, lo, hi in zip(names, bounds[:-1], bounds[1:]):
+        for name, lo, hi in zip(names, bounds[:-1].tolist(), bounds[1:].tolist()):
             qrels[name] = dict(zip(docs[lo:hi], rels[lo:hi]))
             run[name] = dict(zip(docs[lo:hi], scores[lo:hi]))
         return qrels, run
@@ -255,25 +274,99 @@ def pytrec_peer():
         return float(np.mean([m[key] for m in per_query.values()]))
 
     def go(wl, k):
-        (qrels, run), t_build = _timed(build, wl)
-        value, t_eval = _timed(evaluate, qrels, run, k)
+        (qrels, run), t_build = timed(build, wl)
+        value, t_eval = timed(evaluate, qrels, run, k)
         return value, {"conversion": t_build, "total": t_build + t_eval}
 
     return go
 
 
-@dataclass
-class Impl:
-    name: str
-    run: object
-    matches: str | None  # the sklearn-ndcg row computing the same quantity
-    dense_only: bool = False
-    parts: tuple = ("total",)
-    labels: dict = field(default_factory=dict)  # part -> row label
+def _ndcg_kernel(y_true, y_score, offsets, k):
+    """Mean NDCG@k of queries stored one after another: rows offsets[q]:offsets[q + 1].
+
+    Linear gain, log2 discount; tied scores as scikit-learn averages them (a tie
+    group's mean gain times the sum of the discounts of its positions within k);
+    0 for a query whose ideal DCG is 0; unweighted mean. ``k`` at least the
+    longest query means all documents. Compiled by numba in ``numba_peers``.
+    """
+    longest = np.max(offsets[1:] - offsets[:-1])
+    discount = 1.0 / np.log2(np.arange(min(k, longest)) + 2.0)
+    total = 0.0
+    for q in range(offsets.size - 1):
+        lo, hi = offsets[q], offsets[q + 1]
+        n, cut = hi - lo, min(k, hi - lo)
+        labels, scores = y_true[lo:hi], y_score[lo:hi]
+        ideal = np.sort(labels)  # ascending: the best document is last
+        idcg = 0.0
+        for p in range(cut):
+            idcg += ideal[n - 1 - p] * discount[p]
+        if idcg == 0.0:
+            continue
+        order = np.argsort(scores)  # ascending: rank p is order[n - 1 - p]
+        dcg = 0.0
+        p = 0
+        while p < cut:  # one tie group, ranks p .. end - 1, per iteration
+            score = scores[order[n - 1 - p]]
+            gain = 0.0
+            end = p
+            while end < n and scores[order[n - 1 - end]] == score:
+                gain += labels[order[n - 1 - end]]
+                end += 1
+            discounts = 0.0
+            for r in range(p, min(end, cut)):
+                discounts += discount[r]
+            dcg += gain / (end - p) * discounts
+            p = end
+        total += dcg / idcg
+    return total / (offsets.size - 1)
+
+
+def numba_peers():
+    """The numba kernel's implementations and its JIT time in seconds.
+
+    Raises ImportError without numba. The kernel is compiled here, for the one
+    signature it is called with, so no timing includes compilation.
+    """
+    import numba
+
+    signature = "float64(float64[::1], float64[::1], int64[::1], int64)"
+    kernel, jit_seconds = timed(numba.njit(signature, cache=False), _ndcg_kernel)
+
+    def call(y_true, y_score, offsets, k):
+        return kernel(y_true, y_score, offsets, y_true.size if k is None else k)
+
+    def on_offsets(wl, k):  # dense input: equal-size queries, reshaped without a copy
+        y_true, y_score = wl.y_true.reshape(-1), wl.y_score.reshape(-1)
+        value, seconds = timed(call, y_true, y_score, wl.offsets, k)
+        return value, {"total": seconds}
+
+    def with_offsets(wl, k):
+        start = time.perf_counter()
+        value = call(wl.y_true, wl.y_score, query_offsets(wl.qid), k)
+        return value, {"total": time.perf_counter() - start}
+
+    def after_argsort(wl, k):
+        start = time.perf_counter()
+        order = np.argsort(wl.qid, kind="stable")
+        qid = wl.qid[order]
+        value = call(wl.y_true[order], wl.y_score[order], query_offsets(qid), k)
+        return value, {"total": time.perf_counter() - start}
+
+    impls = [
+        Impl("numba kernel", on_offsets, "sklearn-ndcg", layouts=("dense", "grouped")),
+        Impl("numba kernel (+ offsets)", with_offsets, "sklearn-ndcg", layouts=("grouped",)),
+        Impl(
+            "numba kernel after argsort(qid)",
+            after_argsort,
+            "sklearn-ndcg",
+            layouts=("shuffled",),
+        ),
+    ]
+    return impls, jit_seconds
 
 
 def implementations(selected_peers):
-    """The implementations to time, and notes on peers that are missing."""
+    """The implementations to time, and lines to report: skipped peers, JIT time."""
     impls = [
         Impl("sklearn-ndcg", ours("average"), None),
         Impl("sklearn-ndcg ties='first'", ours("first"), None),
@@ -281,12 +374,12 @@ def implementations(selected_peers):
     notes = []
     if "sklearn" in selected_peers:
         impls += [
-            Impl("sklearn default", sklearn_peer(False), "sklearn-ndcg", dense_only=True),
+            Impl("sklearn default", sklearn_peer(False), "sklearn-ndcg", layouts=("dense",)),
             Impl(
                 "sklearn ignore_ties=True",
                 sklearn_peer(True),
                 "sklearn-ndcg ties='first'",
-                dense_only=True,
+                layouts=("dense",),
             ),
         ]
     if "ranx" in selected_peers:
@@ -305,7 +398,7 @@ def implementations(selected_peers):
                 )
             )
         except ImportError as exc:
-            notes.append(f"ranx skipped: {exc} (pip install '.[bench]')")
+            notes.append(f"- note: ranx skipped: {exc} (pip install '.[bench]')")
     if "pytrec_eval" in selected_peers:
         try:
             impls.append(
@@ -321,7 +414,17 @@ def implementations(selected_peers):
                 )
             )
         except ImportError as exc:
-            notes.append(f"pytrec_eval skipped: {exc} (pip install '.[bench]')")
+            notes.append(f"- note: pytrec_eval skipped: {exc} (pip install '.[bench]')")
+    if "numba" in selected_peers:
+        try:
+            numba_impls, jit_seconds = numba_peers()
+        except ImportError as exc:
+            notes.append(f"- note: numba kernel skipped: {exc} (pip install '.[bench]')")
+        else:
+            impls += numba_impls
+            notes.append(
+                f"- numba JIT: {jit_seconds:.2f} s (compiling the numba kernel, before any timing)"
+            )
     if "floor" in selected_peers:
         impls.append(Impl("floor", floor, None))
     return impls, notes
@@ -330,74 +433,24 @@ def implementations(selected_peers):
 # --------------------------------------------------------------------- measuring
 
 
-def _rss_hwm_available() -> bool:
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
-
-
-def _proc_status_kb(field_name: str) -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(field_name + ":"):
-                return int(line.split()[1])
-    raise KeyError(field_name)
-
-
-def measure_rss_peak(fn, *args):
-    """Run ``fn`` once; return its value and the rise of peak RSS in bytes.
-
-    Resets the kernel's high-water mark through /proc/self/clear_refs, so it
-    sees every allocator (numpy, numba's runtime, pytrec_eval's C code).
-    """
-    with open("/proc/self/clear_refs", "w") as f:
-        f.write("5")
-    before = _proc_status_kb("VmRSS")
-    value = fn(*args)
-    return value, (_proc_status_kb("VmHWM") - before) * 1024
-
-
-def measure_traced_peak(fn, *args):
-    """Run ``fn`` once under tracemalloc; return the traced peak in bytes.
-
-    tracemalloc sees Python objects and numpy's buffers, not numba's runtime or
-    pytrec_eval's C allocations.
-    """
-    tracemalloc.start()
-    try:
-        fn(*args)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 @dataclass
 class Result:
     times: dict  # part -> list of seconds
     value: float
-    rss_peak: float | None
+    rss_peak: float
     traced_peak: float | None
     capped: bool
 
 
 def bench_case(wl, k, impls, repeats, slow_seconds, log):
     """Time every implementation on one workload and cutoff, alternating them."""
-    active = [impl for impl in impls if wl.dense or not impl.dense_only]
+    active = [impl for impl in impls if wl.layout in impl.layouts]
     results = {}
-    rss = _rss_hwm_available()
     gc.collect()
     for impl in active:  # warm-up; it also measures peak RSS, which costs nothing
-        start = time.perf_counter()
-        if rss:
-            (value, _), rss_peak = measure_rss_peak(impl.run, wl, k)
-        else:
-            (value, _), rss_peak = impl.run(wl, k), None
-        warm = time.perf_counter() - start
+        ((value, _), rss_peak), warm = timed(rss_peak_rise, impl.run, wl, k)
         capped = warm > slow_seconds
-        traced = None if capped else measure_traced_peak(impl.run, wl, k)
+        traced = None if capped else traced_peak(impl.run, wl, k)[1]
         results[impl.name] = Result({}, value, rss_peak, traced, capped)
         log(f"    warm-up {impl.name}: {warm:.3f} s" + (" (slow: 1 repeat)" if capped else ""))
     for r in range(repeats):
@@ -429,7 +482,7 @@ def _fmt_bytes(n):
     return f"{n / 2**20:.1f} MB"
 
 
-def table_rows(wl, k, active, results):
+def table_rows(wl, active, results):
     reference = np.median(results["sklearn-ndcg"].times["total"])
     rows = []
     for impl in active:
@@ -463,64 +516,42 @@ HEADER = [
     "NDCG",
 ]
 
+# Issue 13's targets: (what, workloads, cutoffs, row, reference row, largest
+# ratio of the row's median time to the reference row's, in the same run).
+TARGETS = [
+    ("grouped long format", ("W4s",), (10,), "sklearn-ndcg", "numba kernel", 1.5),
+    ("grouped long format", ("W4s",), (None,), "sklearn-ndcg", "numba kernel", 1.0),
+    (
+        "shuffled long format",
+        ("W4",),
+        KS,
+        "sklearn-ndcg",
+        "numba kernel after argsort(qid)",
+        1.2,
+    ),
+    ("dense", ("W1", "W2", "W3"), KS, "sklearn-ndcg", "numba kernel", 1.3),
+    ("small fold", ("W5",), KS, "sklearn-ndcg", "numba kernel", 1.5),
+    ("heavy ties", ("W2",), KS, "sklearn-ndcg ties='first'", "sklearn-ndcg", 1.5),
+]
 
-def markdown_table(rows):
-    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
 
-
-def machine_description():
-    try:
-        from threadpoolctl import threadpool_info
-
-        blas = (
-            ", ".join(
-                f"{i['internal_api']} {i.get('version') or ''} ({i['num_threads']} threads)"
-                for i in threadpool_info()
-            )
-            or "none loaded"
-        )
-    except ImportError:
-        blas = "threadpoolctl not installed"
-    import scipy
-    import sklearn
-
-    versions = [
-        f"numpy {np.__version__}",
-        f"scipy {scipy.__version__}",
-        f"scikit-learn {sklearn.__version__}",
-        f"sklearn-ndcg {sklearn_ndcg.__version__}",
-    ]
-    for module in ("ranx", "pytrec_eval", "numba"):
-        try:
-            mod = __import__(module)
-            versions.append(f"{module} {getattr(mod, '__version__', '?')}")
-        except ImportError:
-            pass
-    try:  # read-only: which engine was measured
-        import subprocess
-
-        commit = (
-            subprocess.run(
-                ["git", "rev-parse", "--short", "HEAD"],
-                cwd=Path(sklearn_ndcg.__file__).parent,
-                capture_output=True,
-                text=True,
-                timeout=10,
-            ).stdout.strip()
-            or "unknown"
-        )
-    except (OSError, subprocess.SubprocessError):
-        commit = "unknown"
-    return [
-        f"- sklearn-ndcg commit: {commit} (uncommitted engine edits are not shown)",
-        f"- CPU: {platform.processor() or platform.machine()}, {os.cpu_count()} logical cores "
-        f"(usable: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else '?'})",
-        f"- Python {platform.python_version()} on {platform.system()} {platform.release()}",
-        f"- {', '.join(versions)}",
-        f"- threadpools: {blas}",
-    ]
+def target_lines(medians):
+    """One line per target whose workload ran; ``medians[(workload, k)][row]`` in s."""
+    lines = []
+    for what, names, ks, row, reference, limit in TARGETS:
+        for name in names:
+            for k in ks:
+                if (name, k) not in medians:
+                    continue
+                times = medians[name, k]
+                line = f"- {name} k={k} ({what}): {row} / {reference}"
+                if row in times and reference in times:
+                    ratio = times[row] / times[reference]
+                    verdict = "met" if ratio <= limit else "missed"
+                    lines.append(f"{line} = {ratio:.2f} (target <= {limit:g}): {verdict}")
+                else:
+                    lines.append(f"{line}: not measured (target <= {limit:g})")
+    return lines
 
 
 # ------------------------------------------------------------------- value check
@@ -533,16 +564,13 @@ def check_values(workloads, impls, log):
     for name in workloads:
         wl = make_workload(name, divisor=SMOKE_DIVISOR * 2)
         for k in KS:
-            values = {}
-            for impl in impls:
-                if impl.dense_only and not wl.dense:
-                    continue
-                values[impl.name] = impl.run(wl, k)[0]
+            values = {impl.name: impl.run(wl, k)[0] for impl in impls if wl.layout in impl.layouts}
             for impl in impls:
                 if impl.matches is None or impl.name not in values:
                     continue
-                diff = abs(values[impl.name] - values[impl.matches])
-                agree = diff <= 1e-9
+                value, expected = values[impl.name], values[impl.matches]
+                relative = abs(value - expected) / abs(expected)
+                agree = relative <= 1e-12
                 note = ""
                 if not agree and impl.name == "sklearn ignore_ties=True" and name == "W2":
                     # sklearn orders ties by a reversed unstable argsort, not input order
@@ -550,8 +578,8 @@ def check_values(workloads, impls, log):
                 else:
                     ok &= agree
                 lines.append(
-                    f"  {name} k={k}: {impl.name} {values[impl.name]:.9f} vs "
-                    f"{impl.matches} {values[impl.matches]:.9f}: |diff| {diff:.1e} "
+                    f"  {name} k={k}: {impl.name} {value:.9f} vs {impl.matches} "
+                    f"{expected:.9f}: relative diff {relative:.1e} "
                     f"{'agree' if agree else 'DIFFER'}{note}"
                 )
     for line in lines:
@@ -583,8 +611,8 @@ def main(argv=None):
     )
     parser.add_argument(
         "--peers",
-        default="sklearn,ranx,pytrec_eval,floor",
-        help="comma-separated subset of sklearn,ranx,pytrec_eval,floor",
+        default=",".join(PEERS),
+        help="comma-separated subset of " + ",".join(PEERS),
     )
     parser.add_argument(
         "--slow-seconds",
@@ -595,7 +623,7 @@ def main(argv=None):
     parser.add_argument(
         "--output",
         default=None,
-        help=f"markdown file for the table (default {RESULTS.name}; "
+        help=f"markdown file for the tables (default {RESULTS.name}; "
         "'-' for none; smoke runs write none unless given)",
     )
     args = parser.parse_args(argv)
@@ -614,9 +642,9 @@ def main(argv=None):
         print(message, flush=True)
 
     impls, notes = implementations({p.strip() for p in args.peers.split(",")})
-    machine = machine_description()
+    machine = machine_description(("ranx", "pytrec_eval", "numba")) + notes
     log("sklearn-ndcg benchmark" + (" (smoke size)" if args.smoke else ""))
-    for line in machine + [f"- note: {n}" for n in notes]:
+    for line in machine:
         log(line)
 
     log(
@@ -628,6 +656,7 @@ def main(argv=None):
         log("VALUE CHECK FAILED: a peer does not compute the same NDCG.")
 
     sections = []
+    medians = {}
     for name in workloads:
         wl = make_workload(name, divisor)
         for k in KS:
@@ -636,10 +665,17 @@ def main(argv=None):
             )
             log(f"\n{title} (input {wl.input_bytes / 2**20:.1f} MB)")
             active, results = bench_case(wl, k, impls, repeats, args.slow_seconds, log)
-            rows = table_rows(wl, k, active, results)
-            table = markdown_table(rows)
+            medians[name, k] = {
+                impl.name: float(np.median(results[impl.name].times["total"])) for impl in active
+            }
+            table = markdown_table(HEADER, table_rows(wl, active, results))
             log(table)
             sections.append((title, wl.input_bytes, table))
+
+    targets = target_lines(medians)
+    log("\nTargets (issue 13; ratios of median times in this run):")
+    for line in targets:
+        log(line)
 
     if output:
         text = [
@@ -661,13 +697,18 @@ def main(argv=None):
             "## Machine",
             "",
             *machine,
-            *[f"- note: {n}" for n in notes],
             "",
             "## Value check",
             "",
             "```",
             *check_lines,
             "```",
+            "",
+            "## Targets",
+            "",
+            "Issue 13's targets: ratios of median times in this run.",
+            "",
+            *targets,
             "",
         ]
         for title, input_bytes, table in sections:

@@ -1,10 +1,11 @@
 """Time of sklearn-ndcg against the number of rows, long format.
 
 Run ``python benchmarks/bench_scaling.py``: long-format input of 1e4 .. 1e7
-rows (queries of 1..99 documents, rows shuffled, relevance 0..4, continuous
-scores), at k=10 and k=None. It prints the best time over the repeats, the time
-per row, the time per row divided by log2(rows), and the exponent ``b`` of a
-least-squares fit ``time ~ rows**b``. An n log n algorithm shows a flat
+rows (queries of 1..99 documents, 50 on average, rows shuffled, relevance
+0..4, continuous scores: W4 of ``bench_ndcg.py`` at other sizes), at k=10 and
+k=None. It prints the best time over the repeats, the time per row, the time
+per row divided by log2(rows), and the exponent ``b`` of a least-squares fit
+``time ~ rows**b``. An n log n algorithm shows a flat
 ``time / (row log2 row)`` and a fitted exponent a little above 1.
 """
 
@@ -12,34 +13,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 import numpy as np
+from _harness import (
+    best_time,
+    machine_description,
+    markdown_row,
+    markdown_table,
+    ragged_long_format,
+)
 
 import sklearn_ndcg
-
-
-def long_format(n_rows: int, seed: int = 0):
-    """Shuffled long-format input: queries of 1..99 documents, about 50 on average."""
-    rng = np.random.default_rng(seed)
-    sizes = rng.integers(1, 100, size=n_rows // 25 + 2)  # sums to about 2 * n_rows
-    # keep the queries up to the one that reaches n_rows, and shorten that one
-    sizes = sizes[: np.searchsorted(np.cumsum(sizes), n_rows) + 1]
-    sizes[-1] -= sizes.sum() - n_rows
-    qid = np.repeat(rng.choice(10**9, size=sizes.size, replace=False), sizes)
-    order = rng.permutation(n_rows)
-    y_true = rng.integers(0, 5, size=n_rows).astype(np.float64)
-    return y_true[order], rng.random(n_rows), qid[order]
-
-
-def best_time(fn, repeats: int) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main(argv=None) -> int:
@@ -65,17 +49,17 @@ def main(argv=None) -> int:
         high = int(round(np.log10(args.max_rows)))
     sizes = np.unique(np.round(np.logspace(low, high, 2 * (high - low) + 1)).astype(int))
 
-    print(
-        f"sklearn-ndcg scaling, long format, shuffled rows; numpy {np.__version__}; "
-        f"best of {repeats} after a warm-up"
-    )
+    print(f"sklearn-ndcg scaling, long format, shuffled rows; best of {repeats} after a warm-up")
+    print("\n".join(machine_description()))
     for k in (10, None):
         print(f"\nk={k}")
         header = ["rows", "best time", "ns / row", "ns / (row log2 row)"]
-        print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
+        print(markdown_table(header))
         times = []
         for n_rows in sizes:
-            y_true, y_score, qid = long_format(int(n_rows))
+            y_true, y_score, qid = ragged_long_format(
+                int(n_rows), int(n_rows) // 50, grouped=False, seed=0
+            )
             seconds = best_time(
                 lambda y_true=y_true, y_score=y_score, qid=qid, k=k: sklearn_ndcg.ndcg_score(
                     y_true, y_score, qid=qid, k=k
@@ -84,11 +68,8 @@ def main(argv=None) -> int:
             )
             times.append(seconds)
             per_row = seconds / n_rows * 1e9
-            print(
-                f"| {n_rows:,} | {seconds * 1e3:.2f} ms | {per_row:.1f} | "
-                f"{per_row / np.log2(n_rows):.2f} |",
-                flush=True,
-            )
+            row = [f"{n_rows:,}", f"{seconds * 1e3:.2f} ms", f"{per_row:.1f}"]
+            print(markdown_row([*row, f"{per_row / np.log2(n_rows):.2f}"]), flush=True)
         # fit on the upper half of the sizes, where fixed costs no longer dominate
         upper = sizes >= sizes[len(sizes) // 2]
         exponent = np.polyfit(np.log(sizes[upper]), np.log(np.asarray(times)[upper]), 1)[0]
