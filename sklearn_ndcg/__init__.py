@@ -2,6 +2,7 @@
 
 from ._conventions import CONVENTIONS, positive_part_gain
 from ._datasets import make_ranking
+from ._diagnostics import TieDiagnostics, tie_diagnostics
 from ._display import NDCGCurveDisplay
 from ._evaluator import RankingEvaluator
 from ._metrics import QueryScores, dcg_score, ndcg_score, query_scores
@@ -14,6 +15,7 @@ __all__ = [
     "NDCGCurveDisplay",
     "QueryScores",
     "RankingEvaluator",
+    "TieDiagnostics",
     "dcg_score",
     "make_dcg_scorer",
     "make_ndcg_scorer",
@@ -21,4 +23,5 @@ __all__ = [
     "ndcg_score",
     "positive_part_gain",
     "query_scores",
+    "tie_diagnostics",
 ]

@@ -10,7 +10,15 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ._queries import Queries, blocks, take
-from ._ties import ideal_block, rank_block
+from ._ties import ideal_block, rank_block, tie_cut_block, worst_block
+
+
+class QueryDCG(NamedTuple):
+    """DCG of each query, and of the best and worst orderings of its documents."""
+
+    dcg: np.ndarray
+    ideal: np.ndarray | None  # None unless asked for
+    worst: np.ndarray | None
 
 
 def dcg_by_query(
@@ -19,27 +27,35 @@ def dcg_by_query(
     queries: Queries,
     ties: str,
     discounts: np.ndarray,
-    ideal: bool,
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """DCG of each query (and its ideal DCG), block by block.
+    *,
+    ideal: bool = False,
+    worst: bool = False,
+    document_weight: np.ndarray | None = None,
+) -> QueryDCG:
+    """DCG of each query (and its ideal and worst DCG), block by block.
 
     ``discounts`` are the weights of ranks ``1 .. len(discounts)``; ranks after
-    ``len(discounts)`` (the cutoff k) do not count. Returns arrays in the order
-    of ``queries.ids``; the ideal DCG is None unless ``ideal``.
+    ``len(discounts)`` (the cutoff k) do not count. ``document_weight``
+    multiplies each document's gain in the DCG, not in the ideal or worst DCG.
+    Returns arrays in the order of ``queries.ids``.
     """
     n_queries = queries.ids.shape[0]
-    dcg = np.empty(n_queries)
-    ideal_dcg = np.empty(n_queries) if ideal else None
+    result = QueryDCG(*(np.empty(n_queries) if wanted else None for wanted in (True, ideal, worst)))
     k = discounts.shape[0]
     for block in blocks(queries):
         block_gain = take(gain, block, queries.shape, -np.inf)
         block_score = take(score, block, queries.shape, -np.inf)
-        ranked = rank_block(block_score, block_gain, block.sizes, ties, k)
-        dcg[block.queries] = ranked @ discounts[: ranked.shape[1]]
+        dcg_gain = block_gain
+        if document_weight is not None:
+            dcg_gain = block_gain * take(document_weight, block, queries.shape, 1.0)
+        ranked = {"dcg": rank_block(block_score, dcg_gain, block.sizes, ties, k)}
         if ideal:
-            best = ideal_block(block_gain, k)
-            ideal_dcg[block.queries] = best @ discounts[: best.shape[1]]
-    return dcg, ideal_dcg
+            ranked["ideal"] = ideal_block(block_gain, k)
+        if worst:
+            ranked["worst"] = worst_block(block_gain, k)
+        for name, gains in ranked.items():
+            getattr(result, name)[block.queries] = gains @ discounts[: gains.shape[1]]
+    return result
 
 
 def dcg_at_cutoffs(
@@ -49,39 +65,63 @@ def dcg_at_cutoffs(
     ties: str,
     discounts: np.ndarray,
     ks: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """DCG@k and ideal DCG@k of each query for every cutoff in ``ks``.
+    *,
+    worst: bool = False,
+) -> QueryDCG:
+    """DCG@k, ideal DCG@k (and worst DCG@k) of each query for every cutoff in ``ks``.
 
-    Returns two arrays of shape (n_queries, n_cutoffs). The tie rules give the
-    same order (and averaged gains) at every cutoff, so one ranking of whole
-    rows serves all of them: DCG@k is the sum of its first ``k`` terms.
-    ``discounts`` covers the longest query.
+    Arrays of shape (n_queries, n_cutoffs). The tie rules give the same order
+    (and averaged gains) at every cutoff, and the ideal and worst orders of the
+    first ``k`` documents are prefixes of those of all documents, so one
+    ranking of whole rows serves every cutoff: DCG@k is the sum of its first
+    ``k`` terms. ``discounts`` covers the longest query.
     """
     shape = (queries.ids.shape[0], ks.shape[0])
-    dcg, ideal_dcg = np.empty(shape), np.empty(shape)
+    result = QueryDCG(np.empty(shape), np.empty(shape), np.empty(shape) if worst else None)
     for block in blocks(queries):
         block_gain = take(gain, block, queries.shape, -np.inf)
         block_score = take(score, block, queries.shape, -np.inf)
         width = block_gain.shape[1]
         column = np.minimum(ks, width) - 1
-        for out, ranked in (
-            (dcg, rank_block(block_score, block_gain, block.sizes, ties, None)),
-            (ideal_dcg, ideal_block(block_gain, None)),
-        ):
-            out[block.queries] = np.cumsum(ranked * discounts[:width], axis=1)[:, column]
-    return dcg, ideal_dcg
+        ranked = {"dcg": rank_block(block_score, block_gain, block.sizes, ties, None)}
+        ranked["ideal"] = ideal_block(block_gain, None)
+        if worst:
+            ranked["worst"] = worst_block(block_gain, None)
+        for name, gains in ranked.items():
+            sums = np.cumsum(gains * discounts[:width], axis=1)
+            getattr(result, name)[block.queries] = sums[:, column]
+    return result
 
 
-def ndcg_from_dcg(dcg: np.ndarray, ideal_dcg: np.ndarray, zero_division: float) -> np.ndarray:
-    """DCG / ideal DCG per query; ``zero_division`` where the ideal DCG is <= 0.
+def tie_cut_by_query(score: np.ndarray, queries: Queries, k: int) -> np.ndarray:
+    """Whether the top ``k`` of each query ends inside a group of tied scores."""
+    cut = np.empty(queries.ids.shape[0], dtype=bool)
+    for block in blocks(queries):
+        block_score = take(score, block, queries.shape, -np.inf)
+        cut[block.queries] = tie_cut_block(block_score, block.sizes, k)
+    return cut
 
-    An ideal DCG of 0 means no document of the query is relevant; a negative one
-    (possible with negative gains) means none is better than neutral. NDCG is
-    undefined for both.
+
+def ndcg_from_dcg(
+    dcg: np.ndarray,
+    ideal_dcg: np.ndarray,
+    zero_division: float,
+    worst_dcg: np.ndarray | None = None,
+) -> np.ndarray:
+    """DCG / ideal DCG per query, or (DCG - worst) / (ideal - worst) given ``worst_dcg``.
+
+    ``zero_division`` where the denominator is <= 0. For DCG / ideal DCG, an
+    ideal DCG of 0 means no document of the query is relevant; a negative one
+    (possible with negative gains) means none is better than neutral. For the
+    min-max form, the best and worst orderings are worth the same (e.g. every
+    document has the same gain). NDCG is undefined for these.
     """
-    defined = ideal_dcg > 0
+    numerator, denominator = dcg, ideal_dcg
+    if worst_dcg is not None:
+        numerator, denominator = dcg - worst_dcg, ideal_dcg - worst_dcg
+    defined = denominator > 0
     ndcg = np.full(dcg.shape[0], float(zero_division))
-    np.divide(dcg, ideal_dcg, out=ndcg, where=defined)
+    np.divide(numerator, denominator, out=ndcg, where=defined)
     return ndcg
 
 
@@ -117,8 +157,8 @@ def mean_from_sums(sums: WeightedSums) -> float:
     if sums.kept_weight == 0:
         what = "every query was left out" if sums.n_kept == 0 else "the queries left weigh 0"
         warnings.warn(
-            f"NDCG is undefined: {what} (no relevant document and "
-            "zero_division=np.nan); returning NaN.",
+            f"NDCG is undefined: {what} (undefined queries, e.g. without any relevant "
+            "document, and zero_division=np.nan); returning NaN.",
             UndefinedMetricWarning,
             stacklevel=_caller_stacklevel(),
         )

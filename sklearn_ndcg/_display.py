@@ -65,7 +65,9 @@ class NDCGCurveDisplay:
     :meth:`from_predictions` or :meth:`from_estimator`; draw several models on
     the same axes by passing ``ax=`` (or calling :meth:`plot` with the axes of
     the first display). An optional band shows how the queries spread around
-    the mean. matplotlib is needed only to plot.
+    the mean, and another the range that the order of tied scores alone can
+    move the curve (between the pessimistic and the optimistic tie rule).
+    matplotlib is needed only to plot.
 
     Read more in the :ref:`User Guide <display>`.
 
@@ -80,6 +82,9 @@ class NDCGCurveDisplay:
         quartiles of the per-query NDCG@k.
     name : str, default=None
         Label of the curve in the legend; None means no label.
+    tie_range : array-like of shape (2, n_ks), default=None
+        The mean NDCG@k with tied documents ordered by increasing and by
+        decreasing gain (``ties="pessimistic"`` and ``"optimistic"``).
 
     Attributes
     ----------
@@ -89,10 +94,14 @@ class NDCGCurveDisplay:
         The mean NDCG@k at each cutoff.
     spread_ : ndarray of shape (2, n_ks) or None
         The band's lower and upper edges.
+    tie_range_ : ndarray of shape (2, n_ks) or None
+        The pessimistic and optimistic mean NDCG@k.
     line_ : matplotlib Line2D
         The curve, after :meth:`plot`.
     spread_band_ : matplotlib PolyCollection or None
         The band, if it was drawn.
+    tie_band_ : matplotlib PolyCollection or None
+        The band of ``tie_range_``, if it was drawn.
     ax_ : matplotlib Axes
         The axes of the plot.
     figure_ : matplotlib Figure
@@ -128,23 +137,30 @@ class NDCGCurveDisplay:
     2
     """
 
-    def __init__(self, ks, ndcg, *, spread=None, name=None):
+    def __init__(self, ks, ndcg, *, spread=None, name=None, tie_range=None):
         self.ks_ = np.asarray(ks)
         self.ndcg_ = np.asarray(ndcg, dtype=np.float64)
-        self.spread_ = None if spread is None else np.asarray(spread, dtype=np.float64)
+        self.spread_ = self._check_band(spread, "spread")
+        self.tie_range_ = self._check_band(tie_range, "tie_range")
         self.name = name
         if self.ndcg_.shape != self.ks_.shape:
             raise ValueError(
                 f"ndcg needs one value per cutoff in ks ({self.ks_.shape[0]}), got "
                 f"shape {self.ndcg_.shape}."
             )
-        if self.spread_ is not None and self.spread_.shape != (2, self.ks_.shape[0]):
-            raise ValueError(
-                f"spread needs a lower and an upper edge per cutoff, shape "
-                f"(2, {self.ks_.shape[0]}); got shape {self.spread_.shape}."
-            )
 
-    def plot(self, ax=None, *, name=None, show_spread=False, **kwargs):
+    def _check_band(self, band, name: str) -> np.ndarray | None:
+        if band is None:
+            return None
+        band = np.asarray(band, dtype=np.float64)
+        if band.shape != (2, self.ks_.shape[0]):
+            raise ValueError(
+                f"{name} needs a lower and an upper edge per cutoff, shape "
+                f"(2, {self.ks_.shape[0]}); got shape {band.shape}."
+            )
+        return band
+
+    def plot(self, ax=None, *, name=None, show_spread=False, show_tie_range=False, **kwargs):
         """Draw the curve.
 
         Parameters
@@ -155,6 +171,8 @@ class NDCGCurveDisplay:
             Label of the curve; None means the display's ``name``.
         show_spread : bool, default=False
             Also draw the per-query band ``spread_`` in the curve's colour.
+        show_tie_range : bool, default=False
+            Also draw ``tie_range_``, hatched, in the curve's colour.
         **kwargs : dict
             Passed to :meth:`matplotlib.axes.Axes.plot`.
 
@@ -174,11 +192,15 @@ class NDCGCurveDisplay:
         array([0.5, 0.6, 0.8])
         """
         plt = _import_pyplot()
-        if show_spread and self.spread_ is None:
-            raise ValueError(
-                "show_spread=True, but this display has no spread; create it with "
-                "from_predictions or from_estimator, or pass spread=."
-            )
+        for wanted, band, what in (
+            (show_spread, self.spread_, "spread"),
+            (show_tie_range, self.tie_range_, "tie_range"),
+        ):
+            if wanted and band is None:
+                raise ValueError(
+                    f"show_{what}=True, but this display has no {what}; create it with "
+                    f"from_predictions or from_estimator, or pass {what}=."
+                )
         if ax is None:
             _, ax = plt.subplots()
         name = self.name if name is None else name
@@ -187,15 +209,21 @@ class NDCGCurveDisplay:
             line_kwargs["label"] = name
         line_kwargs.update(kwargs)
         (self.line_,) = ax.plot(self.ks_, self.ndcg_, **line_kwargs)
-        self.spread_band_ = None
+        color = self.line_.get_color()
+        self.spread_band_ = self.tie_band_ = None
         if show_spread:
             self.spread_band_ = ax.fill_between(
+                self.ks_, *self.spread_, color=color, alpha=0.2, linewidth=0
+            )
+        if show_tie_range:
+            self.tie_band_ = ax.fill_between(
                 self.ks_,
-                self.spread_[0],
-                self.spread_[1],
-                color=self.line_.get_color(),
-                alpha=0.2,
+                *self.tie_range_,
+                facecolor="none",
+                edgecolor=color,
+                hatch="//",
                 linewidth=0,
+                label=f"{name}: tie range" if name is not None else None,
             )
         ax.set_xlabel("cutoff k")
         ax.set_ylabel("NDCG@k")
@@ -222,6 +250,8 @@ class NDCGCurveDisplay:
         ax=None,
         show_spread=False,
         spread_quantiles=(0.25, 0.75),
+        normalize="ideal",
+        show_tie_range=False,
         **kwargs,
     ):
         """Plot NDCG@k against k from relevance labels and scores.
@@ -256,6 +286,13 @@ class NDCGCurveDisplay:
             Draw a band between two quantiles of the per-query NDCG@k.
         spread_quantiles : tuple of two floats, default=(0.25, 0.75)
             The quantiles (unweighted, over queries) bounding the band.
+        normalize : {"ideal", "minmax"}, default="ideal"
+            Divide the DCG by the ideal DCG, or min-max normalise it between
+            the worst and the ideal DCG; see :func:`ndcg_score`.
+        show_tie_range : bool, default=False
+            Draw the band between the pessimistic and the optimistic mean
+            NDCG@k (``tie_range_``, always computed): how far the order of
+            tied scores alone can move the curve.
         **kwargs : dict
             Passed to :meth:`matplotlib.axes.Axes.plot`.
 
@@ -275,25 +312,30 @@ class NDCGCurveDisplay:
         """
         low, high = _check_quantiles(spread_quantiles)
         ks = _check_ks(ks, _longest_query(y_true, y_score, qid, sample_weight))
-        per_query, weight = ndcg_at_cutoffs(
-            y_true,
-            y_score,
-            ks,
+        options = dict(
             qid=qid,
             gain=gain,
             discount=discount,
-            ties=ties,
             zero_division=zero_division,
             sample_weight=sample_weight,
+            normalize=normalize,
         )
+        per_query, weight = ndcg_at_cutoffs(y_true, y_score, ks, ties=ties, **options)
         ndcg = np.empty(ks.shape[0])
         spread = np.empty((2, ks.shape[0]))
         for i, scores in enumerate(per_query.T):  # a loop over cutoffs, not queries
             ndcg[i] = weighted_mean(scores, weight)
             kept = scores[~np.isnan(scores)]
             spread[:, i] = np.quantile(kept, [low, high]) if kept.size else np.nan
-        display = cls(ks, ndcg, spread=spread, name=name)
-        return display.plot(ax=ax, show_spread=show_spread, **kwargs)
+        tie_range = [
+            [
+                weighted_mean(scores, weight)
+                for scores in ndcg_at_cutoffs(y_true, y_score, ks, ties=rule, **options)[0].T
+            ]
+            for rule in ("pessimistic", "optimistic")
+        ]
+        display = cls(ks, ndcg, spread=spread, name=name, tie_range=tie_range)
+        return display.plot(ax=ax, show_spread=show_spread, show_tie_range=show_tie_range, **kwargs)
 
     @classmethod
     def from_estimator(
@@ -314,6 +356,8 @@ class NDCGCurveDisplay:
         ax=None,
         show_spread=False,
         spread_quantiles=(0.25, 0.75),
+        normalize="ideal",
+        show_tie_range=False,
         **kwargs,
     ):
         """Plot NDCG@k against k for a fitted estimator.
@@ -356,6 +400,13 @@ class NDCGCurveDisplay:
             Draw a band between two quantiles of the per-query NDCG@k.
         spread_quantiles : tuple of two floats, default=(0.25, 0.75)
             The quantiles (unweighted, over queries) bounding the band.
+        normalize : {"ideal", "minmax"}, default="ideal"
+            Divide the DCG by the ideal DCG, or min-max normalise it between
+            the worst and the ideal DCG; see :func:`ndcg_score`.
+        show_tie_range : bool, default=False
+            Draw the band between the pessimistic and the optimistic mean
+            NDCG@k (``tie_range_``, always computed): how far the order of
+            tied scores alone can move the curve.
         **kwargs : dict
             Passed to :meth:`matplotlib.axes.Axes.plot`.
 
@@ -403,6 +454,8 @@ class NDCGCurveDisplay:
             ax=ax,
             show_spread=show_spread,
             spread_quantiles=spread_quantiles,
+            normalize=normalize,
+            show_tie_range=show_tie_range,
             **kwargs,
         )
 

@@ -24,7 +24,7 @@ from ._compat import (
     _safe_tags,
     get_tags,
 )
-from ._metrics import _COMMON_PARAMS, _ZERO_DIVISION, ndcg_score
+from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, ndcg_score
 from ._queries import group_queries, query_weights, rows_by_query
 from ._response import ranking_scores
 from ._validation import check_qid, check_weight
@@ -123,6 +123,9 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     zero_division : {0.0, 1.0, np.nan}, default=0.0
         NDCG of a query with no relevant document; ``np.nan`` leaves such
         queries out of the mean.
+    normalize : {"ideal", "minmax"}, default="ideal"
+        Divide the DCG by the ideal DCG, or min-max normalise it between the
+        worst and the ideal DCG; see :func:`ndcg_score`.
 
     Attributes
     ----------
@@ -192,12 +195,12 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         "gain": _COMMON_PARAMS["gain"],
         "discount": _COMMON_PARAMS["discount"],
         "ties": _COMMON_PARAMS["ties"],
-        "zero_division": _ZERO_DIVISION,
+        **_NDCG_PARAMS,
     }
 
     # Requested by default, so that routing passes them without set_*_request.
     __metadata_request__fit = {"qid": True, "sample_weight": True}
-    __metadata_request__score = {"qid": True, "sample_weight": True}
+    __metadata_request__score = {"qid": True, "sample_weight": True, "document_weight": True}
 
     def __init__(
         self,
@@ -208,6 +211,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         discount="log2",
         ties: str = "average",
         zero_division: float = 0.0,
+        normalize: str = "ideal",
     ):
         self.estimator = estimator
         self.k = k
@@ -215,6 +219,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         self.discount = discount
         self.ties = ties
         self.zero_division = zero_division
+        self.normalize = normalize
 
     @_fit_context(prefer_skip_nested_validation=False)  # estimator not validated
     def fit(
@@ -376,6 +381,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         y: ArrayLike,
         qid: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
+        document_weight: ArrayLike | None = None,
     ) -> float:
         """NDCG@k of the estimator's scores, averaged over queries.
 
@@ -391,6 +397,9 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each query in the mean, given per document (equal within
             a query).
+        document_weight : array-like of shape (n_samples,), default=None
+            Weight of each document's gain in the DCG (e.g. an inverse
+            propensity); see :func:`ndcg_score`.
 
         Returns
         -------
@@ -410,6 +419,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             qid=qid,
             sample_weight=sample_weight,
             zero_division=self.zero_division,
+            normalize=self.normalize,
+            document_weight=document_weight,
         )
 
     def _check_one_query(self, y, sample_weight) -> None:

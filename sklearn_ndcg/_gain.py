@@ -11,7 +11,7 @@ from ._validation import apply_callable
 GAINS = ("linear", "exponential")
 
 
-def compute_gain(y_true: np.ndarray, gain) -> np.ndarray:
+def compute_gain(y_true: np.ndarray, gain, negative_labels: bool = False) -> np.ndarray:
     """Gain of each document from its relevance label.
 
     Parameters
@@ -20,6 +20,9 @@ def compute_gain(y_true: np.ndarray, gain) -> np.ndarray:
         Flat float64 relevance labels.
     gain : {"linear", "exponential"}, Mapping, sequence or callable
         See :func:`sklearn_ndcg.ndcg_score`.
+    negative_labels : bool
+        Whether the built-in gains take negative labels (min-max normalised
+        NDCG stays bounded with them); scikit-learn refuses them.
 
     Returns
     -------
@@ -27,12 +30,12 @@ def compute_gain(y_true: np.ndarray, gain) -> np.ndarray:
         Float64 gains, same shape as ``y_true``.
     """
     if isinstance(gain, str):
-        if (y_true < 0).any():
+        if not negative_labels and (y_true < 0).any():
             raise ValueError(
                 f"y_true has negative relevance labels (min {y_true.min():g}), which "
                 f'gain="{gain}" does not accept (as in scikit-learn). To penalise bad '
-                "documents, give gain as a mapping or callable, e.g. "
-                "gain={1: 1.0, 0: 0.0, -1: -1.0}."
+                'documents, use normalize="minmax" (NDCG stays in [0, 1]), or give gain '
+                "as a mapping or callable, e.g. gain={1: 1.0, 0: 0.0, -1: -1.0}."
             )
         if gain == "linear":
             return y_true  # the stages never write to their inputs

@@ -9,11 +9,11 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._aggregate import dcg_at_cutoffs, dcg_by_query, ndcg_from_dcg, weighted_mean
+from ._aggregate import QueryDCG, dcg_at_cutoffs, dcg_by_query, ndcg_from_dcg, weighted_mean
 from ._compat import Integers, Interval, Options, StrOptions, validate_params
 from ._discount import DISCOUNTS, discount_weights
 from ._gain import GAINS, compute_gain
-from ._queries import group_queries, query_weights
+from ._queries import Queries, group_queries, query_weights
 from ._ties import DEFAULT_TIES, TIE_RULES, resolve_ties
 from ._validation import check_log_base, check_ranking_input
 
@@ -30,6 +30,9 @@ _COMMON_PARAMS = {
 _IGNORE_TIES = {"ignore_ties": ["boolean", None]}  # scikit-learn's keyword
 _ZERO_DIVISION = [Options(Real, {0.0, 1.0}), "nan"]
 _LOG_BASE = [Interval(Real, 1, None, closed="neither"), None]
+NORMALIZE = ("ideal", "minmax")
+_NDCG_PARAMS = {"zero_division": _ZERO_DIVISION, "normalize": [StrOptions(set(NORMALIZE))]}
+_DOCUMENT_WEIGHT = {"document_weight": ["array-like", None]}
 
 
 class QueryScores(NamedTuple):
@@ -48,19 +51,60 @@ QueryScores.score.__doc__ = (
 QueryScores.weight.__doc__ = "Weight of each query (ones without ``sample_weight``)."
 
 
-def _dcg_and_ideal(
-    y_true, y_score, *, qid, sample_weight, k, gain, discount, ties, log_base, ideal
-):
-    """Run the stages: validate, group, gain, order, discount, sum per query."""
-    data = check_ranking_input(y_true, y_score, qid, sample_weight)
+class _Staged(NamedTuple):
+    """Input through the stages before ordering: queries, gains and discounts."""
+
+    score: np.ndarray
+    queries: Queries
+    weight: np.ndarray | None
+    gains: np.ndarray
+    discounts: np.ndarray
+    document_weight: np.ndarray | None
+
+
+def _stage(
+    y_true, y_score, *, qid, sample_weight, document_weight, k, gain, discount, log_base, normalize
+) -> _Staged:
+    """Validate, group into queries, gains, discounts."""
+    data = check_ranking_input(y_true, y_score, qid, sample_weight, document_weight)
     queries = group_queries(data.qid, data.shape)
     weight = query_weights(data.sample_weight, queries)
-    gains = compute_gain(data.y_true, gain)
+    gains = compute_gain(data.y_true, gain, negative_labels=normalize == "minmax")
     discounts = discount_weights(discount, int(queries.sizes.max()), k, log_base)
+    return _Staged(data.y_score, queries, weight, gains, discounts, data.document_weight)
+
+
+def _order_and_sum(staged: _Staged, ties: str, normalize: str | None) -> QueryDCG:
+    """Order with the tie rule, discount and sum per query.
+
+    ``normalize`` None computes the DCG alone; "ideal" adds the ideal DCG and
+    "minmax" the ideal and the worst DCG.
+    """
     with np.errstate(over="ignore", invalid="ignore"):
-        dcg, ideal_dcg = dcg_by_query(gains, data.y_score, queries, ties, discounts, ideal)
-    _check_overflow(dcg, gains)
-    return queries.ids, dcg, ideal_dcg, weight
+        result = dcg_by_query(
+            staged.gains,
+            staged.score,
+            staged.queries,
+            ties,
+            staged.discounts,
+            ideal=normalize is not None,
+            worst=normalize == "minmax",
+            document_weight=staged.document_weight,
+        )
+    _check_overflow(result.dcg, staged.gains)
+    return result
+
+
+def _query_dcg(
+    y_true, y_score, *, ties, normalize, **options
+) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
+    """The stages from validation to the sums per query: ids, DCGs and weights."""
+    staged = _stage(y_true, y_score, normalize=normalize, **options)
+    return staged.queries.ids, _order_and_sum(staged, ties, normalize), staged.weight
+
+
+def _ndcg(result: QueryDCG, zero_division: float) -> np.ndarray:
+    return ndcg_from_dcg(result.dcg, result.ideal, zero_division, result.worst)
 
 
 def _check_overflow(dcg: np.ndarray, gains: np.ndarray) -> None:
@@ -78,35 +122,51 @@ def _check_overflow(dcg: np.ndarray, gains: np.ndarray) -> None:
             for name in ("y_true", "y_score", "gain", "discount", "ties", "qid", "sample_weight")
         },
         "ks": ["array-like"],
-        "zero_division": _ZERO_DIVISION,
+        **_NDCG_PARAMS,
     },
     prefer_skip_nested_validation=True,
 )
 def ndcg_at_cutoffs(
-    y_true, y_score, ks, *, qid, sample_weight, gain, discount, ties, zero_division
+    y_true, y_score, ks, *, qid, sample_weight, gain, discount, ties, zero_division, normalize
 ):
     """NDCG@k of each query for every cutoff in ``ks``, from one ranking.
 
     Returns the per-query NDCG, shape (n_queries, n_cutoffs), and the query
     weights (None without ``sample_weight``).
     """
-    data = check_ranking_input(y_true, y_score, qid, sample_weight)
-    queries = group_queries(data.qid, data.shape)
-    weight = query_weights(data.sample_weight, queries)
-    gains = compute_gain(data.y_true, gain)
-    discounts = discount_weights(discount, int(queries.sizes.max()), None)
+    staged = _stage(
+        y_true,
+        y_score,
+        qid=qid,
+        sample_weight=sample_weight,
+        document_weight=None,
+        k=None,
+        gain=gain,
+        discount=discount,
+        log_base=None,
+        normalize=normalize,
+    )
     with np.errstate(over="ignore", invalid="ignore"):
-        dcg, ideal_dcg = dcg_at_cutoffs(gains, data.y_score, queries, ties, discounts, ks)
-    _check_overflow(dcg, gains)
-    ndcg = ndcg_from_dcg(dcg.ravel(), ideal_dcg.ravel(), zero_division)
-    return ndcg.reshape(dcg.shape), weight
+        result = dcg_at_cutoffs(
+            staged.gains,
+            staged.score,
+            staged.queries,
+            ties,
+            staged.discounts,
+            ks,
+            worst=normalize == "minmax",
+        )
+    _check_overflow(result.dcg, staged.gains)
+    flat = QueryDCG(*(None if a is None else a.ravel() for a in result))
+    return _ndcg(flat, zero_division).reshape(result.dcg.shape), staged.weight
 
 
 @validate_params(
     {
         **_COMMON_PARAMS,
+        **_NDCG_PARAMS,
+        **_DOCUMENT_WEIGHT,
         "metric": [StrOptions({"ndcg", "dcg"})],
-        "zero_division": _ZERO_DIVISION,
         "log_base": _LOG_BASE,
     },
     prefer_skip_nested_validation=True,
@@ -124,6 +184,8 @@ def query_scores(
     sample_weight: ArrayLike | None = None,
     zero_division: float = 0.0,
     log_base: float | None = None,
+    normalize: str = "ideal",
+    document_weight: ArrayLike | None = None,
 ) -> QueryScores:
     """NDCG or DCG of each query, with the query ids they belong to.
 
@@ -159,6 +221,14 @@ def query_scores(
         NDCG of a query with no relevant document. Ignored for DCG.
     log_base : float > 1, default=None
         Base of the logarithmic discount for DCG (NDCG does not depend on it).
+    normalize : {"ideal", "minmax"}, default="ideal"
+        What the DCG of each query is divided by; see :func:`ndcg_score`.
+        Ignored for DCG.
+    document_weight : array-like of the shape of y_true, default=None
+        A weight per document that multiplies its gain in the DCG, e.g. an
+        inverse propensity for unbiased (IPS) DCG; not in the ideal (or worst)
+        DCG, so NDCG may exceed 1 with weights above 1. Finite and >= 0.
+        Distinct from ``sample_weight``, which weighs whole queries in the mean.
 
     Returns
     -------
@@ -185,25 +255,26 @@ def query_scores(
     check_log_base(log_base, discount)
     if metric == "ndcg":
         log_base = None  # the base cancels in NDCG
-    ids, dcg, ideal_dcg, weight = _dcg_and_ideal(
+    ids, result, weight = _query_dcg(
         y_true,
         y_score,
         qid=qid,
         sample_weight=sample_weight,
+        document_weight=document_weight,
         k=k,
         gain=gain,
         discount=discount,
         ties=ties,
         log_base=log_base,
-        ideal=metric == "ndcg",
+        normalize=normalize if metric == "ndcg" else None,
     )
-    score = dcg if ideal_dcg is None else ndcg_from_dcg(dcg, ideal_dcg, zero_division)
+    score = result.dcg if metric == "dcg" else _ndcg(result, zero_division)
     weight = np.ones(ids.shape[0]) if weight is None else weight
     return QueryScores(ids, score, weight)
 
 
 @validate_params(
-    {**_COMMON_PARAMS, **_IGNORE_TIES, "zero_division": _ZERO_DIVISION},
+    {**_COMMON_PARAMS, **_IGNORE_TIES, **_NDCG_PARAMS, **_DOCUMENT_WEIGHT},
     prefer_skip_nested_validation=True,
 )
 def ndcg_score(
@@ -218,6 +289,8 @@ def ndcg_score(
     sample_weight: ArrayLike | None = None,
     zero_division: float = 0.0,
     ignore_ties: bool | None = None,
+    normalize: str = "ideal",
+    document_weight: ArrayLike | None = None,
 ) -> float:
     """Normalized Discounted Cumulative Gain, averaged over queries.
 
@@ -287,11 +360,28 @@ def ndcg_score(
         The keyword of scikit-learn: True means the fastest tie rule (``"first"``,
         the same value on tie-free scores), False means ``"average"``. Give
         ``ties`` or ``ignore_ties``, not both.
+    normalize : {"ideal", "minmax"}, default="ideal"
+        What the DCG of each query is divided by.
+
+        - "ideal": the ideal DCG, DCG / ideal DCG (scikit-learn's NDCG).
+        - "minmax": (DCG - worst DCG) / (ideal DCG - worst DCG), the worst DCG
+          being that of the documents by increasing gain, under the same
+          ``k`` and discount (Gienapp et al., 2020). 1 for the best ordering,
+          0 for the worst, in [0, 1] also with negative gains; the built-in
+          gains then accept negative labels (e.g. good 1, fair 0, bad -1). A
+          query whose orderings are all worth the same (one document, or equal
+          gains) is undefined and scores ``zero_division``.
+    document_weight : array-like of the shape of y_true, default=None
+        A weight per document that multiplies its gain in the DCG, e.g. an
+        inverse propensity for unbiased (IPS) DCG; not in the ideal (or worst)
+        DCG, so NDCG may exceed 1 with weights above 1. Finite and >= 0.
+        Distinct from ``sample_weight``, which weighs whole queries in the mean.
 
     Returns
     -------
     score : float
-        The weighted mean NDCG over queries; in [0, 1] for non-negative gains.
+        The weighted mean NDCG over queries; in [0, 1] for non-negative gains,
+        and always with ``normalize="minmax"`` (without ``document_weight``).
 
     See Also
     --------
@@ -347,23 +437,24 @@ def ndcg_score(
     0.977915
     """
     ties = resolve_ties(ties, ignore_ties)
-    _, dcg, ideal_dcg, weight = _dcg_and_ideal(
+    _, result, weight = _query_dcg(
         y_true,
         y_score,
         qid=qid,
         sample_weight=sample_weight,
+        document_weight=document_weight,
         k=k,
         gain=gain,
         discount=discount,
         ties=ties,
         log_base=None,
-        ideal=True,
+        normalize=normalize,
     )
-    return weighted_mean(ndcg_from_dcg(dcg, ideal_dcg, zero_division), weight)
+    return weighted_mean(_ndcg(result, zero_division), weight)
 
 
 @validate_params(
-    {**_COMMON_PARAMS, **_IGNORE_TIES, "log_base": _LOG_BASE},
+    {**_COMMON_PARAMS, **_IGNORE_TIES, **_DOCUMENT_WEIGHT, "log_base": _LOG_BASE},
     prefer_skip_nested_validation=True,
 )
 def dcg_score(
@@ -378,6 +469,7 @@ def dcg_score(
     sample_weight: ArrayLike | None = None,
     log_base: float | None = None,
     ignore_ties: bool | None = None,
+    document_weight: ArrayLike | None = None,
 ) -> float:
     """Discounted Cumulative Gain, averaged over queries.
 
@@ -414,6 +506,9 @@ def dcg_score(
     ignore_ties : bool, default=None
         The keyword of scikit-learn: True means ``ties="first"``, False means
         ``ties="average"``. Give ``ties`` or ``ignore_ties``, not both.
+    document_weight : array-like of the shape of y_true, default=None
+        A weight per document that multiplies its gain, e.g. an inverse
+        propensity for unbiased (IPS) DCG; see :func:`ndcg_score`.
 
     Returns
     -------
@@ -440,16 +535,17 @@ def dcg_score(
     """
     ties = resolve_ties(ties, ignore_ties)
     check_log_base(log_base, discount)
-    _, dcg, _, weight = _dcg_and_ideal(
+    _, result, weight = _query_dcg(
         y_true,
         y_score,
         qid=qid,
         sample_weight=sample_weight,
+        document_weight=document_weight,
         k=k,
         gain=gain,
         discount=discount,
         ties=ties,
         log_base=log_base,
-        ideal=False,
+        normalize=None,
     )
-    return weighted_mean(dcg, weight)
+    return weighted_mean(result.dcg, weight)

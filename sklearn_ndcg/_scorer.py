@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 from sklearn import config_context, get_config
 
 from ._compat import StrOptions, _Scorer, validate_params
-from ._metrics import _COMMON_PARAMS, _ZERO_DIVISION, dcg_score, ndcg_score
+from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, dcg_score, ndcg_score
 from ._response import RESPONSE_METHODS, check_response_method, ranking_scores
 
 _OPTIONS = {name: _COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")}
@@ -41,8 +41,11 @@ class _RankingScorer(_Scorer):
             )
         )
 
-    def __call__(self, estimator, X, y_true, sample_weight=None, *, qid=None):
-        return self._score(None, estimator, X, y_true, qid=qid, sample_weight=sample_weight)
+    def __call__(self, estimator, X, y_true, sample_weight=None, *, qid=None, document_weight=None):
+        metadata = {"qid": qid, "sample_weight": sample_weight}
+        if document_weight is not None:
+            metadata["document_weight"] = document_weight
+        return self._score(None, estimator, X, y_true, **metadata)
 
     def _score(self, method_caller, estimator, X, y_true, **kwargs):
         y_score = ranking_scores(estimator, X, np.ndim(y_true), self._ranking_response)
@@ -103,12 +106,12 @@ def _make_ranking_scorer(score_func: Callable, response_method, options: dict):
     # works while routing is enabled; the context enables it for this call
     # alone (the setting is thread-local and restored on exit).
     with config_context(enable_metadata_routing=True):
-        scorer.set_score_request(qid=True, sample_weight=True)
+        scorer.set_score_request(qid=True, sample_weight=True, document_weight=True)
     return scorer
 
 
 @validate_params(
-    {**_OPTIONS, "zero_division": _ZERO_DIVISION, "response_method": _RESPONSE_METHOD},
+    {**_OPTIONS, **_NDCG_PARAMS, "response_method": _RESPONSE_METHOD},
     prefer_skip_nested_validation=True,
 )
 def make_ndcg_scorer(
@@ -119,13 +122,15 @@ def make_ndcg_scorer(
     ties: str = "average",
     zero_division: float = 0.0,
     response_method: str | tuple[str, ...] = "auto",
+    normalize: str = "ideal",
 ):
     """NDCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
 
     A scorer from :func:`sklearn.metrics.make_scorer` that computes
     :func:`ndcg_score` on each test fold. For long-format data (one row per
     document) it needs the query id of each row: it requests ``qid`` (and
-    ``sample_weight``) through metadata routing by default, so with
+    ``sample_weight`` and ``document_weight``, see :func:`ndcg_score`) through
+    metadata routing by default, so with
     ``sklearn.set_config(enable_metadata_routing=True)`` passing ``qid`` to
     ``fit`` (or in ``params=``) is enough; each fold is scored with its own
     rows' query ids. 2-D targets (one query per row, e.g. multilabel
@@ -157,6 +162,9 @@ def make_ndcg_scorer(
           label, ``predict_proba(X) @ classes_``;
         - multilabel classifiers on 2-D indicator targets: one score per
           label, as :func:`sklearn.metrics.ndcg_score` expects.
+    normalize : {"ideal", "minmax"}, default="ideal"
+        Divide the DCG by the ideal DCG, or min-max normalise it between the
+        worst and the ideal DCG; see :func:`ndcg_score`.
 
         A method name, or a tuple of them tried in order, calls that method
         instead (``predict_proba`` still gives the expected label).
@@ -166,7 +174,8 @@ def make_ndcg_scorer(
     scorer : callable
         ``scorer(estimator, X, y, qid=qid)``, greater is better; called
         directly it takes ``qid`` whether or not routing is enabled. In a
-        search it requests ``qid`` and ``sample_weight`` through routing;
+        search it requests ``qid``, ``sample_weight`` and ``document_weight``
+        through routing;
         ``scorer.set_score_request(qid="groups")`` takes the query ids from
         ``groups`` instead, so ``fit(X, y, groups=qid)`` is enough.
 
@@ -223,9 +232,8 @@ def make_ndcg_scorer(
     array([0.7541, 0.8595, 0.8235])
     """
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
-    return _make_ranking_scorer(
-        _ndcg_score, response_method, {**options, "zero_division": zero_division}
-    )
+    options.update(zero_division=zero_division, normalize=normalize)
+    return _make_ranking_scorer(_ndcg_score, response_method, options)
 
 
 @validate_params(

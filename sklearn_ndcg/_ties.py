@@ -112,6 +112,25 @@ def ideal_block(gain: np.ndarray, k: int | None) -> np.ndarray:
     return np.where(top == -np.inf, 0.0, top)
 
 
+def worst_block(gain: np.ndarray, k: int | None) -> np.ndarray:
+    """Gains of each row of a block by increasing gain, the first ``k`` positions.
+
+    The worst ordering of a query's documents (Gienapp et al., 2020). Padding
+    cells hold ``-inf``, stay last and come out as 0.
+    """
+    flipped = np.negative(gain, where=gain != -np.inf, out=np.full(gain.shape, -np.inf))
+    return -ideal_block(flipped, k)
+
+
+def tie_cut_block(score: np.ndarray, sizes: np.ndarray, k: int) -> np.ndarray:
+    """Whether each row's top ``k`` ends inside a tie group (a tie straddles k)."""
+    width = score.shape[1]
+    if k >= width:
+        return np.zeros(score.shape[0], dtype=bool)
+    top = -np.partition(-score, (k - 1, k), axis=1)[:, k - 1 : k + 1]
+    return (top[:, 0] == top[:, 1]) & (sizes > k)
+
+
 def _average_over_groups(gain: np.ndarray, new_group: np.ndarray) -> np.ndarray:
     """Replace each gain by the mean gain of its group of consecutive documents."""
     starts = np.flatnonzero(new_group)

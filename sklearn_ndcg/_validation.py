@@ -17,7 +17,8 @@ class RankingInput(NamedTuple):
 
     ``y_true`` and ``y_score`` are flat float64 arrays. ``qid`` holds one query
     id per document (long format) or is None; then ``shape`` is the
-    ``(n_queries, n_documents)`` layout of the rows.
+    ``(n_queries, n_documents)`` layout of the rows. ``document_weight`` is
+    flat like ``y_true``, or None.
     """
 
     y_true: np.ndarray
@@ -25,6 +26,7 @@ class RankingInput(NamedTuple):
     qid: np.ndarray | None
     shape: tuple[int, int] | None
     sample_weight: np.ndarray | None
+    document_weight: np.ndarray | None = None
 
 
 def check_log_base(log_base, discount) -> None:
@@ -143,11 +145,14 @@ def as_score_array(x, name: str = "y_score") -> np.ndarray:
     return rank.reshape(array.shape).astype(np.float64)
 
 
-def check_ranking_input(y_true, y_score, qid=None, sample_weight=None) -> RankingInput:
+def check_ranking_input(
+    y_true, y_score, qid=None, sample_weight=None, document_weight=None
+) -> RankingInput:
     """Check the arrays of a ranking metric and flatten them.
 
     2-D input is ``(n_queries, n_documents)``, as in scikit-learn. 1-D input is
     long format: one row per document, grouped by ``qid`` (one query if None).
+    ``document_weight`` has the shape of ``y_true``.
     """
     y_true = as_float_array(y_true, "y_true")
     y_score = as_score_array(y_score, "y_score")
@@ -175,9 +180,10 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None) -> Rankin
                 "holds one query per row. Pass qid=None or flatten the input."
             )
         shape = y_true.shape
+        document_weight = _check_document_weight(document_weight, shape)
         y_true, y_score = y_true.ravel(), y_score.ravel()
         sample_weight = check_weight(sample_weight, shape[0], "one per query (row)")
-        return RankingInput(y_true, y_score, None, shape, sample_weight)
+        return RankingInput(y_true, y_score, None, shape, sample_weight, document_weight)
 
     n_rows = y_true.shape[0]
     if qid is None:  # a single query
@@ -185,7 +191,23 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None) -> Rankin
     else:
         qid = check_qid(qid, n_rows)
     sample_weight = check_weight(sample_weight, n_rows, "one per document")
-    return RankingInput(y_true, y_score, qid, None, sample_weight)
+    document_weight = _check_document_weight(document_weight, y_true.shape)
+    return RankingInput(y_true, y_score, qid, None, sample_weight, document_weight)
+
+
+def _check_document_weight(document_weight, shape: tuple[int, ...]) -> np.ndarray | None:
+    """``document_weight`` as flat finite non-negative float64, one per document."""
+    if document_weight is None:
+        return None
+    weight = as_float_array(document_weight, "document_weight")
+    if weight.shape != shape:
+        raise ValueError(
+            f"document_weight has shape {weight.shape} but y_true has shape {shape}; "
+            "give one weight per document."
+        )
+    if (weight < 0).any():
+        raise ValueError("document_weight has negative values; weights must be >= 0.")
+    return weight.ravel()
 
 
 def check_qid(qid, n_rows: int, target: str = "y_true") -> np.ndarray:

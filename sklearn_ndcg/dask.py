@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 
 from ._aggregate import WeightedSums, mean_from_sums, weighted_sums
 from ._compat import StrOptions, validate_params
-from ._metrics import _COMMON_PARAMS, _LOG_BASE, _ZERO_DIVISION, query_scores
+from ._metrics import _COMMON_PARAMS, _LOG_BASE, _NDCG_PARAMS, query_scores
 from ._validation import check_log_base
 
 __all__ = ["dcg_score", "ndcg_score"]
@@ -38,7 +38,7 @@ _OPTIONS = {
 
 
 @validate_params(
-    {**_OPTIONS, "zero_division": _ZERO_DIVISION},
+    {**_OPTIONS, **_NDCG_PARAMS},
     prefer_skip_nested_validation=True,
 )
 def ndcg_score(
@@ -55,6 +55,7 @@ def ndcg_score(
     zero_division: float = 0.0,
     per_query: bool = False,
     shuffle_method: str | None = None,
+    normalize: str = "ideal",
 ):
     """NDCG of a long-format dask DataFrame, averaged over queries.
 
@@ -112,6 +113,9 @@ def ndcg_score(
         How dask moves the rows of each query into one partition; None lets
         dask choose (``"p2p"`` on a distributed cluster, which streams
         through disk and keeps worker memory bounded).
+    normalize : {"ideal", "minmax"}, default="ideal"
+        Divide the DCG by the ideal DCG, or min-max normalise it between the
+        worst and the ideal DCG; see :func:`sklearn_ndcg.ndcg_score`.
 
     Returns
     -------
@@ -183,6 +187,7 @@ def ndcg_score(
             "discount": discount,
             "ties": ties,
             "zero_division": zero_division,
+            "normalize": normalize,
         },
         per_query=per_query,
         shuffle_method=shuffle_method,

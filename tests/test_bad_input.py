@@ -31,6 +31,7 @@ from sklearn_ndcg import (
     make_ranking,
     ndcg_score,
     query_scores,
+    tie_diagnostics,
 )
 from sklearn_ndcg.__main__ import main
 
@@ -92,6 +93,50 @@ FITTED = _FirstColumn().fit(X_DOCS, Y_TRUE)
 
 LONG = {"qid": QID}
 METRIC_CASES = [
+    # per-document weights (issue 17)
+    (
+        "document_weight",
+        "wrong_shape",
+        (Y_TRUE, Y_SCORE),
+        {**LONG, "document_weight": [1.0, 2.0]},
+        ValueError,
+        r"document_weight has shape \(2,\) but y_true has shape \(6,\)",
+    ),
+    (
+        "document_weight",
+        "wrong_shape_2d",
+        (Y_2D, S_2D),
+        {"document_weight": [1.0, 1.0, 1.0, 1.0]},
+        ValueError,
+        r"document_weight has shape \(4,\) but y_true has shape \(2, 4\)",
+    ),
+    (
+        "document_weight",
+        "negative",
+        (Y_TRUE, Y_SCORE),
+        {**LONG, "document_weight": [1, 1, -1, 1, 1, 1]},
+        ValueError,
+        "document_weight has negative values",
+    ),
+    (
+        "document_weight",
+        "nan",
+        (Y_TRUE, Y_SCORE),
+        {**LONG, "document_weight": [1, 1, np.nan, 1, 1, 1]},
+        ValueError,
+        "document_weight contains missing or infinite values",
+    ),
+    (
+        "document_weight",
+        "strings",
+        (Y_TRUE, Y_SCORE),
+        {**LONG, "document_weight": ["a"] * 6},
+        TypeError,
+        "document_weight holds <U1 values",
+    ),
+    # min-max normalisation (issue 17): an option of NDCG only
+    ("normalize", "unknown", (Y_2D, S_2D), {"normalize": "max"}, ValueError, "'normalize'"),
+    ("normalize", "none", (Y_2D, S_2D), {"normalize": None}, ValueError, "'normalize'"),
     # wrong shapes and lengths
     (
         "shape",
@@ -1189,7 +1234,7 @@ METRIC_CASES = [
 
 # keywords dcg_score does not take, or takes with another meaning (log_base is
 # an unknown keyword to ndcg_score but a valid option of dcg_score)
-NDCG_ONLY = {"zero_division", "log_base"}
+NDCG_ONLY = {"zero_division", "log_base", "normalize"}
 # keywords query_scores takes with another meaning (log_base is a valid option
 # of it) or rejects with its own message (ignore_ties): its rows follow the loop
 NOT_QUERY_SCORES = {"ignore_ties", "log_base"}
@@ -1384,6 +1429,38 @@ _add(
     ValueError,
     "'zero_division' parameter",
 )
+_add(
+    "make_ndcg_scorer",
+    "construction-option",
+    "normalize_unknown",
+    lambda: make_ndcg_scorer(normalize="worst"),
+    ValueError,
+    "'normalize' parameter",
+)
+_add(
+    "RankingEvaluator",
+    "fit-option",
+    "normalize_unknown",
+    lambda: RankingEvaluator(Ridge(), normalize="worst").fit(X_DOCS, Y_TRUE, qid=QID),
+    ValueError,
+    "'normalize' parameter",
+)
+# tie_diagnostics takes the metric's input and options (issue 17)
+for case_id, kw, exc, match in [
+    ("shapes_differ", {"y_score": Y_SCORE[:4]}, ValueError, r"y_true has shape \(6,\)"),
+    ("k_zero", {"k": 0}, ValueError, "'k' parameter"),
+    ("ties_not_an_option", {"ties": "first"}, TypeError, "ties"),
+    ("normalize_unknown", {"normalize": "max"}, ValueError, "'normalize' parameter"),
+    ("qid_missing_value", {"qid": [7, 7, None, 8, 8, 8]}, ValueError, "qid contains missing"),
+]:
+    _add(
+        "tie_diagnostics",
+        "option",
+        case_id,
+        lambda kw=kw: tie_diagnostics(**{"y_true": Y_TRUE, "y_score": Y_SCORE, **LONG, **kw}),
+        exc,
+        match,
+    )
 _add(
     "make_dcg_scorer",
     "construction-option",

@@ -84,6 +84,7 @@ def test_init_only_stores():
         "discount": "log2",
         "ties": "average",
         "zero_division": 0.0,
+        "normalize": "ideal",
     }
 
 
