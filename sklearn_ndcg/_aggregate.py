@@ -67,6 +67,7 @@ def dcg_at_cutoffs(
     ks: np.ndarray,
     *,
     worst: bool = False,
+    document_weight: np.ndarray | None = None,
 ) -> QueryDCG:
     """DCG@k, ideal DCG@k (and worst DCG@k) of each query for every cutoff in ``ks``.
 
@@ -74,7 +75,8 @@ def dcg_at_cutoffs(
     (and averaged gains) at every cutoff, and the ideal and worst orders of the
     first ``k`` documents are prefixes of those of all documents, so one
     ranking of whole rows serves every cutoff: DCG@k is the sum of its first
-    ``k`` terms. ``discounts`` covers the longest query.
+    ``k`` terms. ``discounts`` covers the longest query. ``document_weight``
+    is as in :func:`dcg_by_query`.
     """
     shape = (queries.ids.shape[0], ks.shape[0])
     result = QueryDCG(np.empty(shape), np.empty(shape), np.empty(shape) if worst else None)
@@ -83,7 +85,10 @@ def dcg_at_cutoffs(
         block_score = take(score, block, queries.shape, -np.inf)
         width = block_gain.shape[1]
         column = np.minimum(ks, width) - 1
-        ranked = {"dcg": rank_block(block_score, block_gain, block.sizes, ties, None)}
+        dcg_gain = block_gain
+        if document_weight is not None:
+            dcg_gain = block_gain * take(document_weight, block, queries.shape, 1.0)
+        ranked = {"dcg": rank_block(block_score, dcg_gain, block.sizes, ties, None)}
         ranked["ideal"] = ideal_block(block_gain, None)
         if worst:
             ranked["worst"] = worst_block(block_gain, None)

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from ._aggregate import weighted_mean
-from ._metrics import ndcg_at_cutoffs
+from ._metrics import at_cutoffs
 from ._queries import group_queries
 from ._response import ranking_scores
 from ._validation import check_ranking_input
@@ -320,7 +320,7 @@ class NDCGCurveDisplay:
             sample_weight=sample_weight,
             normalize=normalize,
         )
-        per_query, weight = ndcg_at_cutoffs(y_true, y_score, ks, ties=ties, **options)
+        per_query, weight = at_cutoffs(y_true, y_score, ks, ties=ties, **options)
         ndcg = np.empty(ks.shape[0])
         spread = np.empty((2, ks.shape[0]))
         for i, scores in enumerate(per_query.T):  # a loop over cutoffs, not queries
@@ -330,7 +330,7 @@ class NDCGCurveDisplay:
         tie_range = [
             [
                 weighted_mean(scores, weight)
-                for scores in ndcg_at_cutoffs(y_true, y_score, ks, ties=rule, **options)[0].T
+                for scores in at_cutoffs(y_true, y_score, ks, ties=rule, **options)[0].T
             ]
             for rule in ("pessimistic", "optimistic")
         ]

@@ -121,30 +121,46 @@ def _check_overflow(dcg: np.ndarray, gains: np.ndarray) -> None:
             name: _COMMON_PARAMS[name]
             for name in ("y_true", "y_score", "gain", "discount", "ties", "qid", "sample_weight")
         },
-        "ks": ["array-like"],
         **_NDCG_PARAMS,
+        **_DOCUMENT_WEIGHT,
+        "ks": ["array-like"],
+        "metric": [StrOptions({"ndcg", "dcg"})],
     },
     prefer_skip_nested_validation=True,
 )
-def ndcg_at_cutoffs(
-    y_true, y_score, ks, *, qid, sample_weight, gain, discount, ties, zero_division, normalize
-):
-    """NDCG@k of each query for every cutoff in ``ks``, from one ranking.
+def at_cutoffs(
+    y_true,
+    y_score,
+    ks: np.ndarray,
+    *,
+    metric: str = "ndcg",
+    qid=None,
+    sample_weight=None,
+    document_weight=None,
+    gain="linear",
+    discount="log2",
+    ties: str = "average",
+    zero_division: float = 0.0,
+    normalize: str = "ideal",
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """NDCG@k (or DCG@k) of each query for every cutoff in ``ks``, from one ranking.
 
-    Returns the per-query NDCG, shape (n_queries, n_cutoffs), and the query
-    weights (None without ``sample_weight``).
+    The options are those of :func:`query_scores`; ``ks`` holds positive
+    integers, checked by the caller. Returns the per-query values,
+    shape (n_queries, n_cutoffs), and the query weights (None without
+    ``sample_weight``).
     """
     staged = _stage(
         y_true,
         y_score,
         qid=qid,
         sample_weight=sample_weight,
-        document_weight=None,
+        document_weight=document_weight,
         k=None,
         gain=gain,
         discount=discount,
         log_base=None,
-        normalize=normalize,
+        normalize=normalize if metric == "ndcg" else None,
     )
     with np.errstate(over="ignore", invalid="ignore"):
         result = dcg_at_cutoffs(
@@ -153,10 +169,13 @@ def ndcg_at_cutoffs(
             staged.queries,
             ties,
             staged.discounts,
-            ks,
-            worst=normalize == "minmax",
+            np.asarray(ks),
+            worst=metric == "ndcg" and normalize == "minmax",
+            document_weight=staged.document_weight,
         )
     _check_overflow(result.dcg, staged.gains)
+    if metric == "dcg":
+        return result.dcg, staged.weight
     flat = QueryDCG(*(None if a is None else a.ravel() for a in result))
     return _ndcg(flat, zero_division).reshape(result.dcg.shape), staged.weight
 

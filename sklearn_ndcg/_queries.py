@@ -122,6 +122,8 @@ def _unique(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             present[offset] = True
             ids = (np.flatnonzero(present).astype(wide) + wide.type(low)).astype(qid.dtype)
             return ids, (np.cumsum(present) - 1)[offset]
+    if qid.dtype.kind in "iufbmM":  # lean: one sort, codes of 4 bytes, no np.unique copies
+        return _unique_by_sort(qid)
     try:
         ids, codes = np.unique(qid, return_inverse=True)
     except TypeError:
@@ -131,6 +133,25 @@ def _unique(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             f"(types {', '.join(types)}); give query ids of one sortable type."
         ) from None
     return ids, codes.reshape(-1)
+
+
+def _unique_by_sort(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_unique` of numbers with little memory: about 2 bytes per row beyond
+    the sort's own permutation, instead of the copies of ``np.unique``."""
+    perm = np.argsort(qid)
+    ordered = qid[perm]
+    new = np.empty(qid.shape[0], dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    ids = ordered[new]
+    del ordered
+    code_type = np.int32 if ids.shape[0] < 2**31 else np.int64
+    sorted_codes = np.cumsum(new, dtype=code_type)
+    del new
+    sorted_codes -= 1
+    codes = np.empty(qid.shape[0], dtype=code_type)
+    codes[perm] = sorted_codes
+    return ids, codes
 
 
 def rows_by_query(queries: Queries) -> np.ndarray:

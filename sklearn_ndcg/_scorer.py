@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from numbers import Integral
 
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn import config_context, get_config
 
+from ._aggregate import weighted_mean
 from ._compat import StrOptions, _Scorer, validate_params
-from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, dcg_score, ndcg_score
+from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, at_cutoffs, dcg_score, ndcg_score
 from ._response import RESPONSE_METHODS, check_response_method, ranking_scores
 
-_OPTIONS = {name: _COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")}
+_OPTIONS = {name: _COMMON_PARAMS[name] for name in ("gain", "discount", "ties")}
+_OPTIONS["k"] = [*_COMMON_PARAMS["k"], list, tuple, np.ndarray]  # several cutoffs: a dict
 _RESPONSE_METHOD = [StrOptions({"auto", *RESPONSE_METHODS}), tuple, list]
 
 
@@ -64,6 +67,27 @@ def _dcg_score(y_true, y_score, *, qid=None, sample_weight=None, **options) -> f
     return dcg_score(y_true, y_score, qid=qid, sample_weight=sample_weight, **options)
 
 
+def _at_cutoffs(y_true, y_score, *, ks, metric, qid=None, sample_weight=None, **options) -> dict:
+    """``{"ndcg@k": value}`` for every k in ``ks``, from one ranking of each query."""
+    _check_scorer_input(y_true, y_score, qid, metric.upper())
+    values, weight = at_cutoffs(
+        y_true, y_score, ks, metric=metric, qid=qid, sample_weight=sample_weight, **options
+    )
+    return {f"{metric}@{k}": weighted_mean(values[:, i], weight) for i, k in enumerate(ks)}
+
+
+def _check_cutoffs(k) -> np.ndarray | None:
+    """Several cutoffs as an int array, or None for one cutoff (an int or None)."""
+    if k is None or isinstance(k, Integral):
+        return None
+    ks = list(k)
+    if not ks or not all(isinstance(v, Integral) and not isinstance(v, bool) for v in ks):
+        raise ValueError(f"k as a list of cutoffs must hold positive integers; got {k!r}.")
+    if min(ks) < 1 or len(set(ks)) != len(ks):
+        raise ValueError(f"k as a list of cutoffs must hold distinct integers >= 1; got {k!r}.")
+    return np.array(sorted(ks))
+
+
 def _check_scorer_input(y_true, y_score, qid, metric: str) -> None:
     """Catch what goes wrong between a search and a ranking scorer.
 
@@ -99,7 +123,14 @@ def _check_scorer_input(y_true, y_score, qid, metric: str) -> None:
         )
 
 
-def _make_ranking_scorer(score_func: Callable, response_method, options: dict):
+def _make_ranking_scorer(
+    score_func: Callable, response_method, options: dict, metric: str
+) -> _RankingScorer:
+    ks = _check_cutoffs(options["k"])
+    if ks is not None:  # several cutoffs: one scorer returning a dict
+        options = {**options, "ks": ks, "metric": metric}
+        del options["k"]
+        score_func = _at_cutoffs
     scorer = _RankingScorer(score_func, options, response_method)
     # Request qid and sample_weight by default, so that with routing enabled
     # search.fit(X, y, qid=qid) needs no further call. set_score_request only
@@ -140,8 +171,12 @@ def make_ndcg_scorer(
 
     Parameters
     ----------
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+    k : int or list of int, default=None
+        Only the top ``k`` documents of each query count. None means all. A
+        list of cutoffs, e.g. ``[1, 5, 10]``, makes a multi-metric scorer: it
+        returns a dict with keys ``"ndcg@1"``, ``"ndcg@5"``, ``"ndcg@10"``,
+        all computed from one prediction and one ranking per fold; use it as
+        ``scoring=`` with ``refit="ndcg@10"``.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
         Gain of a document from its relevance label; see :func:`ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
@@ -233,7 +268,7 @@ def make_ndcg_scorer(
     """
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
     options.update(zero_division=zero_division, normalize=normalize)
-    return _make_ranking_scorer(_ndcg_score, response_method, options)
+    return _make_ranking_scorer(_ndcg_score, response_method, options, "ndcg")
 
 
 @validate_params(
@@ -260,8 +295,10 @@ def make_dcg_scorer(
 
     Parameters
     ----------
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+    k : int or list of int, default=None
+        Only the top ``k`` documents of each query count. None means all. A
+        list of cutoffs makes a multi-metric scorer with keys ``"dcg@k"``;
+        see :func:`make_ndcg_scorer`.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
         Gain of a document from its relevance label; see :func:`ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
@@ -305,4 +342,4 @@ def make_dcg_scorer(
     array([2.627 , 4.1325, 3.9429])
     """
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
-    return _make_ranking_scorer(_dcg_score, response_method, options)
+    return _make_ranking_scorer(_dcg_score, response_method, options, "dcg")

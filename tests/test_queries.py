@@ -117,3 +117,25 @@ def test_blocks_of_2d_input_are_its_rows():
     values = np.arange(15.0)
     found = _cells(queries, values, 6)  # two rows per chunk
     assert found == {q: [3.0 * q, 3.0 * q + 1, 3.0 * q + 2] for q in range(5)}
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        np.array([2**63 - 1, -(2**63), 0, 5, -1, 5, 2**63 - 1], dtype=np.int64),
+        np.array([2**64 - 1, 0, 2**63, 7, 2**63], dtype=np.uint64),
+        np.array([1.5, -0.0, 0.0, np.inf, -2.0, 1.5]),
+        np.array([3, -128, 127, 3], dtype=np.int8),
+        np.array([True, False, True]),
+        np.array(["2026-01-02", "2025-12-31", "2026-01-02"], dtype="datetime64[ns]"),
+    ],
+    ids=["int64_extremes", "uint64_high", "float_signed_zero", "int8", "bool", "datetime"],
+)
+def test_lean_unique_equals_numpy_unique(ids):
+    """The sort-based grouping of numeric ids (issue 13's memory) equals np.unique."""
+    from sklearn_ndcg._queries import _unique_by_sort
+
+    expected_ids, expected_codes = np.unique(ids, return_inverse=True)
+    got_ids, got_codes = _unique_by_sort(ids)
+    np.testing.assert_array_equal(got_ids, expected_ids)
+    np.testing.assert_array_equal(got_codes, expected_codes.reshape(-1))
