@@ -144,7 +144,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     Notes
     -----
-    ``fit`` and ``score`` request ``qid`` and ``sample_weight`` by default.
+    ``fit`` and ``score`` request ``qid`` and ``sample_weight`` by default, and
+    ``score`` also ``document_weight``.
     With metadata routing enabled (``sklearn.set_config(enable_metadata_routing=True)``),
     ``GridSearchCV(...).fit(X, y, groups=qid, qid=qid)`` passes each fold's
     query ids to both. **Turn routing on first**: without it, scikit-learn's
@@ -462,7 +463,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     def get_metadata_routing(self) -> MetadataRouter:
         """Get the metadata routing of this object.
 
-        ``qid`` and ``sample_weight`` are consumed by the evaluator itself
+        ``qid`` and ``sample_weight`` (and ``document_weight`` in ``score``) are
+        consumed by the evaluator itself
         (requested by default); other ``fit`` metadata goes to the estimator's
         ``fit`` if it requests it.
 

@@ -103,8 +103,13 @@ def _query_dcg(
     return staged.queries.ids, _order_and_sum(staged, ties, normalize), staged.weight
 
 
-def _ndcg(result: QueryDCG, zero_division: float) -> np.ndarray:
-    return ndcg_from_dcg(result.dcg, result.ideal, zero_division, result.worst)
+def _ndcg(result: QueryDCG, zero_division: float, document_weight=None) -> np.ndarray:
+    """NDCG per query; min-max NDCG without document weights is kept in [0, 1]
+    (tie averaging can round it an ulp beyond)."""
+    ndcg = ndcg_from_dcg(result.dcg, result.ideal, zero_division, result.worst)
+    if result.worst is not None and document_weight is None:
+        np.clip(ndcg, 0.0, 1.0, out=ndcg)
+    return ndcg
 
 
 def _check_overflow(dcg: np.ndarray, gains: np.ndarray) -> None:
@@ -177,7 +182,8 @@ def at_cutoffs(
     if metric == "dcg":
         return result.dcg, staged.weight
     flat = QueryDCG(*(None if a is None else a.ravel() for a in result))
-    return _ndcg(flat, zero_division).reshape(result.dcg.shape), staged.weight
+    ndcg = _ndcg(flat, zero_division, staged.document_weight)
+    return ndcg.reshape(result.dcg.shape), staged.weight
 
 
 @validate_params(
@@ -287,7 +293,7 @@ def query_scores(
         log_base=log_base,
         normalize=normalize if metric == "ndcg" else None,
     )
-    score = result.dcg if metric == "dcg" else _ndcg(result, zero_division)
+    score = result.dcg if metric == "dcg" else _ndcg(result, zero_division, document_weight)
     weight = np.ones(ids.shape[0]) if weight is None else weight
     return QueryScores(ids, score, weight)
 
@@ -345,8 +351,9 @@ def ndcg_score(
         - callable: takes the float64 array of labels and returns gains of the
           same shape.
 
-        The built-in gains reject negative labels, as scikit-learn does. The
-        ideal ranking sorts gains, so a non-monotone gain stays correct.
+        The built-in gains reject negative labels, as scikit-learn does,
+        except with ``normalize="minmax"``. The ideal ranking sorts gains, so
+        a non-monotone gain stays correct.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
         Weight of the document at rank ``r`` (ranks start at 1).
 
@@ -469,7 +476,7 @@ def ndcg_score(
         log_base=None,
         normalize=normalize,
     )
-    return weighted_mean(_ndcg(result, zero_division), weight)
+    return weighted_mean(_ndcg(result, zero_division, document_weight), weight)
 
 
 @validate_params(

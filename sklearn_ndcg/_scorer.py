@@ -197,12 +197,12 @@ def make_ndcg_scorer(
           label, ``predict_proba(X) @ classes_``;
         - multilabel classifiers on 2-D indicator targets: one score per
           label, as :func:`sklearn.metrics.ndcg_score` expects.
-    normalize : {"ideal", "minmax"}, default="ideal"
-        Divide the DCG by the ideal DCG, or min-max normalise it between the
-        worst and the ideal DCG; see :func:`ndcg_score`.
 
         A method name, or a tuple of them tried in order, calls that method
         instead (``predict_proba`` still gives the expected label).
+    normalize : {"ideal", "minmax"}, default="ideal"
+        Divide the DCG by the ideal DCG, or min-max normalise it between the
+        worst and the ideal DCG; see :func:`ndcg_score`.
 
     Returns
     -------
@@ -210,8 +210,7 @@ def make_ndcg_scorer(
         ``scorer(estimator, X, y, qid=qid)``, greater is better; called
         directly it takes ``qid`` whether or not routing is enabled. In a
         search it requests ``qid``, ``sample_weight`` and ``document_weight``
-        through routing;
-        ``scorer.set_score_request(qid="groups")`` takes the query ids from
+        through routing; ``scorer.set_score_request(qid="groups")`` takes the query ids from
         ``groups`` instead, so ``fit(X, y, groups=qid)`` is enough.
 
     See Also
@@ -286,8 +285,9 @@ def make_dcg_scorer(
     """DCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
 
     A scorer from :func:`sklearn.metrics.make_scorer` that computes
-    :func:`dcg_score` on each test fold, requesting ``qid`` and
-    ``sample_weight`` through metadata routing by default; see
+    :func:`dcg_score` on each test fold, requesting ``qid``,
+    ``sample_weight`` and ``document_weight`` through metadata routing by
+    default; see
     :func:`make_ndcg_scorer`, which is usually preferred since DCG grows with
     the number and grade of relevant documents.
 
