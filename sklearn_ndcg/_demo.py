@@ -22,10 +22,15 @@ from threadpoolctl import threadpool_limits
 from ._datasets import make_ranking
 from ._evaluator import RankingEvaluator
 from ._metrics import ndcg_score
+from ._model_selection import search_query_scores
 from ._scorer import make_ndcg_scorer
+from ._stats import compare_models
 
 CUTOFFS = (1, 5, 10)
 """The NDCG cutoffs shown in the table of candidates."""
+
+N_COMPARED = 3
+"""How many of the best candidates are compared query by query after the search."""
 
 
 _LOG = logging.getLogger(__name__)
@@ -130,6 +135,30 @@ def _table(results: dict, cutoffs: list[int], refit: str) -> str:
     return "\n".join(lines)
 
 
+def _tied_report(comparison, per_query: dict, k: int) -> str:
+    """Which of the compared candidates the queries cannot tell from the best."""
+    n_queries = next(iter(per_query.values())).qid.shape[0]
+    lines = [
+        f"\nThe best {len(per_query)} candidates, out-of-fold NDCG@{k} per query "
+        f"({n_queries} queries), each against the best (paired randomization test, "
+        f"{comparison.correction}-adjusted):\n",
+        str(comparison),
+    ]
+    tied = comparison.tied
+    if len(tied) > 1:
+        lines.append(
+            f"\n{len(tied)} candidates are statistically indistinguishable from the best "
+            f"(adjusted p >= {comparison.alpha:g}): {', '.join(tied)}. Prefer the simplest "
+            "or fastest of them; the ranking among them is noise."
+        )
+    else:
+        lines.append(
+            f"\nThe best candidate is significantly better than the other {len(per_query) - 1} "
+            f"(adjusted p < {comparison.alpha:g})."
+        )
+    return "\n".join(lines)
+
+
 def run_demo(
     *,
     n_queries: int = 500,
@@ -194,7 +223,7 @@ def _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out) -> GridSearchCV:
     train, test = next(split.split(X, y, groups=qid))
 
     cutoffs = sorted({*CUTOFFS, k})
-    scoring = {f"ndcg@{c}": make_ndcg_scorer(k=c) for c in cutoffs}
+    scoring = make_ndcg_scorer(k=cutoffs)  # every cutoff from one prediction per fold
     refit = f"ndcg@{k}"
     search = _ProgressGridSearchCV(
         RankingEvaluator(HistGradientBoostingRegressor(), k=k),
@@ -217,7 +246,18 @@ def _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out) -> GridSearchCV:
     )
     with sklearn.config_context(enable_metadata_routing=True), threadpool_limits(1):
         search.fit(X[train], y[train], groups=qid[train], qid=qid[train])
-        report("search done; scoring the held-out queries")
+        report(f"search done; the best {N_COMPARED} candidates again, query by query")
+        per_query = search_query_scores(
+            search,
+            X[train],
+            y[train],
+            qid=qid[train],
+            scoring=refit,
+            n_candidates=N_COMPARED,
+            describe=_describe,
+        )
+        comparison = compare_models(per_query, random_state=seed)
+        report("scoring the held-out queries")
         best = search.best_estimator_.predict(X[test])
     random = np.random.default_rng(seed).random(len(test))
     held_out = {
@@ -233,6 +273,7 @@ def _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out) -> GridSearchCV:
     )
     print(_table(search.cv_results_, cutoffs, refit), file=out)
     print(f"\nBest parameters (by NDCG@{k}): {_describe(search.best_params_)}", file=out)
+    print(_tied_report(comparison, per_query, k), file=out)
     print(
         f"\nHeld-out NDCG@{k} ({len(np.unique(qid[test]))} queries, {len(test)} documents):",
         file=out,

@@ -98,14 +98,22 @@ def test_scorer_is_a_scikit_learn_scorer_requesting_qid_and_sample_weight():
     scorer = make_ndcg_scorer(k=10)
     assert "k=10" in repr(scorer)
     assert check_scoring(Ridge(), scoring=scorer) is scorer
-    assert scorer.get_metadata_routing().score.requests == {"qid": True, "sample_weight": True}
+    assert scorer.get_metadata_routing().score.requests == {
+        "qid": True,
+        "sample_weight": True,
+        "document_weight": True,
+    }
     # making the scorer must not switch routing on for the caller
     assert sklearn.get_config()["enable_metadata_routing"] is False
 
 
 def test_scorer_pickles_with_its_requests():
     scorer = pickle.loads(pickle.dumps(make_dcg_scorer(k=3, gain="exponential")))
-    assert scorer.get_metadata_routing().score.requests == {"qid": True, "sample_weight": True}
+    assert scorer.get_metadata_routing().score.requests == {
+        "qid": True,
+        "sample_weight": True,
+        "document_weight": True,
+    }
     assert "gain=exponential" in repr(scorer)
 
 
