@@ -1,27 +1,49 @@
 """NDCG as a first-class citizen of scikit-learn model selection."""
 
+from ._comparison_display import ModelComparisonDisplay
 from ._conventions import CONVENTIONS, positive_part_gain
 from ._datasets import make_ranking
 from ._diagnostics import TieDiagnostics, tie_diagnostics
 from ._display import NDCGCurveDisplay
 from ._evaluator import RankingEvaluator
 from ._metrics import QueryScores, dcg_score, ndcg_score, query_scores
+from ._model_selection import SimplestTiedRefit, cross_val_query_scores, search_query_scores
 from ._scorer import make_dcg_scorer, make_ndcg_scorer
+from ._splitter import RepeatedGroupKFold
+from ._stats import (
+    BootstrapResult,
+    ModelComparison,
+    PairedTestResult,
+    bootstrap_ci,
+    compare_models,
+    paired_test,
+)
 
 __version__ = "0.2.0"
 
 __all__ = [
+    "BootstrapResult",
     "CONVENTIONS",
+    "ModelComparison",
+    "ModelComparisonDisplay",
     "NDCGCurveDisplay",
+    "PairedTestResult",
     "QueryScores",
     "RankingEvaluator",
+    "RepeatedGroupKFold",
+    "SimplestTiedRefit",
     "TieDiagnostics",
+    "bootstrap_ci",
+    "compare_models",
+    "cross_val_query_scores",
     "dcg_score",
     "make_dcg_scorer",
     "make_ndcg_scorer",
     "make_ranking",
     "ndcg_score",
+    "paired_test",
     "positive_part_gain",
     "query_scores",
+    "search_query_scores",
     "tie_diagnostics",
 ]

@@ -5,6 +5,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import _fit_context
 from sklearn.metrics._scorer import _Scorer
+from sklearn.model_selection._split import GroupsConsumerMixin  # splitters requesting groups
 from sklearn.utils import _safe_indexing
 from sklearn.utils._param_validation import (
     HasMethods,
@@ -38,6 +39,7 @@ except ImportError:
     _safe_tags = None
 
 __all__ = [
+    "GroupsConsumerMixin",
     "HasMethods",
     "Integers",
     "Interval",

@@ -146,10 +146,11 @@ def _tied_report(comparison, per_query: dict, k: int) -> str:
     ]
     tied = comparison.tied
     if len(tied) > 1:
+        others = [name for name in tied if name != comparison.reference]
         lines.append(
-            f"\n{len(tied)} candidates are statistically indistinguishable from the best "
-            f"(adjusted p >= {comparison.alpha:g}): {', '.join(tied)}. Prefer the simplest "
-            "or fastest of them; the ranking among them is noise."
+            f"\n{len(others)} of the other candidates cannot be told apart from the best "
+            f"(adjusted p >= {comparison.alpha:g}): {', '.join(others)}. Prefer the "
+            "simplest or fastest of these; their order in the search is noise."
         )
     else:
         lines.append(

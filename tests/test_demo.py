@@ -147,3 +147,36 @@ def test_python_dash_m_entry_point():
     )
     assert result.returncode == 0
     assert "demo" in result.stdout
+
+
+def test_reports_the_candidates_tied_with_the_best(demo_output):
+    """The demo compares the best candidates query by query (issue 15); the means it
+    prints equal an independent out-of-fold loop on the search's folds."""
+    from sklearn.base import clone
+
+    from sklearn_ndcg._demo import N_COMPARED, _describe
+
+    search, out, _ = demo_output
+    assert f"The best {N_COMPARED} candidates, out-of-fold NDCG@10 per query" in out
+    assert re.search(r"cannot be told apart from the best|significantly better than", out)
+    from sklearn.model_selection import GroupShuffleSplit
+
+    X, y, qid = make_ranking(n_queries=40, random_state=3)  # as the demo splits its data
+    train, _ = next(GroupShuffleSplit(1, test_size=0.25, random_state=3).split(X, y, qid))
+    best = search.best_index_
+    values = []
+    for fit_rows, test_rows in search.cv.split(X[train], y[train], qid[train]):
+        model = clone(search.estimator).set_params(**search.cv_results_["params"][best])
+        model.fit(X[train][fit_rows], y[train][fit_rows], qid=qid[train][fit_rows])
+        values.append(
+            query_scores_of(model, X[train][test_rows], y[train][test_rows], qid[train][test_rows])
+        )
+    mean = np.mean(np.concatenate(values))
+    row = next(line for line in out.splitlines() if line.startswith(_describe(search.best_params_)))
+    assert f"{mean:.4f}" in row
+
+
+def query_scores_of(model, X, y, qid):
+    from sklearn_ndcg import query_scores
+
+    return query_scores(y, model.predict(X), qid=qid, k=10).score

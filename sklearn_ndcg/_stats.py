@@ -1,0 +1,774 @@
+"""paired_test, bootstrap_ci and compare_models: is one model's NDCG really better?"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections.abc import Hashable
+from dataclasses import dataclass
+from numbers import Real
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from ._compat import Integers, Interval, StrOptions, validate_params
+from ._metrics import QueryScores
+
+PAIRED_METHODS = ("randomization", "t", "wilcoxon", "bootstrap")
+CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
+_ALTERNATIVES = ("two-sided", "less", "greater")
+
+# scipy >= 1.15 calls the seed `rng`, older versions `random_state`; both take a
+# numpy Generator and treat it alike.
+_RNG = "rng" if "rng" in inspect.signature(stats.bootstrap).parameters else "random_state"
+_ELEMENTS_PER_BATCH = 2**22  # resamples are drawn in batches of about 32 MB
+_CONFIDENCE_LEVEL = Interval(Real, 0, 1, closed="neither")
+_RANDOM_STATE = [None, Integers(0), np.random.Generator]
+
+
+class PairedTestResult(NamedTuple):
+    """Result of :func:`paired_test`: whether the mean of ``a - b`` differs from 0."""
+
+    method: str
+    statistic: float
+    pvalue: float
+    mean_difference: float
+    confidence_interval: tuple[float, float]
+    effect_size: float
+    n_queries: int
+
+
+PairedTestResult.method.__doc__ = "The test: randomization, t, wilcoxon or bootstrap."
+PairedTestResult.statistic.__doc__ = (
+    "The test statistic: the mean difference (randomization, bootstrap), Student's t "
+    "or Wilcoxon's signed-rank statistic."
+)
+PairedTestResult.pvalue.__doc__ = "The p-value under the chosen ``alternative``."
+PairedTestResult.mean_difference.__doc__ = "Mean of ``a - b`` over queries (weighted)."
+PairedTestResult.confidence_interval.__doc__ = "``(low, high)`` for the mean difference."
+PairedTestResult.effect_size.__doc__ = (
+    "Cohen's d_z: the mean difference over the standard deviation of the differences."
+)
+PairedTestResult.n_queries.__doc__ = "Number of queries used (pairs without NaN)."
+
+
+class BootstrapResult(NamedTuple):
+    """Result of :func:`bootstrap_ci`: a mean over queries and its uncertainty."""
+
+    mean: float
+    confidence_interval: tuple[float, float]
+    standard_error: float
+    n_queries: int
+
+
+BootstrapResult.mean.__doc__ = "The (weighted) mean over queries, NaN values left out."
+BootstrapResult.confidence_interval.__doc__ = "``(low, high)`` bootstrap interval of the mean."
+BootstrapResult.standard_error.__doc__ = "Standard deviation of the bootstrap distribution."
+BootstrapResult.n_queries.__doc__ = "Number of queries used (NaN values left out)."
+
+
+@dataclass(frozen=True, repr=False)
+class ModelComparison:
+    """Result of :func:`compare_models`: a table with one row per model, best first.
+
+    Attributes
+    ----------
+    columns : dict of str to list
+        The table: ``name``, ``mean``, ``ci_low``, ``ci_high``, ``difference``,
+        ``pvalue``, ``adjusted_pvalue``, ``effect_size`` and
+        ``tied_with_reference``; see :func:`compare_models`. :meth:`to_dict`
+        returns a copy.
+    reference : hashable
+        The model the others are compared with.
+    method : str
+        The paired test.
+    correction : str or None
+        The correction of the p-values for the number of comparisons.
+    alpha : float
+        ``1 - confidence_level``: a model is tied with the reference when its
+        adjusted p-value is at least ``alpha``.
+    """
+
+    columns: dict[str, list]
+    reference: Hashable
+    method: str
+    correction: str | None
+    alpha: float
+
+    @property
+    def tied(self) -> list:
+        """Names of the models tied with the reference, the reference included, best first."""
+        return [
+            name
+            for name, tied in zip(self.columns["name"], self.columns["tied_with_reference"])
+            if tied
+        ]
+
+    def to_dict(self) -> dict[str, list]:
+        """The table as lists, one per column.
+
+        Returns
+        -------
+        table : dict of str to list
+            ``{column: values}``, rows best first.
+        """
+        return {column: list(values) for column, values in self.columns.items()}
+
+    def to_frame(self):
+        """The table as a pandas DataFrame.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            One row per model, best first; needs pandas.
+        """
+        try:
+            import pandas as pd
+        except ImportError as error:
+            raise ImportError(
+                "ModelComparison.to_frame needs pandas; install it (pip install pandas) "
+                "or use to_dict()."
+            ) from error
+        return pd.DataFrame(self.to_dict())
+
+    def __str__(self) -> str:
+        cells = [list(self.columns)]
+        for row in zip(*self.columns.values()):
+            cells.append([_format_cell(column, value) for column, value in zip(cells[0], row)])
+        widths = [max(len(row[j]) for row in cells) for j in range(len(cells[0]))]
+        lines = [
+            "  ".join(
+                cell.ljust(width) if j == 0 else cell.rjust(width)
+                for j, (cell, width) in enumerate(zip(row, widths))
+            ).rstrip()
+            for row in cells
+        ]
+        title = (
+            f"Models compared with {self.reference!r} ({self.method} test, "
+            f"correction={self.correction!r}, alpha={self.alpha:g})"
+        )
+        return "\n".join([title, *lines])
+
+    __repr__ = __str__
+
+
+def _format_cell(column: str, value) -> str:
+    if column == "name":
+        return str(value)
+    if column == "tied_with_reference":
+        return "yes" if value else "no"
+    if np.isnan(value):
+        return "-"
+    if column in ("pvalue", "adjusted_pvalue"):
+        return f"{value:.4g}"
+    return f"{value:.4f}"
+
+
+def _as_query_values(values, name: str) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Values, weights and query ids (None for arrays) as float64 arrays."""
+    if isinstance(values, QueryScores):
+        qid = np.asarray(values.qid)
+        score = np.asarray(values.score, dtype=np.float64)
+        weight = np.asarray(values.weight, dtype=np.float64)
+        if not qid.shape == score.shape == weight.shape or score.ndim != 1:
+            raise ValueError(
+                f"{name} is a QueryScores whose qid, score and weight have the shapes "
+                f"{qid.shape}, {score.shape} and {weight.shape}; give one of each per query."
+            )
+        if np.unique(qid).shape[0] != qid.shape[0]:
+            raise ValueError(f"{name} holds some query ids more than once; give each query once.")
+        if not (np.isfinite(weight).all() and (weight >= 0).all()):
+            raise ValueError(f"{name}.weight must be finite and >= 0 for every query.")
+        order = np.argsort(qid, kind="stable")
+        return score[order], weight[order], qid[order]
+    score = np.asarray(values, dtype=np.float64)
+    if score.ndim != 1:
+        raise ValueError(
+            f"{name} must be 1-D, one value per query; got an array of shape {score.shape}."
+        )
+    return score, None, None
+
+
+def _paired_values(a, b, names=("a", "b")) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Align two models' per-query values; drop pairs with NaN. Returns a, b and weights."""
+    (a, weight, qid_a), (b, weight_b, qid_b) = (
+        _as_query_values(values, name) for values, name in zip((a, b), names)
+    )
+    if (qid_a is None) != (qid_b is None):
+        raise TypeError(
+            f"{names[0]} and {names[1]} must both be QueryScores (aligned by query id) or "
+            "both arrays (paired by position); got one of each."
+        )
+    if qid_a is None:
+        if a.shape != b.shape:
+            raise ValueError(
+                f"{names[0]} has {a.shape[0]} queries but {names[1]} has {b.shape[0]}; give "
+                "one value per query for both models, in the same order."
+            )
+    else:
+        if qid_a.tolist() != qid_b.tolist():  # lists: ids of different types compare unequal
+            differ = sorted(set(qid_a.tolist()) ^ set(qid_b.tolist()), key=str)
+            raise ValueError(
+                f"{names[0]} and {names[1]} must hold the same queries; these query ids are "
+                f"in only one of them: {differ[:10]}"
+                + (f" and {len(differ) - 10} more." if len(differ) > 10 else ".")
+            )
+        if (weight != weight_b).any():
+            raise ValueError(
+                f"{names[0]} and {names[1]} weigh some queries differently; compare the "
+                "models with the same sample_weight."
+            )
+    if np.isinf(a).any() or np.isinf(b).any():
+        raise ValueError(f"{names[0]} and {names[1]} must not hold infinite values.")
+    keep = ~(np.isnan(a) | np.isnan(b))
+    if keep.sum() < 2:
+        raise ValueError(
+            f"{names[0]} and {names[1]} have {keep.sum()} queries where both values are "
+            "defined (not NaN); a paired test needs at least 2."
+        )
+    return a[keep], b[keep], None if weight is None else weight[keep]
+
+
+def _uniform(weight: np.ndarray | None) -> bool:
+    return weight is None or np.ptp(weight) == 0
+
+
+def _weighted_mean(x, w, axis=-1):
+    return np.average(x, weights=w, axis=axis)
+
+
+def _seeds(random_state, n: int) -> list[int]:
+    """``n`` independent seeds from a Generator built from ``random_state``."""
+    return np.random.default_rng(random_state).integers(2**63, size=n).tolist()
+
+
+def _bootstrap(x, weight, *, confidence_level, n_resamples, method, seed):
+    """scipy.stats.bootstrap of the (weighted) mean of ``x``, resampling queries.
+
+    Where the BCa interval is undefined (e.g. all values equal) the percentile
+    interval of the same resamples is returned instead.
+    """
+    data, statistic = ((x,), np.mean) if _uniform(weight) else ((x, weight), _weighted_mean)
+
+    def run(method):
+        return stats.bootstrap(
+            data,
+            statistic,
+            n_resamples=n_resamples,
+            batch=max(1, _ELEMENTS_PER_BATCH // x.size),
+            vectorized=True,
+            paired=len(data) == 2,
+            confidence_level=confidence_level,
+            method=method,
+            **{_RNG: np.random.default_rng(seed)},
+        )
+
+    if method != "BCa":
+        return run(method)
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+        result = run("BCa")
+    if np.isnan(result.confidence_interval).any():
+        result = run("percentile")
+    return result
+
+
+def _bootstrap_distribution(result, x, weight, n_resamples, seed) -> np.ndarray:
+    """The bootstrap means behind ``result``; drawn anew on scipy < 1.10, which keeps none."""
+    if hasattr(result, "bootstrap_distribution"):
+        return result.bootstrap_distribution
+    rng = np.random.default_rng(seed)
+    weight = np.ones_like(x) if weight is None else weight
+    batch = max(1, _ELEMENTS_PER_BATCH // x.size)
+    means = []
+    for start in range(0, n_resamples, batch):
+        i = rng.integers(0, x.size, size=(min(batch, n_resamples - start), x.size))
+        means.append(_weighted_mean(x[i], weight[i]))
+    return np.concatenate(means)
+
+
+def _bootstrap_pvalue(null: np.ndarray, mean: float, alternative: str) -> float:
+    """Share of the bootstrap distribution, shifted to mean 0, at least as extreme as ``mean``."""
+    if alternative == "two-sided":
+        return np.mean(np.abs(null) >= abs(mean))
+    return np.mean(null >= mean) if alternative == "greater" else np.mean(null <= mean)
+
+
+def _effect_size(d: np.ndarray, weight: np.ndarray | None, mean: float) -> float:
+    """Cohen's d_z; with weights, the weighted standard deviation (n - 1 in the denominator)."""
+    if np.ptp(d) == 0:
+        return 0.0 if mean == 0 else float(np.copysign(np.inf, mean))
+    if weight is None:
+        sd = np.std(d, ddof=1)
+    else:
+        sd = np.sqrt(np.average((d - mean) ** 2, weights=weight) * d.size / (d.size - 1))
+    return float(mean / sd)
+
+
+def _mean_difference(x, y, axis=-1):
+    return np.mean(x - y, axis=axis)
+
+
+_PAIRED_PARAMS = {
+    "method": [StrOptions(set(PAIRED_METHODS))],
+    "confidence_level": [_CONFIDENCE_LEVEL],
+    "n_resamples": [Integers(1)],
+    "random_state": _RANDOM_STATE,
+}
+
+
+@validate_params(
+    {
+        "a": ["array-like"],
+        "b": ["array-like"],
+        **_PAIRED_PARAMS,
+        "alternative": [StrOptions(set(_ALTERNATIVES))],
+    },
+    prefer_skip_nested_validation=True,
+)
+def paired_test(
+    a: ArrayLike | QueryScores,
+    b: ArrayLike | QueryScores,
+    *,
+    method: str = "randomization",
+    confidence_level: float = 0.95,
+    n_resamples: int = 9999,
+    alternative: str = "two-sided",
+    random_state: int | np.random.Generator | None = None,
+) -> PairedTestResult:
+    """Test whether two models' mean NDCG differ, query by query.
+
+    Both models are evaluated on the same queries; the test is on the
+    per-query differences ``a - b``, which removes the variation between easy
+    and hard queries that dominates the NDCG of each model alone.
+
+    Read more in the :ref:`User Guide <statistics>`.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_queries,) or QueryScores
+        Per-query values of the two models: arrays paired by position, or
+        :class:`QueryScores` (from :func:`query_scores`) paired by query id,
+        which must hold the same queries with the same weights. Queries where
+        either value is NaN (undefined NDCG with ``zero_division=np.nan``) are
+        left out.
+    method : {"randomization", "t", "wilcoxon", "bootstrap"}, default="randomization"
+        The test.
+
+        - "randomization": Fisher's randomization test of the mean difference,
+          flipping the sign of each query's difference
+          (:func:`scipy.stats.permutation_test`); exact, over all ``2**n``
+          sign flips, when ``n_resamples >= 2**n``.
+        - "t": Student's paired t-test (:func:`scipy.stats.ttest_rel`).
+        - "wilcoxon": Wilcoxon's signed-rank test (:func:`scipy.stats.wilcoxon`).
+        - "bootstrap": the bootstrap distribution of the mean difference
+          (:func:`scipy.stats.bootstrap`), shifted to mean 0 under the null
+          hypothesis. The only method that takes non-uniform query weights.
+    confidence_level : float in (0, 1), default=0.95
+        Level of the two-sided confidence interval of the mean difference.
+    n_resamples : int, default=9999
+        Number of sign flips (randomization) and bootstrap resamples.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        The alternative hypothesis: the mean difference ``a - b`` is not 0, is
+        below 0 or is above 0.
+    random_state : int, numpy.random.Generator or None, default=None
+        Seeds the resampling, for reproducible results.
+
+    Returns
+    -------
+    result : PairedTestResult
+        Named tuple ``(method, statistic, pvalue, mean_difference,
+        confidence_interval, effect_size, n_queries)``. The interval is
+        Student's t interval for ``method="t"``, otherwise the bootstrap BCa
+        interval (the percentile interval where BCa is undefined, e.g. when
+        all differences are equal). The effect size is Cohen's d_z, the mean
+        difference over the standard deviation of the differences (0 when
+        all differences are 0, infinite when they are equal but not 0).
+
+    See Also
+    --------
+    compare_models : Compare several models with the best one.
+    bootstrap_ci : Confidence interval of one model's mean NDCG.
+
+    Notes
+    -----
+    When every difference is 0 the models cannot be told apart: the statistic
+    is 0 and the p-value 1 for every method (scipy would return NaN or raise
+    for "t" and "wilcoxon").
+
+    References
+    ----------
+    Smucker, M. D., Allan, J., & Carterette, B. (2007). A comparison of
+    statistical significance tests for information retrieval evaluation.
+    CIKM.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import paired_test
+    >>> a = [0.9, 0.8, 0.7, 0.95, 0.6, 0.85, 0.75, 0.9]
+    >>> b = [0.7, 0.75, 0.6, 0.9, 0.65, 0.7, 0.6, 0.8]
+    >>> result = paired_test(a, b)  # exact: all 2**8 sign flips
+    >>> round(result.mean_difference, 5), result.pvalue  # 8 of 256 flips as extreme
+    (0.09375, 0.03125)
+    >>> result = paired_test(a, b, method="t")
+    >>> round(result.pvalue, 4), [round(x, 4) for x in result.confidence_interval]
+    (0.0112, [0.0288, 0.1587])
+    >>> round(result.effect_size, 3), result.n_queries
+    (1.208, 8)
+    """
+    return _paired_test(
+        a,
+        b,
+        method=method,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        alternative=alternative,
+        random_state=random_state,
+    )
+
+
+def _paired_test(
+    a, b, *, method, confidence_level, n_resamples, alternative, random_state, names=("a", "b")
+) -> PairedTestResult:
+    """paired_test, with the names of the two models for the error messages."""
+    a, b, weight = _paired_values(a, b, names)
+    if not _uniform(weight) and method != "bootstrap":
+        raise ValueError(
+            f"method={method!r} does not take query weights, and the weights of {names[0]} "
+            f"and {names[1]} are not all equal; use method='bootstrap' for a weighted mean "
+            "difference."
+        )
+    if _uniform(weight):
+        weight = None
+    d = a - b
+    n = d.shape[0]
+    mean = float(np.average(d, weights=weight))
+    bootstrap_seed, permutation_seed = _seeds(random_state, 2)
+    if method == "t":
+        half = stats.t.ppf((1 + confidence_level) / 2, n - 1) * np.std(d, ddof=1) / np.sqrt(n)
+        interval = (mean - half, mean + half)
+    else:
+        boot = _bootstrap(
+            d,
+            weight,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            method="BCa",
+            seed=bootstrap_seed,
+        )
+        interval = boot.confidence_interval
+    if (d == 0).all():
+        statistic, pvalue = 0.0, 1.0
+    elif method == "randomization":
+        result = stats.permutation_test(
+            (a, b),
+            _mean_difference,
+            permutation_type="samples",
+            vectorized=True,
+            n_resamples=n_resamples,
+            batch=max(1, _ELEMENTS_PER_BATCH // n),
+            alternative=alternative,
+            **{_RNG: np.random.default_rng(permutation_seed)},
+        )
+        statistic, pvalue = result.statistic, result.pvalue
+    elif method == "bootstrap":
+        null = _bootstrap_distribution(boot, d, weight, n_resamples, bootstrap_seed) - mean
+        statistic, pvalue = mean, _bootstrap_pvalue(null, mean, alternative)
+    elif method == "t":
+        statistic, pvalue = stats.ttest_rel(a, b, alternative=alternative)[:2]
+    else:
+        statistic, pvalue = stats.wilcoxon(a, b, alternative=alternative)[:2]
+    low, high = interval
+    return PairedTestResult(
+        method=method,
+        statistic=float(statistic),
+        pvalue=float(pvalue),
+        mean_difference=mean,
+        confidence_interval=(float(low), float(high)),
+        effect_size=_effect_size(d, weight, mean),
+        n_queries=n,
+    )
+
+
+@validate_params(
+    {
+        "values": ["array-like"],
+        "confidence_level": [_CONFIDENCE_LEVEL],
+        "n_resamples": [Integers(1)],
+        "method": [StrOptions({"BCa", "percentile", "basic"})],
+        "random_state": _RANDOM_STATE,
+    },
+    prefer_skip_nested_validation=True,
+)
+def bootstrap_ci(
+    values: ArrayLike | QueryScores,
+    *,
+    confidence_level: float = 0.95,
+    n_resamples: int = 9999,
+    method: str = "BCa",
+    random_state: int | np.random.Generator | None = None,
+) -> BootstrapResult:
+    """Bootstrap confidence interval of a model's mean NDCG over queries.
+
+    Queries are resampled with replacement (:func:`scipy.stats.bootstrap`):
+    the interval says how much the mean NDCG could move on another sample of
+    queries like these.
+
+    Read more in the :ref:`User Guide <statistics>`.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_queries,) or QueryScores
+        Per-query values of the model. With a :class:`QueryScores` whose
+        weights are not all equal, the mean is weighted, and each query is
+        resampled together with its weight. NaN values (undefined NDCG with
+        ``zero_division=np.nan``) are left out.
+    confidence_level : float in (0, 1), default=0.95
+        Level of the two-sided confidence interval.
+    n_resamples : int, default=9999
+        Number of bootstrap resamples.
+    method : {"BCa", "percentile", "basic"}, default="BCa"
+        The bootstrap interval; see :func:`scipy.stats.bootstrap`.
+
+        - "BCa": bias-corrected and accelerated. Where it is undefined (e.g.
+          all values equal) the percentile interval is returned.
+        - "percentile": quantiles of the bootstrap distribution.
+        - "basic": the percentile interval reflected about the mean.
+    random_state : int, numpy.random.Generator or None, default=None
+        Seeds the resampling, for reproducible results.
+
+    Returns
+    -------
+    result : BootstrapResult
+        Named tuple ``(mean, confidence_interval, standard_error, n_queries)``.
+
+    See Also
+    --------
+    paired_test : Whether two models' mean NDCG differ.
+    compare_models : Compare several models with the best one.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import bootstrap_ci
+    >>> values = [1.0, 1.0, 0.5, 1.0, 0.0, 1.0, 0.75, 1.0]
+    >>> result = bootstrap_ci(values, random_state=0)
+    >>> result.mean, result.n_queries
+    (0.78125, 8)
+    >>> low, high = result.confidence_interval
+    >>> bool(low < result.mean < high)
+    True
+    >>> bootstrap_ci(values, method="percentile", random_state=0).confidence_interval
+    (0.53125, 0.96875)
+    """
+    return _bootstrap_ci(
+        values,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        method=method,
+        random_state=random_state,
+    )
+
+
+def _bootstrap_ci(
+    values, *, confidence_level, n_resamples, method, random_state, name="values"
+) -> BootstrapResult:
+    """bootstrap_ci, with the name of the values for the error messages."""
+    values, weight, _ = _as_query_values(values, name)
+    keep = ~np.isnan(values)
+    values = values[keep]
+    weight = None if weight is None or _uniform(weight[keep]) else weight[keep]
+    if values.shape[0] < 2:
+        raise ValueError(
+            f"{name} has {values.shape[0]} queries that are not NaN; a bootstrap needs at least 2."
+        )
+    if np.isinf(values).any():
+        raise ValueError(f"{name} must not hold infinite values.")
+    (seed,) = _seeds(random_state, 1)
+    result = _bootstrap(
+        values,
+        weight,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        method=method,
+        seed=seed,
+    )
+    low, high = result.confidence_interval
+    return BootstrapResult(
+        mean=float(np.average(values, weights=weight)),
+        confidence_interval=(float(low), float(high)),
+        standard_error=float(result.standard_error),
+        n_queries=values.shape[0],
+    )
+
+
+def _bonferroni(p: np.ndarray) -> np.ndarray:
+    return np.minimum(p * p.shape[0], 1.0)
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    order = np.argsort(p, kind="stable")
+    steps = p[order] * (p.shape[0] - np.arange(p.shape[0]))
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.minimum(np.maximum.accumulate(steps), 1.0)
+    return adjusted
+
+
+def _fdr_bh(p: np.ndarray) -> np.ndarray:
+    """Benjamini-Hochberg, computed as scipy.stats.false_discovery_control does."""
+    m = p.shape[0]
+    order = np.argsort(p)
+    steps = p[order] * (m / np.arange(1, m + 1))
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.minimum.accumulate(steps[::-1])[::-1]
+    return np.clip(adjusted, 0.0, 1.0)
+
+
+def _adjust(p: np.ndarray, correction: str | None) -> np.ndarray:
+    """p-values adjusted for the number of comparisons."""
+    if correction is None or p.shape[0] == 0:
+        return p.copy()
+    if correction == "fdr_bh" and hasattr(stats, "false_discovery_control"):  # scipy >= 1.11
+        return stats.false_discovery_control(p, method="bh")
+    return {"holm": _holm, "bonferroni": _bonferroni, "fdr_bh": _fdr_bh}[correction](p)
+
+
+@validate_params(
+    {
+        "scores": [dict],
+        "baseline": "no_validation",
+        **_PAIRED_PARAMS,
+        "correction": [StrOptions(set(CORRECTIONS)), None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def compare_models(
+    scores: dict[Hashable, ArrayLike | QueryScores],
+    *,
+    baseline: Hashable | None = None,
+    method: str = "randomization",
+    correction: str | None = "holm",
+    confidence_level: float = 0.95,
+    n_resamples: int = 9999,
+    random_state: int | np.random.Generator | None = None,
+) -> ModelComparison:
+    """Compare several models with the best one (or a baseline), query by query.
+
+    Each model is compared with the reference model by :func:`paired_test`,
+    and the p-values are adjusted for the number of comparisons. Models whose
+    adjusted p-value is at least ``1 - confidence_level`` are tied with the
+    reference: the queries do not show them to be different.
+
+    Read more in the :ref:`User Guide <statistics>`.
+
+    Parameters
+    ----------
+    scores : dict
+        ``{name: per-query values}`` of at least 2 models: arrays of shape
+        (n_queries,) paired by position, or :class:`QueryScores` paired by
+        query id; see :func:`paired_test`.
+    baseline : key of scores, default=None
+        The reference model. None means the model with the highest mean.
+    method : {"randomization", "t", "wilcoxon", "bootstrap"}, default="randomization"
+        The paired test; see :func:`paired_test`.
+    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+        Adjustment of the p-values for the number of comparisons.
+
+        - "holm": Holm's step-down method (controls the family-wise error).
+        - "bonferroni": each p-value times the number of comparisons.
+        - "fdr_bh": Benjamini-Hochberg (controls the false discovery rate).
+        - None: no adjustment.
+    confidence_level : float in (0, 1), default=0.95
+        Level of the confidence intervals of the means; ``1 - confidence_level``
+        is the significance level of the tests.
+    n_resamples : int, default=9999
+        Number of resamples of each test and interval.
+    random_state : int, numpy.random.Generator or None, default=None
+        Seeds every resampling, for reproducible results.
+
+    Returns
+    -------
+    comparison : ModelComparison
+        The table, one row per model by decreasing mean, with the columns
+        ``name``, ``mean``, ``ci_low``, ``ci_high`` (bootstrap interval of the
+        mean, :func:`bootstrap_ci`), ``difference`` (mean difference from the
+        reference over the queries both define), ``pvalue``,
+        ``adjusted_pvalue``, ``effect_size`` (NaN for the reference) and
+        ``tied_with_reference``; and the attributes ``reference``, ``method``,
+        ``correction``, ``alpha`` and ``tied``. It prints as a table and
+        converts with ``to_dict()`` and ``to_frame()``.
+
+    See Also
+    --------
+    paired_test : Compare two models.
+    bootstrap_ci : Confidence interval of one model's mean NDCG.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import compare_models
+    >>> scores = {
+    ...     "bm25": [0.6, 0.5, 0.7, 0.4, 0.65, 0.55, 0.5, 0.6],
+    ...     "ltr": [0.8, 0.7, 0.75, 0.6, 0.85, 0.7, 0.65, 0.8],
+    ...     "ltr_small": [0.75, 0.72, 0.8, 0.55, 0.8, 0.7, 0.66, 0.78],
+    ... }
+    >>> comparison = compare_models(scores, random_state=0)
+    >>> comparison.reference, comparison.tied
+    ('ltr', ['ltr', 'ltr_small'])
+    >>> table = comparison.to_dict()
+    >>> table["name"], [round(p, 4) for p in table["adjusted_pvalue"]]
+    (['ltr', 'ltr_small', 'bm25'], [nan, 0.5, 0.0156])
+    """
+    if len(scores) < 2:
+        raise ValueError(f"scores holds {len(scores)} model(s); give at least 2 models to compare.")
+    if baseline is not None and baseline not in scores:
+        raise ValueError(
+            f"baseline={baseline!r} is not a model in scores; the models are {list(scores)}."
+        )
+    names = list(scores)
+    seeds = _seeds(random_state, 2 * len(names))
+    intervals = {
+        name: _bootstrap_ci(
+            scores[name],
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            method="BCa",
+            random_state=seed,
+            name=f"scores[{name!r}]",
+        )
+        for name, seed in zip(names, seeds)
+    }
+    means = np.array([intervals[name].mean for name in names])
+    reference = names[int(np.argmax(means))] if baseline is None else baseline
+    others = [name for name in names if name != reference]
+    tests = [
+        _paired_test(
+            scores[name],
+            scores[reference],
+            method=method,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            alternative="two-sided",
+            random_state=seed,
+            names=(f"scores[{name!r}]", f"scores[{reference!r}]"),
+        )
+        for name, seed in zip(others, seeds[len(names) :])
+    ]
+    pvalues = np.array([test.pvalue for test in tests])
+    adjusted = dict(zip(others, _adjust(pvalues, correction)))
+    by_name = dict(zip(others, tests))
+    alpha = 1 - confidence_level
+    rows = sorted(names, key=lambda name: -intervals[name].mean)  # stable: input order on ties
+    nan = float("nan")
+    columns = {
+        "name": rows,
+        "mean": [intervals[name].mean for name in rows],
+        "ci_low": [intervals[name].confidence_interval[0] for name in rows],
+        "ci_high": [intervals[name].confidence_interval[1] for name in rows],
+        "difference": [by_name[n].mean_difference if n in by_name else 0.0 for n in rows],
+        "pvalue": [by_name[n].pvalue if n in by_name else nan for n in rows],
+        "adjusted_pvalue": [float(adjusted[n]) if n in adjusted else nan for n in rows],
+        "effect_size": [by_name[n].effect_size if n in by_name else nan for n in rows],
+        "tied_with_reference": [n == reference or bool(adjusted[n] >= alpha) for n in rows],
+    }
+    return ModelComparison(columns, reference, method, correction, alpha)

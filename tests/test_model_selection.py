@@ -1,0 +1,140 @@
+"""Out-of-fold per-query NDCG and selection with ties (issue 15).
+
+Every expected value comes from an independent loop over the folds written in
+the test (fit on the training rows, ``ndcg_score``/``query_scores`` on the test
+rows), not from the function under test.
+"""
+
+import numpy as np
+import pytest
+import sklearn
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import GridSearchCV, GroupKFold, KFold, PredefinedSplit
+
+from sklearn_ndcg import (
+    ModelComparisonDisplay,
+    RankingEvaluator,
+    RepeatedGroupKFold,
+    SimplestTiedRefit,
+    compare_models,
+    cross_val_query_scores,
+    make_ndcg_scorer,
+    make_ranking,
+    query_scores,
+    search_query_scores,
+)
+
+X, Y, QID = make_ranking(n_queries=60, random_state=1)
+CV = PredefinedSplit(QID % 3)
+
+
+def _per_fold_loop(estimator, cv, groups, **options):
+    """{qid: value}, each query scored by the model fitted without its fold."""
+    values = {}
+    for train, test in cv.split(X, Y, groups):
+        model = sklearn.base.clone(estimator).fit(X[train], Y[train])
+        fold = query_scores(Y[test], model.predict(X[test]), qid=QID[test], **options)
+        for q, v in zip(fold.qid, fold.score):
+            assert q not in values
+            values[q] = v
+    return values
+
+
+@pytest.mark.parametrize("cv", [None, 4, CV])
+def test_equals_an_independent_loop_over_folds(cv):
+    splitter = GroupKFold(5 if cv is None else cv) if not hasattr(cv, "split") else cv
+    groups = QID if isinstance(splitter, GroupKFold) else None
+    expected = _per_fold_loop(Ridge(), splitter, groups, k=5, gain="exponential")
+    got = cross_val_query_scores(Ridge(), X, Y, qid=QID, cv=cv, k=5, gain="exponential")
+    assert got.qid.tolist() == sorted(expected)
+    np.testing.assert_allclose(got.score, [expected[q] for q in got.qid], rtol=1e-12)
+    np.testing.assert_array_equal(got.weight, np.ones(60))
+
+
+@pytest.mark.parametrize("routing", [False, True])
+def test_ranking_evaluator_gets_the_query_ids(routing):
+    """RankingEvaluator takes qid in fit: it receives each training fold's ids."""
+    with sklearn.config_context(enable_metadata_routing=routing):
+        got = cross_val_query_scores(RankingEvaluator(Ridge()), X, Y, qid=QID, cv=CV, k=3)
+    expected = _per_fold_loop(Ridge(), CV, None, k=3)
+    np.testing.assert_allclose(got.score, [expected[q] for q in got.qid], rtol=1e-12)
+
+
+def test_sample_weight_weighs_queries():
+    weight = (QID + 1).astype(float)  # one weight per query, given per document
+    got = cross_val_query_scores(Ridge(), X, Y, qid=QID, cv=CV, params={"sample_weight": weight})
+    np.testing.assert_array_equal(got.weight, np.arange(1.0, 61.0))
+
+
+def test_refuses_a_query_tested_twice_or_in_part():
+    with pytest.raises(ValueError, match="more than one fold"):
+        cross_val_query_scores(Ridge(), X, Y, qid=QID, cv=RepeatedGroupKFold(3, n_repeats=2))
+    with pytest.raises(ValueError, match="more than one fold|between training and test"):
+        cross_val_query_scores(Ridge(), X, Y, qid=QID, cv=KFold(4))
+
+
+def test_search_query_scores_reuses_the_search_folds_and_scorer():
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(
+            Ridge(),
+            {"alpha": [0.1, 100.0, 1e5]},
+            cv=CV,
+            scoring=make_ndcg_scorer(k=[3, 10]),
+            refit="ndcg@3",
+        ).fit(X, Y, qid=QID)
+        scores = search_query_scores(search, X, Y, qid=QID, scoring="ndcg@3", n_candidates=2)
+    ranked = np.argsort(-search.cv_results_["mean_test_ndcg@3"], kind="stable")[:2]
+    assert list(scores) == [f"alpha={search.cv_results_['params'][i]['alpha']!r}" for i in ranked]
+    for name, i in zip(scores, ranked):
+        alpha = search.cv_results_["params"][i]["alpha"]
+        expected = _per_fold_loop(Ridge(alpha=alpha), CV, None, k=3)
+        np.testing.assert_allclose(scores[name].score, [expected[q] for q in scores[name].qid])
+        # the per-query values average to the search's own fold scores (equal-size folds)
+        fold_means = [
+            np.mean([expected[q] for q in np.unique(QID[test])]) for _, test in CV.split()
+        ]
+        np.testing.assert_allclose(
+            fold_means,
+            [search.cv_results_[f"split{f}_test_ndcg@3"][i] for f in range(3)],
+            rtol=1e-12,
+        )
+    with pytest.raises(ValueError, match="name the metric"):
+        search_query_scores(search, X, Y, qid=QID)
+
+
+def test_simplest_tied_refit_picks_the_simplest_tied_candidate():
+    grid = {"alpha": [0.1, 10.0, 1e4]}
+    refit = SimplestTiedRefit(
+        Ridge(), X, Y, qid=QID, cv=CV, k=5, key=lambda p: -p["alpha"], random_state=0
+    )
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(Ridge(), grid, cv=CV, scoring=make_ndcg_scorer(k=5), refit=refit).fit(
+            X, Y, qid=QID
+        )
+    comparison = refit.comparison_
+    tied_alphas = [float(name.split("=")[1]) for name in comparison.tied]
+    assert search.best_params_["alpha"] == max(tied_alphas)
+    assert search.best_index_ == refit.best_index_
+    # the reference of the comparison is the search's best by mean NDCG@5
+    best = int(np.argmax(search.cv_results_["mean_test_score"]))
+    assert comparison.reference == f"alpha={grid['alpha'][best]!r}"
+
+
+def test_comparison_display_marks_the_tied_models():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    rng = np.random.default_rng(0)
+    base = rng.uniform(0.4, 1.0, 300)
+    scores = {"a": base, "b": base - 0.001 + rng.normal(0, 0.02, 300), "c": base - 0.2}
+    comparison = compare_models(scores, random_state=0)
+    display = ModelComparisonDisplay.from_comparison(comparison)
+    table = comparison.to_dict()
+    assert display.names_.tolist() == table["name"]
+    np.testing.assert_array_equal(display.means_, table["mean"])
+    assert display.tied_.tolist() == [name in comparison.tied for name in table["name"]]
+    assert len(display.errorbars_) == 2  # tied, and not
+    assert [t.get_text() for t in display.ax_.get_yticklabels()] == table["name"]
+    with pytest.raises(ValueError, match="same models"):
+        ModelComparisonDisplay(["a"], [0.5, 0.6], [[0, 1]], [True])
