@@ -20,6 +20,7 @@ import argparse
 import gc
 import sys
 import time
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -281,56 +282,239 @@ def pytrec_peer():
     return go
 
 
+# The numba kernel. Per query of n documents, with cut = min(k, n), the ideal DCG
+# (labels as keys) and the DCG (scores as keys) come from one of three methods:
+# - cut <= _SELECT_CUT and n >= _SELECT_RATIO * cut: one pass keeping the cut
+#   largest keys in a small sorted buffer (_select_top); for a short cut;
+# - else, n <= _RANK_MAX: each document's positions from counts of the keys greater
+#   than and equal to its own (_rank_dcg): O(n^2) comparisons, but branch-free and
+#   vectorized, and no sort, which on short queries beats any sort;
+# - else: a partial quicksort in place (_partial_sort), O(n + cut log cut).
+# The thresholds were tuned on queries of 1..3000 documents, k from 5 to n. The
+# discounts and the work buffers (the size of the longest query) are made once.
+_SELECT_CUT = 64
+_SELECT_RATIO = 4
+_RANK_MAX = 128
+
+
+def _rank_dcg(keys, gains, cut, cumulative):
+    """DCG@cut of ``gains`` ranked by decreasing ``keys``, tied keys averaged.
+
+    A document whose key has ``above`` greater and ``tied`` equal keys (itself
+    included) shares, with the rest of its tie group, positions
+    above .. above + tied - 1: it adds its gain times the mean of their discounts
+    within ``cut``. ``cumulative[p]`` is the sum of the first ``p`` discounts.
+    """
+    n = keys.size
+    total = 0.0
+    for i in range(n):
+        key = keys[i]
+        above = 0
+        tied = 0
+        for j in range(n):  # from 0 to n: vectorized by LLVM
+            above += keys[j] > key
+            tied += keys[j] == key
+        start = min(above, cut)
+        total += gains[i] * (cumulative[min(above + tied, cut)] - cumulative[start]) / tied
+    return total
+
+
+def _select_top(keys, values, cut, top_keys, top_values):
+    """``top_keys[:cut]`` = the ``cut`` largest ``keys``, decreasing; ``top_values`` along.
+
+    Insertion into a sorted buffer: a key enters the full buffer only if it is
+    larger than its last, so an equal key past the buffer is left out.
+    """
+    for i in range(cut):  # insertion sort of the first cut
+        key = keys[i]
+        j = i
+        while j > 0 and top_keys[j - 1] < key:
+            top_keys[j] = top_keys[j - 1]
+            top_values[j] = top_values[j - 1]
+            j -= 1
+        top_keys[j] = key
+        top_values[j] = values[i]
+    last = top_keys[cut - 1]
+    for i in range(cut, keys.size):
+        key = keys[i]
+        if key <= last:
+            continue
+        j = cut - 1
+        while j > 0 and top_keys[j - 1] < key:
+            top_keys[j] = top_keys[j - 1]
+            top_values[j] = top_values[j - 1]
+            j -= 1
+        top_keys[j] = key
+        top_values[j] = values[i]
+        last = top_keys[cut - 1]
+
+
+def _partial_sort(keys, values, n, cut, stack):
+    """Reorder ``keys[:n]`` in place (``values`` along) so that ``keys[:cut]`` are the
+    ``cut`` largest, decreasing.
+
+    Quicksort (median-of-three pivot, Hoare partition) that drops the parts lying
+    wholly at or past ``cut``; insertion sort below 16 keys; ``stack`` holds the
+    parts left for later, the larger one each time, so log2(n) rows suffice.
+    """
+    depth = 0
+    lo, hi = 0, n - 1
+    while True:
+        if hi - lo < 16:
+            for i in range(lo + 1, hi + 1):
+                key, value = keys[i], values[i]
+                j = i
+                while j > lo and keys[j - 1] < key:
+                    keys[j] = keys[j - 1]
+                    values[j] = values[j - 1]
+                    j -= 1
+                keys[j], values[j] = key, value
+            if depth == 0:
+                return
+            depth -= 1
+            lo, hi = stack[depth, 0], stack[depth, 1]
+            continue
+        mid = (lo + hi) >> 1  # sort keys[lo], keys[mid], keys[hi] decreasing
+        if keys[mid] > keys[lo]:
+            keys[mid], keys[lo] = keys[lo], keys[mid]
+            values[mid], values[lo] = values[lo], values[mid]
+        if keys[hi] > keys[mid]:
+            keys[hi], keys[mid] = keys[mid], keys[hi]
+            values[hi], values[mid] = values[mid], values[hi]
+            if keys[mid] > keys[lo]:
+                keys[mid], keys[lo] = keys[lo], keys[mid]
+                values[mid], values[lo] = values[lo], values[mid]
+        pivot = keys[mid]
+        i, j = lo, hi
+        while True:  # keys[lo] >= pivot >= keys[hi] stop both scans
+            i += 1
+            while keys[i] > pivot:
+                i += 1
+            j -= 1
+            while keys[j] < pivot:
+                j -= 1
+            if i >= j:
+                break
+            keys[i], keys[j] = keys[j], keys[i]
+            values[i], values[j] = values[j], values[i]
+        # keys[lo:j + 1] >= pivot >= keys[j + 1:hi + 1]
+        if j + 1 >= cut:  # the right part holds no position before cut
+            hi = j
+        elif j - lo < hi - j - 1:
+            stack[depth, 0], stack[depth, 1] = j + 1, hi
+            depth += 1
+            hi = j
+        else:
+            stack[depth, 0], stack[depth, 1] = lo, j
+            depth += 1
+            lo = j + 1
+
+
 def _ndcg_kernel(y_true, y_score, offsets, k):
     """Mean NDCG@k of queries stored one after another: rows offsets[q]:offsets[q + 1].
 
     Linear gain, log2 discount; tied scores as scikit-learn averages them (a tie
     group's mean gain times the sum of the discounts of its positions within k);
     0 for a query whose ideal DCG is 0; unweighted mean. ``k`` at least the
-    longest query means all documents. Compiled by numba in ``numba_peers``.
+    longest query means all documents. Compiled by numba in ``numba_peers``, with
+    the helpers above; see the comment before them for the method.
     """
-    longest = np.max(offsets[1:] - offsets[:-1])
-    discount = 1.0 / np.log2(np.arange(min(k, longest)) + 2.0)
+    n_queries = offsets.size - 1
+    longest = 0
+    for q in range(n_queries):
+        longest = max(longest, offsets[q + 1] - offsets[q])
+    width = min(k, longest)
+    cumulative = np.zeros(width + 1)  # cumulative[p]: sum of the first p discounts
+    for p in range(width):
+        cumulative[p + 1] = cumulative[p] + 1.0 / np.log2(p + 2.0)
+    top_keys = np.empty(longest)  # work buffers, for every query
+    top_labels = np.empty(longest)
+    stack = np.empty((64, 2), dtype=np.int64)
     total = 0.0
-    for q in range(offsets.size - 1):
-        lo, hi = offsets[q], offsets[q + 1]
-        n, cut = hi - lo, min(k, hi - lo)
-        labels, scores = y_true[lo:hi], y_score[lo:hi]
-        ideal = np.sort(labels)  # ascending: the best document is last
+    for q in range(n_queries):
+        labels, scores = y_true[offsets[q] : offsets[q + 1]], y_score[offsets[q] : offsets[q + 1]]
+        n = labels.size
+        cut = min(k, n)
+        if cut == 0:
+            continue
+        select = cut <= _SELECT_CUT and n >= _SELECT_RATIO * cut
+        if not select and n <= _RANK_MAX:
+            idcg = _rank_dcg(labels, labels, cut, cumulative)
+            if idcg != 0.0:
+                total += _rank_dcg(scores, labels, cut, cumulative) / idcg
+            continue
+        # ideal DCG: the cut largest labels, decreasing, in top_keys
+        if select:
+            _select_top(labels, labels, cut, top_keys, top_labels)
+        else:
+            top_keys[:n] = labels
+            _partial_sort(top_keys, top_labels, n, cut, stack)  # top_labels: scratch
         idcg = 0.0
         for p in range(cut):
-            idcg += ideal[n - 1 - p] * discount[p]
+            idcg += top_keys[p] * (cumulative[p + 1] - cumulative[p])
         if idcg == 0.0:
             continue
-        order = np.argsort(scores)  # ascending: rank p is order[n - 1 - p]
+        # the cut highest scores, decreasing, with their labels
+        if select:
+            _select_top(scores, labels, cut, top_keys, top_labels)
+        else:
+            top_keys[:n] = scores
+            top_labels[:n] = labels
+            _partial_sort(top_keys, top_labels, n, cut, stack)
         dcg = 0.0
         p = 0
-        while p < cut:  # one tie group, ranks p .. end - 1, per iteration
-            score = scores[order[n - 1 - p]]
-            gain = 0.0
-            end = p
-            while end < n and scores[order[n - 1 - end]] == score:
-                gain += labels[order[n - 1 - end]]
+        while p < cut:  # one tie group, positions p .. end - 1, per iteration
+            score = top_keys[p]
+            gain = top_labels[p]
+            end = p + 1
+            while end < cut and top_keys[end] == score:
+                gain += top_labels[end]
                 end += 1
-            discounts = 0.0
-            for r in range(p, min(end, cut)):
-                discounts += discount[r]
-            dcg += gain / (end - p) * discounts
+            size = end - p
+            if end == cut and n > cut:  # the group at the cut may go on past it
+                gain = 0.0
+                size = 0
+                for i in range(n):
+                    if scores[i] == score:
+                        gain += labels[i]
+                        size += 1
+            dcg += gain / size * (cumulative[end] - cumulative[p])
             p = end
         total += dcg / idcg
-    return total / (offsets.size - 1)
+    return total / n_queries
+
+
+def _with_globals(fn, **names):
+    """``fn`` with some of its global names bound to other objects (the compiled
+    helpers, for numba to call), the module left as it is."""
+    return types.FunctionType(
+        fn.__code__, {**fn.__globals__, **names}, fn.__name__, fn.__defaults__, fn.__closure__
+    )
 
 
 def numba_peers():
     """The numba kernel's implementations and its JIT time in seconds.
 
-    Raises ImportError without numba. The kernel is compiled here, for the one
-    signature it is called with, so no timing includes compilation.
+    Raises ImportError without numba. The kernel and its helpers are compiled here,
+    for the one signature each is called with, so no timing includes compilation.
     """
     import numba
 
     signature = "float64(float64[::1], float64[::1], int64[::1], int64)"
-    kernel, jit_seconds = timed(numba.njit(signature, cache=False), _ndcg_kernel)
+    helpers = (
+        (_rank_dcg, "float64(float64[::1], float64[::1], int64, float64[::1])"),
+        (
+            _select_top,
+            "void(float64[::1], float64[::1], int64, float64[::1], float64[::1])",
+        ),
+        (_partial_sort, "void(float64[::1], float64[::1], int64, int64, int64[:, ::1])"),
+    )
+
+    def compile_kernel():
+        compiled = {fn.__name__: numba.njit(sig, cache=False)(fn) for fn, sig in helpers}
+        return numba.njit(signature, cache=False)(_with_globals(_ndcg_kernel, **compiled))
+
+    kernel, jit_seconds = timed(compile_kernel)
 
     def call(y_true, y_score, offsets, k):
         return kernel(y_true, y_score, offsets, y_true.size if k is None else k)

@@ -225,7 +225,9 @@ def take(values: np.ndarray, block: Block, shape: tuple[int, int] | None, fill: 
     """``values`` (one per input row) laid out as ``block``; ``fill`` in padding cells."""
     if block.rows is None:
         return values.reshape(shape)[block.queries]
-    taken = values[block.rows]
+    # np.take of the flat row indices: several times faster than values[rows] with
+    # a 2-D index array
+    taken = np.take(values, block.rows.reshape(-1)).reshape(block.rows.shape)
     width = block.rows.shape[1]
     if block.sizes.min() < width:
         np.putmask(taken, np.arange(width) >= block.sizes[:, np.newaxis], fill)

@@ -60,8 +60,8 @@ def rank_block(
     k = width if k is None else min(k, width)
     n_top = min(k + 1, width)  # one more than k: is a tie group cut at k?
     order = _order_rows(score, gain, ties, n_top)
-    top_score = np.take_along_axis(score, order, axis=1)
-    top_gain = np.take_along_axis(gain, order, axis=1)
+    top_score = _take_along_rows(score, order)
+    top_gain = _take_along_rows(gain, order)
     real = np.arange(n_top) < sizes[:, np.newaxis]
     top_gain = np.where(real, top_gain, 0.0)
     tied = (top_score[:, 1:] == top_score[:, :-1]) & real[:, 1:]
@@ -92,8 +92,8 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
         return np.argsort(-score, axis=1, kind="stable")[:, :n_top]
     if 4 * n_top < width:  # select the top first: which tied members is no matter
         top = np.argpartition(-score, n_top - 1, axis=1)[:, :n_top]
-        by_score = np.argsort(-np.take_along_axis(score, top, axis=1), axis=1)
-        return np.take_along_axis(top, by_score, axis=1)
+        by_score = np.argsort(-_take_along_rows(score, top), axis=1)
+        return _take_along_rows(top, by_score)
     return np.argsort(-score, axis=1)[:, :n_top]
 
 
@@ -136,3 +136,10 @@ def _average_over_groups(gain: np.ndarray, new_group: np.ndarray) -> np.ndarray:
     starts = np.flatnonzero(new_group)
     counts = np.diff(np.append(starts, gain.shape[0]))
     return np.repeat(np.add.reduceat(gain, starts) / counts, counts)
+
+
+def _take_along_rows(values: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``np.take_along_axis(values, index, axis=1)`` by ``np.take`` of flat indices,
+    several times faster than numpy's 2-D fancy indexing."""
+    flat = index + (np.arange(values.shape[0]) * values.shape[1])[:, np.newaxis]
+    return np.take(values.reshape(-1), flat)
