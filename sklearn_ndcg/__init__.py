@@ -8,6 +8,7 @@ from ._display import NDCGCurveDisplay
 from ._evaluator import RankingEvaluator
 from ._metrics import QueryScores, dcg_score, ndcg_score, query_scores
 from ._model_selection import SimplestTiedRefit, cross_val_query_scores, search_query_scores
+from ._pool import JudgmentPool
 from ._scorer import make_dcg_scorer, make_ndcg_scorer
 from ._splitter import RepeatedGroupKFold
 from ._stats import (
@@ -24,6 +25,7 @@ __version__ = "0.2.0"
 __all__ = [
     "BootstrapResult",
     "CONVENTIONS",
+    "JudgmentPool",
     "ModelComparison",
     "ModelComparisonDisplay",
     "NDCGCurveDisplay",

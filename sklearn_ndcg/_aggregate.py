@@ -23,7 +23,7 @@ class QueryDCG(NamedTuple):
 
 def dcg_by_query(
     gain: np.ndarray,
-    score: np.ndarray,
+    score: np.ndarray | None,
     queries: Queries,
     ties: str,
     discounts: np.ndarray,
@@ -37,18 +37,22 @@ def dcg_by_query(
     ``discounts`` are the weights of ranks ``1 .. len(discounts)``; ranks after
     ``len(discounts)`` (the cutoff k) do not count. ``document_weight``
     multiplies each document's gain in the DCG, not in the ideal or worst DCG.
+    ``score`` None computes the ideal and worst DCG only (of a judgment pool).
     Returns arrays in the order of ``queries.ids``.
     """
     n_queries = queries.ids.shape[0]
-    result = QueryDCG(*(np.empty(n_queries) if wanted else None for wanted in (True, ideal, worst)))
+    wanted = (score is not None, ideal, worst)
+    result = QueryDCG(*(np.empty(n_queries) if w else None for w in wanted))
     k = discounts.shape[0]
     for block in blocks(queries):
         block_gain = take(gain, block, queries.shape, -np.inf)
-        block_score = take(score, block, queries.shape, -np.inf)
-        dcg_gain = block_gain
-        if document_weight is not None:
-            dcg_gain = block_gain * take(document_weight, block, queries.shape, 1.0)
-        ranked = {"dcg": rank_block(block_score, dcg_gain, block.sizes, ties, k)}
+        ranked = {}
+        if score is not None:
+            block_score = take(score, block, queries.shape, -np.inf)
+            dcg_gain = block_gain
+            if document_weight is not None:
+                dcg_gain = block_gain * take(document_weight, block, queries.shape, 1.0)
+            ranked["dcg"] = rank_block(block_score, dcg_gain, block.sizes, ties, k)
         if ideal:
             ranked["ideal"] = ideal_block(block_gain, k)
         if worst:

@@ -13,6 +13,7 @@ from ._aggregate import QueryDCG, dcg_at_cutoffs, dcg_by_query, ndcg_from_dcg, w
 from ._compat import Integers, Interval, Options, StrOptions, validate_params
 from ._discount import DISCOUNTS, discount_weights
 from ._gain import GAINS, compute_gain
+from ._pool import JudgmentPool
 from ._queries import Queries, group_queries, query_weights
 from ._ties import DEFAULT_TIES, TIE_RULES, resolve_ties
 from ._validation import check_log_base, check_ranking_input
@@ -33,6 +34,11 @@ _LOG_BASE = [Interval(Real, 1, None, closed="neither"), None]
 NORMALIZE = ("ideal", "minmax")
 _NDCG_PARAMS = {"zero_division": _ZERO_DIVISION, "normalize": [StrOptions(set(NORMALIZE))]}
 _DOCUMENT_WEIGHT = {"document_weight": ["array-like", None]}
+_POOL = {
+    "pool": [JudgmentPool, None],
+    "unjudged": [StrOptions({"zero", "drop"})],
+    "missing_queries": [StrOptions({"drop", "zero"})],
+}
 
 
 class QueryScores(NamedTuple):
@@ -96,11 +102,114 @@ def _order_and_sum(staged: _Staged, ties: str, normalize: str | None) -> QueryDC
 
 
 def _query_dcg(
-    y_true, y_score, *, ties, normalize, **options
+    y_true,
+    y_score,
+    *,
+    ties,
+    normalize,
+    pool=None,
+    unjudged="zero",
+    missing_queries="drop",
+    **options,
 ) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
     """The stages from validation to the sums per query: ids, DCGs and weights."""
-    staged = _stage(y_true, y_score, normalize=normalize, **options)
-    return staged.queries.ids, _order_and_sum(staged, ties, normalize), staged.weight
+    if pool is None:
+        staged = _stage(y_true, y_score, normalize=normalize, **options)
+        return staged.queries.ids, _order_and_sum(staged, ties, normalize), staged.weight
+    return _pool_query_dcg(
+        y_true,
+        y_score,
+        pool,
+        ties=ties,
+        normalize=normalize,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+        **options,
+    )
+
+
+def _pool_query_dcg(
+    y_true,
+    y_score,
+    pool: JudgmentPool,
+    *,
+    qid,
+    sample_weight,
+    document_weight,
+    k,
+    gain,
+    discount,
+    ties,
+    log_base,
+    normalize,
+    unjudged,
+    missing_queries,
+) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
+    """:func:`_query_dcg` with the ideal (and worst) DCG of each query from the pool.
+
+    Unjudged documents (missing labels) gain 0; ``unjudged="drop"`` also ranks
+    them below every judged one, which equals removing them from the ranking.
+    Queries of the ranking that the pool lacks are not judged and left out;
+    queries of the pool that the ranking lacks score a DCG of 0 with
+    ``missing_queries="zero"`` and are left out with ``"drop"``.
+    """
+    if qid is None or np.ndim(y_true) != 1:
+        raise ValueError(
+            "pool needs long-format input: 1-D y_true and y_score with qid, so that the "
+            "documents can be matched with the pool's queries."
+        )
+    data = check_ranking_input(
+        y_true, y_score, qid, sample_weight, document_weight, unjudged_ok=True
+    )
+    if missing_queries == "zero" and data.sample_weight is not None:
+        raise ValueError(
+            "sample_weight cannot weigh the queries that missing_queries='zero' adds from "
+            "the pool (they have no documents to carry a weight); drop one of them."
+        )
+    negative = normalize == "minmax"
+    judged = ~np.isnan(data.y_true)
+    gains = np.zeros(judged.shape[0])
+    gains[judged] = compute_gain(data.y_true[judged], gain, negative_labels=negative)
+    score = data.y_score
+    if unjudged == "drop" and not judged.all():
+        score = np.where(judged, score, -np.inf)  # below every judged document
+    queries = group_queries(data.qid, None)
+    pooled = group_queries(pool.qid, None)
+    pool_gains = compute_gain(pool.y_true, gain, negative_labels=negative)
+    longest = int(max(queries.sizes.max(), pooled.sizes.max()))
+    discounts = discount_weights(discount, longest, k, log_base)
+    staged = _Staged(score, queries, None, gains, discounts, data.document_weight)
+    dcg = _order_and_sum(staged, ties, None).dcg
+    bounds = dcg_by_query(pool_gains, None, pooled, ties, discounts, ideal=True, worst=negative)
+    try:
+        ids, in_ranking, in_pool = np.intersect1d(
+            queries.ids, pooled.ids, assume_unique=True, return_indices=True
+        )
+    except TypeError:
+        raise TypeError(
+            "qid and the pool's query ids cannot be compared (e.g. numbers and strings); "
+            "give both the same type."
+        ) from None
+    if missing_queries == "zero":
+        missing = np.setdiff1d(np.arange(pooled.ids.shape[0]), in_pool, assume_unique=True)
+        in_pool = np.concatenate([in_pool, missing])
+        ids = pooled.ids[in_pool]
+        dcg = np.concatenate([dcg[in_ranking], np.zeros(missing.shape[0])])
+    else:
+        dcg = dcg[in_ranking]
+    if ids.shape[0] == 0:
+        raise ValueError(
+            "no query of the ranking is in the pool; the pool must hold the judged "
+            "documents of the queries in qid."
+        )
+    order = np.argsort(ids, kind="stable")
+    weight = query_weights(data.sample_weight, queries)
+    result = QueryDCG(
+        dcg[order],
+        bounds.ideal[in_pool][order],
+        None if bounds.worst is None else bounds.worst[in_pool][order],
+    )
+    return ids[order], result, None if weight is None else weight[in_ranking][order]
 
 
 def _ndcg(result: QueryDCG, zero_division: float, document_weight=None) -> np.ndarray:
@@ -191,6 +300,7 @@ def at_cutoffs(
         **_COMMON_PARAMS,
         **_NDCG_PARAMS,
         **_DOCUMENT_WEIGHT,
+        **_POOL,
         "metric": [StrOptions({"ndcg", "dcg"})],
         "log_base": _LOG_BASE,
     },
@@ -211,6 +321,9 @@ def query_scores(
     log_base: float | None = None,
     normalize: str = "ideal",
     document_weight: ArrayLike | None = None,
+    pool: JudgmentPool | None = None,
+    unjudged: str = "zero",
+    missing_queries: str = "drop",
 ) -> QueryScores:
     """NDCG or DCG of each query, with the query ids they belong to.
 
@@ -254,6 +367,20 @@ def query_scores(
         inverse propensity for unbiased (IPS) DCG; not in the ideal (or worst)
         DCG, so NDCG may exceed 1 with weights above 1. Finite and >= 0.
         Distinct from ``sample_weight``, which weighs whole queries in the mean.
+    pool : JudgmentPool, default=None
+        Every judged document of each query, retrieved or not (the qrels):
+        the ideal DCG comes from the pool instead of the ranked documents, so
+        relevant documents the system missed count against it, at any ``k``.
+        Needs long-format input. Documents with a missing label (NaN, None,
+        ``pd.NA``) in ``y_true`` are then unjudged; queries of ``qid`` the
+        pool lacks are not judged and left out. See :class:`JudgmentPool`.
+    unjudged : {"zero", "drop"}, default="zero"
+        With ``pool``: unjudged ranked documents gain 0 ("zero"), or are
+        removed from the ranking ("drop", trec_eval's ``-J``).
+    missing_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of the pool that the ranking lacks (an empty
+        ranking) are left out ("drop", as trec_eval by default) or score 0
+        ("zero", trec_eval's ``-c``).
 
     Returns
     -------
@@ -286,6 +413,9 @@ def query_scores(
         qid=qid,
         sample_weight=sample_weight,
         document_weight=document_weight,
+        pool=pool,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
         k=k,
         gain=gain,
         discount=discount,
@@ -299,7 +429,7 @@ def query_scores(
 
 
 @validate_params(
-    {**_COMMON_PARAMS, **_IGNORE_TIES, **_NDCG_PARAMS, **_DOCUMENT_WEIGHT},
+    {**_COMMON_PARAMS, **_IGNORE_TIES, **_NDCG_PARAMS, **_DOCUMENT_WEIGHT, **_POOL},
     prefer_skip_nested_validation=True,
 )
 def ndcg_score(
@@ -316,6 +446,9 @@ def ndcg_score(
     ignore_ties: bool | None = None,
     normalize: str = "ideal",
     document_weight: ArrayLike | None = None,
+    pool: JudgmentPool | None = None,
+    unjudged: str = "zero",
+    missing_queries: str = "drop",
 ) -> float:
     """Normalized Discounted Cumulative Gain, averaged over queries.
 
@@ -402,6 +535,20 @@ def ndcg_score(
         inverse propensity for unbiased (IPS) DCG; not in the ideal (or worst)
         DCG, so NDCG may exceed 1 with weights above 1. Finite and >= 0.
         Distinct from ``sample_weight``, which weighs whole queries in the mean.
+    pool : JudgmentPool, default=None
+        Every judged document of each query, retrieved or not (the qrels):
+        the ideal DCG comes from the pool instead of the ranked documents, so
+        relevant documents the system missed count against it, at any ``k``.
+        Needs long-format input. Documents with a missing label (NaN, None,
+        ``pd.NA``) in ``y_true`` are then unjudged; queries of ``qid`` the
+        pool lacks are not judged and left out. See :class:`JudgmentPool`.
+    unjudged : {"zero", "drop"}, default="zero"
+        With ``pool``: unjudged ranked documents gain 0 ("zero"), or are
+        removed from the ranking ("drop", trec_eval's ``-J``).
+    missing_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of the pool that the ranking lacks (an empty
+        ranking) are left out ("drop", as trec_eval by default) or score 0
+        ("zero", trec_eval's ``-c``).
 
     Returns
     -------
@@ -469,6 +616,9 @@ def ndcg_score(
         qid=qid,
         sample_weight=sample_weight,
         document_weight=document_weight,
+        pool=pool,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
         k=k,
         gain=gain,
         discount=discount,
@@ -480,7 +630,7 @@ def ndcg_score(
 
 
 @validate_params(
-    {**_COMMON_PARAMS, **_IGNORE_TIES, **_DOCUMENT_WEIGHT, "log_base": _LOG_BASE},
+    {**_COMMON_PARAMS, **_IGNORE_TIES, **_DOCUMENT_WEIGHT, **_POOL, "log_base": _LOG_BASE},
     prefer_skip_nested_validation=True,
 )
 def dcg_score(
@@ -496,6 +646,9 @@ def dcg_score(
     log_base: float | None = None,
     ignore_ties: bool | None = None,
     document_weight: ArrayLike | None = None,
+    pool: JudgmentPool | None = None,
+    unjudged: str = "zero",
+    missing_queries: str = "drop",
 ) -> float:
     """Discounted Cumulative Gain, averaged over queries.
 
@@ -535,6 +688,13 @@ def dcg_score(
     document_weight : array-like of the shape of y_true, default=None
         A weight per document that multiplies its gain, e.g. an inverse
         propensity for unbiased (IPS) DCG; see :func:`ndcg_score`.
+    pool : JudgmentPool, default=None
+        Every judged document of each query; see :func:`ndcg_score`. Here it
+        decides which documents are judged and which queries count.
+    unjudged : {"zero", "drop"}, default="zero"
+        With ``pool``: see :func:`ndcg_score`.
+    missing_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: see :func:`ndcg_score`.
 
     Returns
     -------
@@ -567,6 +727,9 @@ def dcg_score(
         qid=qid,
         sample_weight=sample_weight,
         document_weight=document_weight,
+        pool=pool,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
         k=k,
         gain=gain,
         discount=discount,

@@ -44,10 +44,13 @@ class _RankingScorer(_Scorer):
             )
         )
 
-    def __call__(self, estimator, X, y_true, sample_weight=None, *, qid=None, document_weight=None):
+    def __call__(
+        self, estimator, X, y_true, sample_weight=None, *, qid=None, document_weight=None, pool=None
+    ):
         metadata = {"qid": qid, "sample_weight": sample_weight}
-        if document_weight is not None:
-            metadata["document_weight"] = document_weight
+        for name, value in (("document_weight", document_weight), ("pool", pool)):
+            if value is not None:
+                metadata[name] = value
         return self._score(None, estimator, X, y_true, **metadata)
 
     def _score(self, method_caller, estimator, X, y_true, **kwargs):
@@ -137,7 +140,7 @@ def _make_ranking_scorer(
     # works while routing is enabled; the context enables it for this call
     # alone (the setting is thread-local and restored on exit).
     with config_context(enable_metadata_routing=True):
-        scorer.set_score_request(qid=True, sample_weight=True, document_weight=True)
+        scorer.set_score_request(qid=True, sample_weight=True, document_weight=True, pool=True)
     return scorer
 
 

@@ -98,8 +98,12 @@ def _missing_error(name: str, rows: np.ndarray, what: str = "missing values") ->
     )
 
 
-def as_float_array(x, name: str) -> np.ndarray:
-    """Return ``x`` as a float64 array, or raise an error naming ``name``."""
+def as_float_array(x, name: str, missing_ok: bool = False) -> np.ndarray:
+    """Return ``x`` as a float64 array, or raise an error naming ``name``.
+
+    With ``missing_ok``, missing values (NaN, None, ``pd.NA``) become NaN
+    instead of an error; infinite values are refused all the same.
+    """
     array = _as_array(x, name)
     if array.dtype.kind == "c":
         raise TypeError(f"{name} holds complex numbers; real numbers were expected.")
@@ -107,8 +111,11 @@ def as_float_array(x, name: str) -> np.ndarray:
         raise TypeError(f"{name} holds {array.dtype} values; numbers were expected.")
     if array.dtype.kind == "O":  # e.g. pandas nullable dtypes with pd.NA
         missing = missing_rows(array)
-        if missing.shape[0]:
+        if missing.shape[0] and not missing_ok:
             raise _missing_error(name, missing, _NOT_FINITE)
+        if missing.shape[0]:
+            array = array.copy()
+            array.reshape(-1)[missing] = np.nan
     try:
         result = np.asarray(array, dtype=np.float64)  # the stages never write to it
     except (TypeError, ValueError):
@@ -116,9 +123,9 @@ def as_float_array(x, name: str) -> np.ndarray:
             f"{name} holds values that are not numbers (dtype {array.dtype}); "
             "numbers were expected."
         ) from None
-    if not np.isfinite(result).all():
-        bad = np.flatnonzero(~np.isfinite(result))
-        raise _missing_error(name, bad, _NOT_FINITE)
+    bad = ~np.isfinite(result) & ~(missing_ok & np.isnan(result))
+    if bad.any():
+        raise _missing_error(name, np.flatnonzero(bad), _NOT_FINITE)
     return result
 
 
@@ -146,15 +153,16 @@ def as_score_array(x, name: str = "y_score") -> np.ndarray:
 
 
 def check_ranking_input(
-    y_true, y_score, qid=None, sample_weight=None, document_weight=None
+    y_true, y_score, qid=None, sample_weight=None, document_weight=None, unjudged_ok=False
 ) -> RankingInput:
     """Check the arrays of a ranking metric and flatten them.
 
     2-D input is ``(n_queries, n_documents)``, as in scikit-learn. 1-D input is
     long format: one row per document, grouped by ``qid`` (one query if None).
-    ``document_weight`` has the shape of ``y_true``.
+    ``document_weight`` has the shape of ``y_true``. With ``unjudged_ok``, a
+    missing label (NaN, None, ``pd.NA``) marks an unjudged document and stays NaN.
     """
-    y_true = as_float_array(y_true, "y_true")
+    y_true = as_float_array(y_true, "y_true", missing_ok=unjudged_ok)
     y_score = as_score_array(y_score, "y_score")
     for name, array in (("y_true", y_true), ("y_score", y_score)):
         if array.ndim not in (1, 2):

@@ -102,6 +102,7 @@ def test_scorer_is_a_scikit_learn_scorer_requesting_qid_and_sample_weight():
         "qid": True,
         "sample_weight": True,
         "document_weight": True,
+        "pool": True,
     }
     # making the scorer must not switch routing on for the caller
     assert sklearn.get_config()["enable_metadata_routing"] is False
@@ -113,6 +114,7 @@ def test_scorer_pickles_with_its_requests():
         "qid": True,
         "sample_weight": True,
         "document_weight": True,
+        "pool": True,
     }
     assert "gain=exponential" in repr(scorer)
 

@@ -1,0 +1,144 @@
+"""Judgment pools (issue 14): the ideal DCG from every judged document of a query.
+
+Expected values by hand (log2 discount) or from the definition written in the
+test: unjudged documents removed from the list by hand, queries missing from
+the ranking added by hand.
+"""
+
+import math
+
+import numpy as np
+import pytest
+import sklearn
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import GridSearchCV, PredefinedSplit
+
+from sklearn_ndcg import (
+    JudgmentPool,
+    dcg_score,
+    make_ndcg_scorer,
+    make_ranking,
+    ndcg_score,
+    query_scores,
+)
+
+D = [1 / math.log2(r + 1) for r in range(1, 20)]  # discount of rank r at D[r - 1]
+
+
+def test_a_missed_relevant_document_is_penalised():
+    """One relevant document outside the candidates: list-based NDCG is blind to it."""
+    pool = JudgmentPool(qid=[7, 7, 7], y_true=[1, 1, 0])  # the missed one is relevant
+    # retrieved: the irrelevant one first, then one relevant
+    got = ndcg_score([0, 1], [2, 1], qid=[7, 7], pool=pool)
+    assert got == pytest.approx(D[1] / (D[0] + D[1]), rel=1e-15)
+    assert ndcg_score([0, 1], [2, 1], qid=[7, 7]) == pytest.approx(D[1], rel=1e-15)
+
+
+@pytest.mark.parametrize("k", [None, 1, 2, 5])
+def test_pool_ideal_at_every_k(k):
+    """The ideal DCG@k comes from the pool's labels, whatever k, also past the list."""
+    pool = JudgmentPool(qid=["q"] * 5, y_true=[3, 2, 2, 1, 0])
+    ranked = [2, 0, 1]  # three retrieved, in this order
+    dcg = sum(g * D[i] for i, g in enumerate(ranked) if k is None or i < k)
+    ideal = sum(g * D[i] for i, g in enumerate([3, 2, 2, 1, 0]) if k is None or i < k)
+    got = ndcg_score(ranked, [3, 2, 1], qid=["q"] * 3, pool=pool, k=k)
+    assert got == pytest.approx(dcg / ideal, rel=1e-14)
+
+
+def test_unjudged_documents_zero_or_dropped():
+    """NaN labels are unjudged: gain 0, or removed from the ranking (trec_eval -J)."""
+    pool = JudgmentPool(qid=[1, 1, 1], y_true=[1, 1, 0])
+    y_true = [np.nan, 1, np.nan, 1]
+    y_score = [4, 3, 2, 1]
+    zero = ndcg_score(y_true, y_score, qid=[1] * 4, pool=pool)
+    assert zero == pytest.approx((D[1] + D[3]) / (D[0] + D[1]), rel=1e-15)
+    dropped = ndcg_score(y_true, y_score, qid=[1] * 4, pool=pool, unjudged="drop")
+    removed = ndcg_score([1, 1], [3, 1], qid=[1, 1], pool=pool)  # removed by hand
+    assert dropped == removed == 1.0
+    import pandas as pd
+
+    nullable = pd.array([None, 1, None, 1], dtype="Float64")
+    assert ndcg_score(nullable, y_score, qid=[1] * 4, pool=pool) == zero
+
+
+def test_missing_and_unjudged_queries():
+    pool = JudgmentPool(qid=[1, 1, 2, 3], y_true=[1, 0, 2, 0])
+    # query 1 ranked; query 2 judged but not ranked; query 4 ranked but not judged
+    y_true, y_score, qid = [1, 0, 1], [2, 1, 5], [1, 1, 4]
+    dropped = query_scores(y_true, y_score, qid=qid, pool=pool)
+    assert dropped.qid.tolist() == [1] and dropped.score.tolist() == [1.0]
+    zero = query_scores(y_true, y_score, qid=qid, pool=pool, missing_queries="zero")
+    assert zero.qid.tolist() == [1, 2, 3]
+    np.testing.assert_array_equal(zero.score, [1.0, 0.0, 0.0])  # 3: nothing relevant
+    assert ndcg_score(y_true, y_score, qid=qid, pool=pool, missing_queries="zero") == 1 / 3
+    assert dcg_score(y_true, y_score, qid=qid, pool=pool) == 1.0
+
+
+def test_pool_in_a_search_reaches_every_fold_whole():
+    """Re-ranking: relevant documents the retriever missed are only in the pool."""
+    X, y, qid = make_ranking(n_queries=30, random_state=0)
+    missed_qid = np.repeat(np.unique(qid), 2)
+    pool = JudgmentPool(np.concatenate([qid, missed_qid]), np.concatenate([y, np.full(60, 3.0)]))
+    cv = PredefinedSplit(qid % 3)
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(
+            Ridge(), {"alpha": [0.1, 1e4]}, cv=cv, scoring=make_ndcg_scorer(k=5)
+        ).fit(X, y, qid=qid, pool=pool)
+    for fold, (train, test) in enumerate(cv.split()):
+        for i, alpha in enumerate([0.1, 1e4]):
+            y_score = Ridge(alpha=alpha).fit(X[train], y[train]).predict(X[test])
+            expected = ndcg_score(y[test], y_score, qid=qid[test], k=5, pool=pool)
+            assert search.cv_results_[f"split{fold}_test_score"][i] == expected
+            assert expected < ndcg_score(y[test], y_score, qid=qid[test], k=5)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"y_true": [[1, 0]], "y_score": [[1, 0]]}, ValueError, "long-format"),
+        ({"qid": ["a", "a"]}, TypeError, "cannot be compared"),
+        ({"qid": [5, 5]}, ValueError, "no query of the ranking is in the pool"),
+        ({"y_true": [1, np.inf]}, ValueError, "y_true contains missing or infinite"),
+        (
+            {"sample_weight": [1, 1], "missing_queries": "zero"},
+            ValueError,
+            "sample_weight cannot weigh",
+        ),
+        ({"unjudged": "keep"}, ValueError, "'unjudged' parameter"),
+        ({"pool": ([1], [1])}, ValueError, "'pool' parameter"),
+    ],
+)
+def test_bad_pool_input(kwargs, error, match):
+    call = {
+        "y_true": [1, 0],
+        "y_score": [2, 1],
+        "qid": [1, 1],
+        "pool": JudgmentPool([1, 1], [1, 0]),
+        **kwargs,
+    }
+    with pytest.raises(error, match=match):
+        ndcg_score(call.pop("y_true"), call.pop("y_score"), **call)
+
+
+@pytest.mark.parametrize(
+    "qid, y_true, match",
+    [
+        ([1, 2], [1], "has 2 entries but the pool's y_true has 1"),
+        ([1, None], [1, 0], "qid contains missing"),
+        ([1, 2], [1, np.nan], "the pool's y_true contains missing"),
+        ([], [], "one label per judged document"),
+    ],
+)
+def test_bad_pool(qid, y_true, match):
+    with pytest.raises(ValueError, match=match):
+        JudgmentPool(qid, y_true)
+
+
+def test_pool_is_read_only_and_inputs_unchanged():
+    qid, y_true = np.array([1, 1, 2]), np.array([1.0, 0.0, 2.0])
+    pool = JudgmentPool(qid, y_true)
+    qid[0], y_true[0] = 9, 9.0  # the pool keeps its own copy
+    assert pool.qid.tolist() == [1, 1, 2] and pool.y_true.tolist() == [1.0, 0.0, 2.0]
+    with pytest.raises(ValueError):
+        pool.y_true[0] = 5.0
+    assert repr(pool) == "JudgmentPool(n_queries=2, n_judgments=3)"
