@@ -60,7 +60,7 @@ def _longest_query(y_true, y_score, qid, sample_weight) -> int:
 class NDCGCurveDisplay:
     """NDCG@k against the cutoff k.
 
-    Shows how ranking quality builds up down the list: NDCG@1 judges the top
+    Shows how ranking quality builds up down the list: NDCG\\@1 judges the top
     document only, larger ``k`` more of the ranking. Create it with
     :meth:`from_predictions` or :meth:`from_estimator`; draw several models on
     the same axes by passing ``ax=`` (or calling :meth:`plot` with the axes of

@@ -130,7 +130,7 @@ print("rounded, optimistic:  ", rounded.tie_range_[1, [0, 4, 9, 19]].round(3))
 # says how often the top ``k`` is cut through a group of tied documents, so
 # that even which documents count in NDCG@k depends on the tie order. For the
 # rounded scores that is the case in 80% of the queries at k=10, and the tie
-# order alone moves a query's NDCG@10 by 0.32 on average; for the continuous
+# order alone moves a query's NDCG\@10 by 0.32 on average; for the continuous
 # scores both are 0:
 for scores, label in [(continuous, "continuous"), (coarse, "rounded")]:
     result = tie_diagnostics(y[test], scores, qid=qid[test], k=10)
