@@ -25,6 +25,7 @@ from ._compat import (
     _safe_indexing,
     validate_params,
 )
+from ._evaluator import RankingEvaluator
 from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
 from ._response import ranking_scores
 from ._scorer import _RESPONSE_METHOD
@@ -344,26 +345,29 @@ def search_query_scores(
     >>> comparison.tied  # alpha=1e4 is worse on these 60 queries (Holm-adjusted p 0.03)
     ['alpha=0.1', 'alpha=10.0']
     """
-    ranked = _ranked_candidates(search.cv_results_, scoring, n_candidates)
-    options = {**_scorer_options(search.scoring, scoring), **options}
     describe = _describe if describe is None else describe
-    return {
-        describe(search.cv_results_["params"][i]): cross_val_query_scores(
-            clone(search.estimator).set_params(**search.cv_results_["params"][i]),
+    scores = {}
+    for i in _ranked_candidates(search.cv_results_, scoring, n_candidates):
+        candidate = clone(search.estimator).set_params(**search.cv_results_["params"][i])
+        scores[describe(search.cv_results_["params"][i])] = cross_val_query_scores(
+            candidate,
             X,
             y,
             qid=qid,
             cv=search.cv,
             params=params,
             n_jobs=n_jobs,
-            **options,
+            **{**_scorer_options(search.scoring, scoring, candidate), **options},
         )
-        for i in ranked
-    }
+    return scores
 
 
-def _scorer_options(scoring, key: str | None) -> dict:
-    """The metric options of this package's scorer, else none."""
+def _scorer_options(scoring, key: str | None, estimator) -> dict:
+    """The metric options of this package's scorer (or, scoring by the estimator's
+    own ``score``, of a :class:`RankingEvaluator`), else none."""
+    if scoring is None and isinstance(estimator, RankingEvaluator):
+        names = ("k", "gain", "discount", "ties", "zero_division", "normalize")
+        return {name: getattr(estimator, name) for name in names}
     kwargs = dict(getattr(scoring, "_kwargs", None) or {})
     if isinstance(scoring, Mapping) and key is not None:
         kwargs = dict(getattr(scoring.get(key), "_kwargs", None) or {})

@@ -292,8 +292,12 @@ def _bootstrap_distribution(result, x, weight, n_resamples, seed) -> np.ndarray:
 def _bootstrap_pvalue(null: np.ndarray, mean: float, alternative: str) -> float:
     """Share of the bootstrap distribution, shifted to mean 0, at least as extreme as ``mean``."""
     if alternative == "two-sided":
-        return np.mean(np.abs(null) >= abs(mean))
-    return np.mean(null >= mean) if alternative == "greater" else np.mean(null <= mean)
+        extreme = np.abs(null) >= abs(mean)
+    else:
+        extreme = null >= mean if alternative == "greater" else null <= mean
+    # (count + 1) / (B + 1): the observed difference counts as one resample, so
+    # that the p-value is never 0 (Davison and Hinkley, 1997)
+    return float((np.count_nonzero(extreme) + 1) / (null.shape[0] + 1))
 
 
 def _effect_size(d: np.ndarray, weight: np.ndarray | None, mean: float) -> float:
@@ -320,12 +324,14 @@ _PAIRED_PARAMS = {
 
 
 @validate_params(
-    {
-        "a": ["array-like"],
-        "b": ["array-like"],
-        **_PAIRED_PARAMS,
-        "alternative": [StrOptions(set(_ALTERNATIVES))],
-    },
+    # dict(...), not {..., **_PAIRED_PARAMS}: Sphinx's source analyser fails on the
+    # latter, and autosummary then cannot document ModelComparison's fields
+    dict(
+        _PAIRED_PARAMS,
+        a=["array-like"],
+        b=["array-like"],
+        alternative=[StrOptions(set(_ALTERNATIVES))],
+    ),
     prefer_skip_nested_validation=True,
 )
 def paired_test(
@@ -635,12 +641,12 @@ def _adjust(p: np.ndarray, correction: str | None) -> np.ndarray:
 
 
 @validate_params(
-    {
-        "scores": [dict],
-        "baseline": "no_validation",
-        **_PAIRED_PARAMS,
-        "correction": [StrOptions(set(CORRECTIONS)), None],
-    },
+    dict(
+        _PAIRED_PARAMS,
+        scores=[dict],
+        baseline="no_validation",
+        correction=[StrOptions(set(CORRECTIONS)), None],
+    ),
     prefer_skip_nested_validation=True,
 )
 def compare_models(

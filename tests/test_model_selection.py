@@ -138,3 +138,19 @@ def test_comparison_display_marks_the_tied_models():
     assert [t.get_text() for t in display.ax_.get_yticklabels()] == table["name"]
     with pytest.raises(ValueError, match="same models"):
         ModelComparisonDisplay(["a"], [0.5, 0.6], [[0, 1]], [True])
+
+
+def test_search_query_scores_reads_a_ranking_evaluators_options():
+    """A search scored by RankingEvaluator.score: its k (and other options) are used."""
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(
+            RankingEvaluator(Ridge(), k=3, gain="exponential"),
+            {"estimator__alpha": [0.1, 100.0]},
+            cv=CV,
+        ).fit(X, Y, qid=QID)
+        scores = search_query_scores(search, X, Y, qid=QID, n_candidates=1)
+    (name,) = scores
+    i = int(np.argmax(search.cv_results_["mean_test_score"]))
+    alpha = search.cv_results_["params"][i]["estimator__alpha"]
+    expected = _per_fold_loop(Ridge(alpha=alpha), CV, None, k=3, gain="exponential")
+    np.testing.assert_allclose(scores[name].score, [expected[q] for q in scores[name].qid])
