@@ -19,6 +19,14 @@ from ._stats import (
     compare_models,
     paired_test,
 )
+from ._trec import (
+    RunEvaluation,
+    TrecQrels,
+    TrecRun,
+    evaluate_run,
+    read_trec_qrels,
+    read_trec_run,
+)
 
 __version__ = "0.2.0"
 
@@ -33,12 +41,16 @@ __all__ = [
     "QueryScores",
     "RankingEvaluator",
     "RepeatedGroupKFold",
+    "RunEvaluation",
     "SimplestTiedRefit",
     "TieDiagnostics",
+    "TrecQrels",
+    "TrecRun",
     "bootstrap_ci",
     "compare_models",
     "cross_val_query_scores",
     "dcg_score",
+    "evaluate_run",
     "make_dcg_scorer",
     "make_ndcg_scorer",
     "make_ranking",
@@ -46,6 +58,8 @@ __all__ = [
     "paired_test",
     "positive_part_gain",
     "query_scores",
+    "read_trec_qrels",
+    "read_trec_run",
     "search_query_scores",
     "tie_diagnostics",
 ]

@@ -49,22 +49,35 @@ class _Conventions(dict):
 
         ndcg_score(y, s, qid=q, k=10, **CONVENTIONS["lightgbm"])
 
-    Each preset was checked against the library itself (see the test suite):
+    Each preset was checked against the library itself, or against its published
+    formula where the library cannot run here (see the test suite):
 
-    ============  ===================  ==============  ======================
-    preset        gain                 tied scores     query without relevant
-    ============  ===================  ==============  ======================
-    "sklearn"     label                average         0
-    "lightgbm"    ``2**label - 1``     input order     1
-    "xgboost"     ``2**label - 1``     input order     1
-    "trec_eval"   label, negatives 0   see Notes       0
-    "ranx"        label, negatives 0   see Notes       0
-    ============  ===================  ==============  ======================
+    =================  ===================  ===========  ================  ==============
+    preset             gain                 tied scores  no relevant doc   ideal DCG from
+    =================  ===================  ===========  ================  ==============
+    "sklearn"          label                average      0                 the ranking
+    "lightgbm"         ``2**label - 1``     input order  1                 the ranking
+    "xgboost"          ``2**label - 1``     input order  1                 the ranking
+    "trec_eval"        label, negatives 0   see Notes    0                 the pool
+    "ranx"             label, negatives 0   see Notes    0                 the pool
+    "elasticsearch"    ``2**label - 1``     input order  0                 the pool
+    "recommender"      label (0 or 1)       input order  0                 the pool
+    =================  ===================  ===========  ================  ==============
 
     All use the ``1 / log2(rank + 1)`` discount and apply ``k`` to both the DCG
     and the ideal DCG. The presets are read-only; to change one, copy it, e.g.
     ``{**CONVENTIONS["xgboost"], "zero_division": 0.0}`` for XGBoost's
     ``ndcg@k-`` metric.
+
+    The last four libraries compute the ideal DCG of a query from its
+    *judgment pool*: every judged document, also those the system did not
+    retrieve. Give them the pool, ``pool=JudgmentPool(qrels_qid,
+    qrels_relevance)``, with long-format input of the ranked documents only, and
+    NaN as the label of a ranked document nobody judged. Without the pool the
+    ideal DCG comes from the ranked documents, and a system that misses relevant
+    documents is not penalised. ``unjudged`` and ``missing_queries`` mirror the
+    rest (see Notes); they are not in the presets, since a preset also goes into
+    :func:`make_ndcg_scorer`, whose folds hold only some of the pool's queries.
 
     Read more in the :ref:`User Guide <conventions>`.
 
@@ -84,23 +97,61 @@ class _Conventions(dict):
     trec_eval (and pytrec_eval) breaks ties by document id, in decreasing string
     order; no tie rule reproduces that from the scores alone. The preset uses
     ``ties="first"``: sort the rows of each query by decreasing document id first,
-    or pass the tie-breaking score shown in the user guide.
+    or pass the tie-breaking score shown in the user guide. A retrieved document
+    missing from the qrels gains 0 (``unjudged="zero"``); with ``-J`` it is
+    removed from the ranking (``unjudged="drop"``), and so is a document judged
+    with a negative label, which trec_eval reads as "pooled but not judged": give
+    it a NaN label too. A query of the qrels without results is left out
+    (``missing_queries="drop"``); with ``-c`` it scores 0 (``"zero"``).
 
     ranx sorts each query with numba's unstable quicksort, so the order of tied
     documents is not defined (it is the input order for queries of up to about 16
-    documents). With tie-free scores the preset agrees exactly.
+    documents). With tie-free scores the preset agrees exactly. Unjudged
+    documents gain 0; ``evaluate(..., make_comparable=True)`` scores a query of
+    the qrels without results 0 (``missing_queries="zero"``); without it ranx
+    refuses such a run.
 
-    trec_eval and ranx compute the ideal DCG from all judged documents, also those
-    the run did not retrieve; give ``ndcg_score`` every judged document.
+    Elasticsearch's (and OpenSearch's) ``_rank_eval`` ``dcg`` metric with
+    ``"normalize": true`` ranks the hits in their returned order (give the hit
+    order as scores), gains ``2**rating - 1`` for non-negative integer ratings
+    and 0 for unrated hits (unless ``unknown_doc_rating`` gives them a rating:
+    use it as their label), scores a request without hits 0
+    (``missing_queries="zero"``) and averages over requests. Its ideal DCG is
+    cut at the number of hits rather than at ``k``: the two agree whenever a
+    request returns ``k`` hits, or at least as many as it has rated documents.
+    For a request that returns fewer, Elasticsearch forgives the rated
+    documents it could not find; pass that number of hits as ``k`` for that
+    request to reproduce it.
+
+    ``"recommender"`` is the top-k evaluation of Microsoft Recommenders
+    (``ndcg_at_k``, binary relevance) and RecBole (``NDCG``): labels are 1 for
+    the user's held-out items and 0 (or NaN) for the other recommended items, the
+    pool holds the held-out items, and the ideal DCG@k counts ``min(k, number of
+    held-out items)`` ones. Recommenders scores a user without recommendations 0
+    (``missing_queries="zero"``); its default natural-log discount cancels in
+    NDCG. LensKit's ``NDCG`` discounts rank ``r`` by ``1 / max(1, log2(r))``:
+    pass ``discount=lambda r: 1 / np.maximum(np.log2(r), 1)`` with the preset.
 
     Examples
     --------
-    >>> from sklearn_ndcg import CONVENTIONS, ndcg_score
+    >>> import numpy as np
+    >>> from sklearn_ndcg import CONVENTIONS, JudgmentPool, ndcg_score
     >>> y_true, y_score = [[0, 0, 0], [1, 0, 2]], [[3, 2, 1], [1, 2, 3]]
     >>> round(ndcg_score(y_true, y_score, k=2, **CONVENTIONS["sklearn"]), 6)
     0.380094
     >>> round(ndcg_score(y_true, y_score, k=2, **CONVENTIONS["lightgbm"]), 6)
     0.913117
+
+    A query with four judged documents, three of them relevant; the run ranks
+    one of them, then an unjudged document (NaN), then another:
+
+    >>> pool = JudgmentPool(qid=[1, 1, 1, 1], y_true=[2, 1, 1, 0])
+    >>> y, s, q = [1, np.nan, 2], [3, 2, 1], [1, 1, 1]
+    >>> round(ndcg_score(y, s, qid=q, k=3, pool=pool, **CONVENTIONS["trec_eval"]), 6)
+    0.638788
+    >>> round(ndcg_score(y, s, qid=q, k=3, pool=pool, unjudged="drop",
+    ...                  **CONVENTIONS["trec_eval"]), 6)  # trec_eval -J
+    0.722424
     """
 
 
@@ -141,6 +192,39 @@ CONVENTIONS: dict[str, MappingProxyType] = _Conventions(
         "ranx": MappingProxyType(
             {
                 "gain": positive_part_gain,
+                "discount": "log2",
+                "ties": "first",
+                "zero_division": 0.0,
+            }
+        ),
+        # Elasticsearch / OpenSearch _rank_eval "dcg" with "normalize": true:
+        # DiscountedCumulativeGain.evaluate and computeDCG in
+        # modules/rank-eval/src/main/java/org/elasticsearch/index/rankeval/
+        # DiscountedCumulativeGain.java (elastic/elasticsearch): gain
+        # Math.pow(2, rating) - 1 over Math.log(rank + 1) / Math.log(2); an unrated
+        # hit adds nothing unless unknown_doc_rating is set; the ideal DCG sorts the
+        # ratings of all rated documents of the request, cut at min(number of hits,
+        # number of rated documents); idcg == 0 gives 0; EvaluationMetric.combine
+        # averages over requests. Documented at
+        # https://www.elastic.co/guide/en/elasticsearch/reference/current/search-rank-eval.html
+        # and https://opensearch.org/docs/latest/api-reference/rank-eval/
+        "elasticsearch": MappingProxyType(
+            {
+                "gain": "exponential",
+                "discount": "log2",
+                "ties": "first",
+                "zero_division": 0.0,
+            }
+        ),
+        # Top-k recommendation: RecBole's NDCG (recbole/evaluator/metrics.py):
+        #   1/|U| sum_u [sum_{i<=K} 1(i in R(u)) / log2(i + 1)]
+        #               / [sum_{i<=min(|R(u)|, K)} 1 / log2(i + 1)]
+        # and Microsoft Recommenders' ndcg_at_k (recommenders/evaluation/
+        # python_evaluation.py, score_type="binary"): the same, over every user of
+        # the held-out data, one without recommendations counting 0.
+        "recommender": MappingProxyType(
+            {
+                "gain": "linear",
                 "discount": "log2",
                 "ties": "first",
                 "zero_division": 0.0,

@@ -180,7 +180,12 @@ def _pool_query_dcg(
     discounts = discount_weights(discount, longest, k, log_base)
     staged = _Staged(score, queries, None, gains, discounts, data.document_weight)
     dcg = _order_and_sum(staged, ties, None).dcg
-    bounds = dcg_by_query(pool_gains, None, pooled, ties, discounts, ideal=True, worst=negative)
+    # a system need not retrieve the pool's documents of negative gain: they never
+    # lower the ideal DCG (they do set the worst one)
+    ideal = dcg_by_query(np.maximum(pool_gains, 0.0), None, pooled, ties, discounts, ideal=True)
+    worst = (
+        dcg_by_query(pool_gains, None, pooled, ties, discounts, worst=True) if negative else None
+    )
     try:
         ids, in_ranking, in_pool = np.intersect1d(
             queries.ids, pooled.ids, assume_unique=True, return_indices=True
@@ -206,8 +211,8 @@ def _pool_query_dcg(
     weight = query_weights(data.sample_weight, queries)
     result = QueryDCG(
         dcg[order],
-        bounds.ideal[in_pool][order],
-        None if bounds.worst is None else bounds.worst[in_pool][order],
+        ideal.ideal[in_pool][order],
+        None if worst is None else worst.worst[in_pool][order],
     )
     return ids[order], result, None if weight is None else weight[in_ranking][order]
 

@@ -74,7 +74,10 @@ def rank_block(
         cut = np.flatnonzero(tied[:, k - 1])
         if cut.shape[0]:
             threshold = top_score[cut, k - 1, np.newaxis]
-            member = score[cut] == threshold  # padding (-inf) is never a member
+            # padding (score -inf) is never a member, also of a group of -inf scores
+            member = (score[cut] == threshold) & (
+                np.arange(score.shape[1]) < sizes[cut, np.newaxis]
+            )
             group_mean = np.where(member, gain[cut], 0.0).sum(axis=1) / member.sum(axis=1)
             in_group = top_score[cut, :k] == threshold
             averaged[cut, :k] = np.where(in_group, group_mean[:, np.newaxis], averaged[cut, :k])

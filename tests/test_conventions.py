@@ -2,16 +2,26 @@
 
 Expected values come from the libraries themselves (skipped when one is not
 installed): scikit-learn, LightGBM's and XGBoost's ``ndcg`` eval metrics,
-pytrec_eval's ``ndcg`` / ``ndcg_cut`` and ranx's ``ndcg``.
+pytrec_eval's ``ndcg`` / ``ndcg_cut`` and ranx's ``ndcg``, with and without
+judgment pools. Elasticsearch's ``_rank_eval`` and the top-k NDCG of
+recommender toolkits (RecBole, Microsoft Recommenders, LensKit) cannot run here:
+their formulas, as their sources compute them, are written out in the tests.
 """
 
 import inspect
+import math
 
 import numpy as np
 import pytest
 import sklearn.metrics
 
-from sklearn_ndcg import CONVENTIONS, ndcg_score, positive_part_gain, query_scores
+from sklearn_ndcg import (
+    CONVENTIONS,
+    JudgmentPool,
+    ndcg_score,
+    positive_part_gain,
+    query_scores,
+)
 
 KS = [1, 3, 5, 20]  # 20 is longer than any query
 
@@ -292,6 +302,289 @@ def test_ranx_preset_ties_in_short_queries():
     docid = _docids(qid, 10)
     expected = _ranx_mean(y, score, qid, docid, "ndcg@5")
     got = ndcg_score(y, score, qid=qid, k=5, **CONVENTIONS["ranx"])
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+# Judgment pools: trec_eval and ranx against their qrels ----------------------------
+
+
+def _pooled(seed, *, n_queries=30):
+    """Qrels and a run with everything a TREC evaluation meets.
+
+    The pool: queries 0..n_queries-1 with 1..15 judged documents each, labels
+    -1..4; queries 2 and 7 have no relevant one. The run: about 60% of each
+    query's judged documents (the rest are relevant documents it missed or
+    non-relevant ones) and 0..4 documents nobody judged (label NaN); queries 4, 9
+    and 13 get no results at all; queries 100 and 101 are ranked but not judged.
+    Returns ``(pool_qid, pool_docid, pool_label)`` and ``(qid, docid, label)``.
+    """
+    rng = np.random.default_rng(seed)
+    pool, run = [], []
+    for q in range(n_queries):
+        n = int(rng.integers(1, 16))
+        docs = [f"d{i:02d}" for i in rng.permutation(40)[:n]]
+        labels = rng.integers(-1, 1 if q in (2, 7) else 5, n)
+        pool += [(q, d, float(label)) for d, label in zip(docs, labels)]
+        if q in (4, 9, 13):
+            continue
+        retrieved = [(q, d, float(label)) for d, label in zip(docs, labels) if rng.random() < 0.6]
+        unjudged = [(q, f"u{i:02d}", np.nan) for i in rng.permutation(40)[: rng.integers(0, 5)]]
+        run += retrieved + unjudged or [(q, "u99", np.nan)]
+    run += [(q, f"d{i:02d}", np.nan) for q in (100, 101) for i in range(3)]
+    pool_qid, pool_docid, pool_label = (np.array(column) for column in zip(*pool))
+    qid, docid, label = (np.array(column) for column in zip(*run))
+    return (pool_qid, pool_docid, pool_label), (qid, docid, label)
+
+
+def _pooled_scores(qid, *, ties, seed):
+    rng = np.random.default_rng(seed)
+    if ties:
+        return rng.integers(0, 3, qid.shape[0]).astype(np.float64)
+    return rng.permutation(qid.shape[0]) / 8
+
+
+def _trec_dicts(pool, qid, docid, score):
+    """pytrec_eval's and ranx's input: {query: {doc: label}} and {query: {doc: score}}."""
+    qrels, run = {}, {}
+    for q, d, label in zip(*pool):
+        qrels.setdefault(f"q{q}", {})[str(d)] = int(label)
+    for q, d, s in zip(qid, docid, score):
+        run.setdefault(f"q{q}", {})[str(d)] = float(s)
+    return qrels, run
+
+
+def _check_per_query(got, expected):
+    """query_scores against a library's {query: value}: the same queries, the same values."""
+    assert {f"q{q}" for q in got.qid} == set(expected)
+    want = [expected[f"q{q}"] for q in got.qid]
+    np.testing.assert_allclose(got.score, want, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("k", [None, 1, 5, 20])
+@pytest.mark.parametrize("judged_only", [False, True], ids=["", "-J"])
+@pytest.mark.parametrize("complete", [False, True], ids=["", "-c"])
+def test_trec_eval_preset_with_pool(ties, k, judged_only, complete):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pool, (qid, docid, y) = _pooled(11)
+    score = _pooled_scores(qid, ties=ties, seed=11)
+    qrels, run = _trec_dicts(pool, qid, docid, score)
+    if complete:  # -c: a query without results is evaluated as an empty ranking
+        for q in qrels:
+            run.setdefault(q, {})
+    measure = "ndcg" if k is None else f"ndcg_cut.{k}"
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {measure}, judged_docs_only_flag=judged_only)
+    key = measure.replace(".", "_")
+    expected = {q: values[key] for q, values in evaluator.evaluate(run).items()}
+    if judged_only:  # -J also removes documents judged < 0 ("pooled, not judged")
+        y = np.where(y < 0, np.nan, y)
+    options = {
+        "k": k,
+        "pool": JudgmentPool(pool[0], pool[2]),
+        "unjudged": "drop" if judged_only else "zero",
+        "missing_queries": "zero" if complete else "drop",
+        **CONVENTIONS["trec_eval"],
+    }
+    tiebreak = _trec_tiebreak(score, docid)
+    got = query_scores(y, tiebreak, qid=qid, **options)
+    _check_per_query(got, expected)
+    if ties:  # the doc-id tie-break decides on this data
+        plain = query_scores(y, score, qid=qid, **options).score
+        assert not np.allclose(plain, got.score, rtol=1e-9, atol=0)
+    mean = float(np.mean(list(expected.values())))
+    assert ndcg_score(y, tiebreak, qid=qid, **options) == pytest.approx(mean, rel=1e-12)
+
+
+def test_trec_eval_pool_not_the_old_padding_recipe():
+    # The recipe the docs gave before the pool: rank the judged documents the run
+    # missed last. They then count in the DCG whenever k exceeds the run's length.
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels = {"q": {"a": 0, "b": 1, "c": 1, "d": 1}}
+    run = {"q": {"a": 2.0}}  # one non-relevant document retrieved
+    result = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(run)
+    expected = result["q"]["ndcg_cut_10"]
+    assert expected == 0.0  # hand computation: nothing relevant retrieved
+    pool = JudgmentPool(["q"] * 4, [0, 1, 1, 1])
+    got = ndcg_score([0], [2.0], qid=["q"], k=10, pool=pool, **CONVENTIONS["trec_eval"])
+    assert got == expected
+    padded = ndcg_score([0, 1, 1, 1], [2, -1, -2, -3], qid=["q"] * 4, k=10)
+    assert padded > 0.5
+
+
+@pytest.mark.parametrize("k", [None, 1, 5, 20])
+def test_ranx_preset_with_pool(k):
+    # Tie-free scores: ranx's order of tied documents is not defined.
+    ranx = pytest.importorskip("ranx")
+    pool, (qid, docid, y) = _pooled(12)
+    score = _pooled_scores(qid, ties=False, seed=12)
+    qrels, run = _trec_dicts(pool, qid, docid, score)
+    metric = "ndcg" if k is None else f"ndcg@{k}"
+    ranx_run = ranx.Run(run)
+    # make_comparable: queries of the qrels without results score 0, those of
+    # the run without qrels are left out
+    ranx.evaluate(ranx.Qrels(qrels), ranx_run, metric, make_comparable=True)
+    expected = dict(ranx_run.scores[metric])
+    got = query_scores(
+        y,
+        score,
+        qid=qid,
+        k=k,
+        pool=JudgmentPool(pool[0], pool[2]),
+        missing_queries="zero",
+        **CONVENTIONS["ranx"],
+    )
+    _check_per_query(got, expected)
+
+
+# Elasticsearch _rank_eval and top-k recommendation: their published formulas -------
+
+
+def _elasticsearch_ndcg(hits, ratings):
+    """Mean over requests of _rank_eval's "dcg" with "normalize": true.
+
+    As DiscountedCumulativeGain.evaluate (Elasticsearch, modules/rank-eval)
+    computes it, per request with hits ``h_1..h_n`` (n <= k) and ratings ``r``:
+
+        DCG  = sum over i <= n of (2**r(h_i) - 1) / (ln(i + 1) / ln 2), unrated hits 0
+        IDCG = the same over the request's ratings sorted decreasing, first
+               min(n, number of rated documents)
+        NDCG = DCG / IDCG, or 0 if IDCG is 0; then the mean over requests.
+    """
+    per_request = []
+    for request, rated in ratings.items():
+        returned = hits.get(request, [])
+
+        def dcg(ratings_in_order):
+            return sum(
+                (2.0**r - 1) / (math.log(i + 1) / math.log(2))
+                for i, r in enumerate(ratings_in_order, start=1)
+                if r is not None
+            )
+
+        found = dcg([rated.get(doc) for doc in returned])
+        ideal = dcg(sorted(rated.values(), reverse=True)[: min(len(returned), len(rated))])
+        per_request.append(found / ideal if ideal != 0 else 0.0)
+    return float(np.mean(per_request))
+
+
+def _search(seed, k, *, n_requests=25):
+    """Rated documents per request and the hits of a search of size k.
+
+    Every request matches enough documents to return k hits, or at least as many
+    as it has rated documents; some rated documents are not among the hits, and
+    requests 3 and 8 return no hits at all.
+    """
+    rng = np.random.default_rng(seed)
+    ratings, hits = {}, {}
+    for request in range(n_requests):
+        n_rated = int(rng.integers(1, 12))
+        rated = [f"r{i:02d}" for i in rng.permutation(30)[:n_rated]]
+        ratings[request] = dict(zip(rated, rng.integers(0, 4, n_rated).tolist()))
+        if request in (3, 8):
+            continue
+        found = [doc for doc in rated if rng.random() < 0.6]
+        unrated = [f"u{i:02d}" for i in rng.permutation(30)[: n_rated + rng.integers(0, 12)]]
+        matches = list(rng.permutation(found + unrated))
+        hits[request] = matches[:k]
+        assert len(hits[request]) >= min(k, n_rated)
+    return ratings, hits
+
+
+def _long_format(ratings, hits):
+    """Hits as ndcg_score rows (score: the hit order), and the pool of all ratings."""
+    qid = [q for q, returned in hits.items() for _ in returned]
+    y = [ratings[q].get(doc, np.nan) for q, returned in hits.items() for doc in returned]
+    score = [-i for returned in hits.values() for i in range(len(returned))]
+    pool_qid = [q for q, rated in ratings.items() for _ in rated]
+    pool_y = [r for rated in ratings.values() for r in rated.values()]
+    return (np.array(y, dtype=np.float64), np.array(score, dtype=np.float64), np.array(qid)), (
+        JudgmentPool(pool_qid, pool_y)
+    )
+
+
+@pytest.mark.parametrize("k", [1, 3, 10])
+def test_elasticsearch_preset(k):
+    ratings, hits = _search(13, k)
+    (y, score, qid), pool = _long_format(ratings, hits)
+    expected = _elasticsearch_ndcg(hits, ratings)
+    got = ndcg_score(
+        y, score, qid=qid, k=k, pool=pool, missing_queries="zero", **CONVENTIONS["elasticsearch"]
+    )
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_elasticsearch_cuts_its_ideal_at_the_number_of_hits():
+    # A request with three relevant rated documents returns one hit (it matched
+    # nothing else) with k=10: Elasticsearch's ideal DCG stops at one document.
+    ratings, hits = {"r": {"a": 1, "b": 1, "c": 1}}, {"r": ["a"]}
+    assert _elasticsearch_ndcg(hits, ratings) == 1.0
+    (y, score, qid), pool = _long_format(ratings, hits)
+    preset = CONVENTIONS["elasticsearch"]
+    # hand computation: 1 / (1 + 1/log2(3) + 1/2)
+    penalised = 1 / (1 + 1 / np.log2(3) + 1 / 2)
+    assert ndcg_score(y, score, qid=qid, k=10, pool=pool, **preset) == pytest.approx(penalised)
+    assert ndcg_score(y, score, qid=qid, k=1, pool=pool, **preset) == 1.0
+
+
+def _top_k_ndcg(recommended, held_out, k, log=math.log2, lenskit=False):
+    """Binary top-k NDCG of recommendation lists, mean over the held-out users.
+
+    RecBole's NDCG (recbole/evaluator/metrics.py) and Microsoft Recommenders'
+    ndcg_at_k (score_type="binary"; natural log by default, which cancels):
+
+        NDCG@K(u) = sum over i <= K, item i of u's list held out of 1 / log(i + 1)
+                    / sum over i <= min(|R(u)|, K) of 1 / log(i + 1)
+
+    A user without a list scores 0 (Recommenders). ``lenskit``: LensKit's NDCG,
+    whose discount of rank i is max(1, log2(i)) instead of log2(i + 1).
+    """
+
+    def discount(i):
+        return max(1.0, math.log2(i)) if lenskit else log(i + 1)
+
+    per_user = []
+    for user, items in held_out.items():
+        top = recommended.get(user, [])[:k]
+        dcg = sum(1 / discount(i) for i, item in enumerate(top, start=1) if item in items)
+        ideal = sum(1 / discount(i) for i in range(1, min(len(items), k) + 1))
+        per_user.append(dcg / ideal)
+    return float(np.mean(per_user))
+
+
+def _recommendations(seed, *, n_users=30, without_lists=()):
+    """Held-out items per user and ranked lists of 5 to 20 items from 60."""
+    rng = np.random.default_rng(seed)
+    held_out, recommended = {}, {}
+    for user in range(n_users):
+        held_out[user] = {f"i{i:02d}" for i in rng.permutation(60)[: rng.integers(1, 12)]}
+        if user not in without_lists:
+            recommended[user] = [f"i{i:02d}" for i in rng.permutation(60)[: rng.integers(5, 21)]]
+    return held_out, recommended
+
+
+@pytest.mark.parametrize("k", [1, 5, 10, 30])
+@pytest.mark.parametrize(
+    "library, without_lists",
+    [("RecBole", ()), ("Recommenders", (2, 11, 17)), ("LensKit", ())],
+)
+def test_recommender_preset(k, library, without_lists):
+    held_out, recommended = _recommendations(14, without_lists=without_lists)
+    rows = [(u, item) for u, items in recommended.items() for item in items]
+    qid = np.array([u for u, _ in rows])
+    # held-out items 1; others 0 or, for every third, unjudged (NaN): both gain 0
+    y = np.array([1.0 if item in held_out[u] else 0.0 for u, item in rows])
+    y[(y == 0) & (np.arange(y.shape[0]) % 3 == 0)] = np.nan
+    score = np.array([-i for items in recommended.values() for i in range(len(items))], float)
+    pool = JudgmentPool(
+        [u for u, items in held_out.items() for _ in items],
+        [1.0] * sum(len(items) for items in held_out.values()),
+    )
+    options = {**CONVENTIONS["recommender"], "missing_queries": "zero"}
+    if library == "LensKit":
+        options["discount"] = lambda r: 1 / np.maximum(np.log2(r), 1)
+    log = math.log if library == "Recommenders" else math.log2
+    expected = _top_k_ndcg(recommended, held_out, k, log=log, lenskit=library == "LensKit")
+    got = ndcg_score(y, score, qid=qid, k=k, pool=pool, **options)
     assert got == pytest.approx(expected, rel=1e-12)
 
 

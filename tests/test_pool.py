@@ -142,3 +142,32 @@ def test_pool_is_read_only_and_inputs_unchanged():
     with pytest.raises(ValueError):
         pool.y_true[0] = 5.0
     assert repr(pool) == "JudgmentPool(n_queries=2, n_judgments=3)"
+
+
+def test_dropped_unjudged_with_averaged_ties_and_many_query_sizes():
+    """Dropping unjudged documents equals removing them by hand, also when their
+    group of (lowest) scores is cut at k and queries of many sizes share blocks
+    (found by the trec-eval work: padding once counted as tied members)."""
+    rng = np.random.default_rng(0)
+    sizes = np.arange(1, 40)
+    qid = np.repeat(np.arange(39), sizes)
+    y_true = rng.integers(0, 3, qid.shape[0]).astype(float)
+    y_score = rng.integers(0, 4, qid.shape[0]).astype(float)
+    judged = rng.random(qid.shape[0]) < 0.5
+    pool = JudgmentPool(qid[judged], y_true[judged])
+    with_nan = np.where(judged, y_true, np.nan)
+    for k in (1, 2, 5):
+        dropped = query_scores(with_nan, y_score, qid=qid, pool=pool, unjudged="drop", k=k)
+        removed = query_scores(y_true[judged], y_score[judged], qid=qid[judged], pool=pool, k=k)
+        kept = np.isin(dropped.qid, removed.qid)
+        np.testing.assert_allclose(dropped.score[kept], removed.score, rtol=1e-12)
+        assert (dropped.score[~kept] == 0).all()  # nothing judged was retrieved
+
+
+def test_negative_pool_gains_do_not_lower_the_ideal():
+    """A system need not retrieve the pool's bad documents: the ideal DCG counts
+    only positive gains (as trec_eval does); the bad document in the list costs."""
+    penalise = {1: 1.0, 0: 0.0, -1: -1.0}
+    pool = JudgmentPool(qid=[1, 1, 1], y_true=[1, 0, -1])
+    got = ndcg_score([1, -1], [2, 1], qid=[1, 1], pool=pool, gain=penalise)
+    assert got == pytest.approx((1 - D[1]) / 1.0, rel=1e-15)  # ideal: the good one alone

@@ -1,0 +1,565 @@
+"""TREC run and qrels files, and the NDCG of a run against its qrels."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._aggregate import weighted_mean
+from ._compat import StrOptions, validate_params
+from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
+from ._pool import JudgmentPool
+from ._ties import TIE_RULES
+from ._validation import as_float_array, as_score_array, missing_rows
+
+
+class TrecRun(NamedTuple):
+    """A TREC run, one entry per ranked document, read by :func:`read_trec_run`."""
+
+    qid: np.ndarray
+    docno: np.ndarray
+    score: np.ndarray
+    run_id: np.ndarray
+
+
+TrecRun.qid.__doc__ = "Query id of each ranked document, as str (object array)."
+TrecRun.docno.__doc__ = "Its document id, as str (object array)."
+TrecRun.score.__doc__ = "Its score (float64); higher ranks first."
+TrecRun.run_id.__doc__ = "The run's name on each line, as str (object array)."
+
+
+class TrecQrels(NamedTuple):
+    """TREC relevance judgments (qrels), read by :func:`read_trec_qrels`."""
+
+    qid: np.ndarray
+    docno: np.ndarray
+    relevance: np.ndarray
+
+
+TrecQrels.qid.__doc__ = "Query id of each judged document, as str (object array)."
+TrecQrels.docno.__doc__ = "Its document id, as str (object array)."
+TrecQrels.relevance.__doc__ = (
+    "Its relevance level, an integer stored as float64 (negative levels are unjudged "
+    "for trec_eval)."
+)
+
+
+class RunEvaluation(NamedTuple):
+    """NDCG (or DCG) of a run against qrels, returned by :func:`evaluate_run`."""
+
+    score: float
+    per_query: QueryScores
+
+
+RunEvaluation.score.__doc__ = "Mean over the evaluated queries (NaN values left out)."
+RunEvaluation.per_query.__doc__ = (
+    "The value of each evaluated query, queries sorted by id (:class:`QueryScores`)."
+)
+
+_INTEGER = re.compile(rb"[+-]?[0-9]+")
+
+
+def _data_lines(path: str | os.PathLike, layout: str, exact: bool):
+    """(line number, fields) of each line of the file that is neither blank nor a comment.
+
+    Fields are separated by ASCII whitespace, as C's ``isspace`` has it; a comment
+    line starts with ``#`` (after any blanks), as trec_eval reads them. A line
+    needs the fields of ``layout``, exactly or (``exact=False``) at least.
+    """
+    n_fields = len(layout.split())
+    with open(path, "rb") as file:
+        data = file.read()
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        fields = line.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        if len(fields) < n_fields or (exact and len(fields) > n_fields):
+            raise _malformed(path, number, f"{len(fields)} fields", layout)
+        yield number, fields
+
+
+def _malformed(path, number: int, problem: str, layout: str) -> ValueError:
+    return ValueError(f"{os.fspath(path)}, line {number}: {problem}; expected '{layout}'.")
+
+
+def _strings(tokens: list[bytes]) -> np.ndarray:
+    """Tokens as an object array of str (UTF-8; other bytes kept by surrogateescape)."""
+    array = np.empty(len(tokens), dtype=object)
+    array[:] = [token.decode("utf-8", "surrogateescape") for token in tokens]
+    return array
+
+
+@validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
+def read_trec_run(path: str | os.PathLike) -> TrecRun:
+    """Read a run in TREC format: ``qid Q0 docno rank score run_id`` per line.
+
+    Fields are separated by blanks or tabs. The second and fourth fields are
+    ignored, as trec_eval does (documents are ranked by score), and so is
+    anything after the run id. Blank lines and lines starting with ``#`` are
+    skipped.
+
+    Read more in the :ref:`User Guide <judgment_pools>`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The run file.
+
+    Returns
+    -------
+    run : TrecRun
+        Named tuple ``(qid, docno, score, run_id)`` of arrays, one entry per
+        line, in file order.
+
+    Raises
+    ------
+    ValueError
+        If a line has fewer than six fields or a score that is not a number;
+        the message names the file and the line.
+
+    See Also
+    --------
+    read_trec_qrels : Read the relevance judgments.
+    evaluate_run : NDCG of a run against qrels.
+
+    Notes
+    -----
+    Ids are decoded as UTF-8 and compared as Python strings, which orders them
+    as C's ``strcmp`` orders their bytes; bytes that are not UTF-8 are kept
+    (as surrogate escapes) but may then order differently. Scores are read
+    with Python's :class:`float`, which agrees with C's ``atof`` on numbers;
+    ``atof`` would read a malformed score as 0 where this function raises an
+    error.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn_ndcg import read_trec_run
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "run.txt"
+    ...     _ = path.write_text(
+    ...         "# query 1\\n"
+    ...         "1 Q0 doc-a 1 2.5 bm25\\n"
+    ...         "1 Q0 doc-b 2 1.5 bm25\\n"
+    ...     )
+    ...     run = read_trec_run(path)
+    >>> run.qid.tolist(), run.docno.tolist(), run.score.tolist()
+    (['1', '1'], ['doc-a', 'doc-b'], [2.5, 1.5])
+    """
+    layout = "qid Q0 docno rank score run_id"
+    qid, docno, score, run_id = [], [], [], []
+    for number, fields in _data_lines(path, layout, exact=False):
+        try:
+            value = float(fields[4])
+        except ValueError:
+            problem = f"the score {fields[4].decode(errors='replace')!r} is not a number"
+            raise _malformed(path, number, problem, layout) from None
+        qid.append(fields[0])
+        docno.append(fields[2])
+        score.append(value)
+        run_id.append(fields[5])
+    return TrecRun(
+        _strings(qid), _strings(docno), np.array(score, dtype=np.float64), _strings(run_id)
+    )
+
+
+@validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
+def read_trec_qrels(path: str | os.PathLike) -> TrecQrels:
+    """Read relevance judgments (qrels) in TREC format: ``qid iter docno rel`` per line.
+
+    Fields are separated by blanks or tabs; the second is ignored. The
+    relevance is an integer level; trec_eval reads a negative level as "in
+    the pool but not judged". Blank lines and lines starting with ``#`` are
+    skipped.
+
+    Read more in the :ref:`User Guide <judgment_pools>`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The qrels file.
+
+    Returns
+    -------
+    qrels : TrecQrels
+        Named tuple ``(qid, docno, relevance)`` of arrays, one entry per line,
+        in file order; relevance levels as float64.
+
+    Raises
+    ------
+    ValueError
+        If a line does not have four fields or its relevance is not an
+        integer; the message names the file and the line.
+
+    See Also
+    --------
+    read_trec_run : Read a run.
+    evaluate_run : NDCG of a run against qrels.
+
+    Notes
+    -----
+    trec_eval reads the relevance with C's ``atol``, which reads ``"1.5"`` as 1
+    and ``"x"`` as 0; here both are errors. Ids are read as in
+    :func:`read_trec_run`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn_ndcg import read_trec_qrels
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "qrels.txt"
+    ...     _ = path.write_text("1 0 doc-a 0\\n1 0 doc-b 2\\n\\n1 0 doc-c -1\\n")
+    ...     qrels = read_trec_qrels(path)
+    >>> qrels.docno.tolist(), qrels.relevance.tolist()
+    (['doc-a', 'doc-b', 'doc-c'], [0.0, 2.0, -1.0])
+    """
+    layout = "qid iter docno rel"
+    qid, docno, relevance = [], [], []
+    for number, fields in _data_lines(path, layout, exact=True):
+        if not _INTEGER.fullmatch(fields[3]):
+            problem = f"the relevance {fields[3].decode(errors='replace')!r} is not an integer"
+            raise _malformed(path, number, problem, layout)
+        qid.append(fields[0])
+        docno.append(fields[2])
+        relevance.append(int(fields[3]))
+    return TrecQrels(_strings(qid), _strings(docno), np.array(relevance, dtype=np.float64))
+
+
+# column names accepted in a DataFrame, in order of preference
+_ALIASES = {
+    "qid": ("qid", "query_id", "q_id"),
+    "docno": ("docno", "doc_id", "docid"),
+    "score": ("score",),
+    "relevance": ("relevance", "label", "rel"),
+}
+
+
+def _columns(table, name: str, fields: tuple[str, str, str]) -> list:
+    """The three columns of a run or qrels: a TrecRun or TrecQrels, a tuple, or a
+    DataFrame (pandas, polars) with the columns ``fields`` or their aliases."""
+    own, other = (TrecRun, TrecQrels) if fields[2] == "score" else (TrecQrels, TrecRun)
+    if isinstance(table, other):
+        raise TypeError(
+            f"{name} is a {other.__name__}; a {own.__name__} was expected (are run and "
+            "qrels swapped?)."
+        )
+    if isinstance(table, own):
+        return list(table[:3])
+    if hasattr(table, "columns") and not isinstance(table, np.ndarray):
+        present = [str(column) for column in table.columns]
+        columns = []
+        for field in fields:
+            found = [alias for alias in _ALIASES[field] if alias in present]
+            if not found:
+                raise ValueError(
+                    f"{name} has no column {' or '.join(map(repr, _ALIASES[field]))}; "
+                    f"expected the columns {', '.join(fields)} (or their aliases), got "
+                    f"{present}."
+                )
+            column = table[found[0]]
+            columns.append(column.to_numpy() if hasattr(column, "to_numpy") else column)
+        return columns
+    if isinstance(table, tuple) and len(table) == 3:
+        return list(table)
+    length = f" of length {len(table)}" if isinstance(table, tuple) else ""
+    raise TypeError(
+        f"{name} must be a {own.__name__}, a tuple ({', '.join(fields)}) of three "
+        f"array-likes, or a DataFrame with those columns; got {type(table).__name__}{length}."
+    )
+
+
+def _ids(values, what: str) -> np.ndarray:
+    """Ids as a 1-D object array of str (numbers converted with ``str``)."""
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(f"{what} must be 1-D, one id per document; got shape {array.shape}.")
+    if array.dtype.kind == "O" and set(map(type, array)) <= {str}:
+        return array  # already str: the common case, checked at C speed
+    missing = missing_rows(array)
+    if missing.shape[0]:
+        raise ValueError(
+            f"{what} has missing values (None, NaN or NA), e.g. at row {missing[0]}; "
+            "every document needs an id."
+        )
+    return array.astype(str).astype(object)
+
+
+class Joined(NamedTuple):
+    """A run joined with its qrels.
+
+    Query ids are numbered in their sorted order over both tables, so the
+    codes order like the ids and ``qids[code]`` gives an id back; so are
+    document ids (``docno_code``). ``label`` is the qrels relevance of each
+    ranked document, NaN where the qrels do not list it.
+    """
+
+    qids: np.ndarray  # every query id of run and qrels, sorted (object array of str)
+    run_qid: np.ndarray  # code of each ranked document's query
+    qrels_qid: np.ndarray  # code of each judged document's query
+    docno_code: np.ndarray  # code of each ranked document's id
+    label: np.ndarray
+
+
+def _codes(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Integer codes of the str values of both arrays in one sorted vocabulary.
+
+    Sorted as fixed-width numpy strings, several times faster than Python objects
+    and in the same order (by code point). Returns both codes and the vocabulary.
+    """
+    both = np.concatenate([first, second]).astype(str)
+    uniques, codes = np.unique(both, return_inverse=True)
+    codes = codes.reshape(-1).astype(np.int64)
+    return codes[: first.shape[0]], codes[first.shape[0] :], uniques.astype(object)
+
+
+def _refuse_duplicates(key: np.ndarray, qid: np.ndarray, docno: np.ndarray, name: str) -> None:
+    order = np.argsort(key, kind="stable")
+    repeated = np.flatnonzero(key[order][1:] == key[order][:-1])
+    if repeated.shape[0]:
+        row = order[repeated[0] + 1]
+        raise ValueError(
+            f"{name} lists document {docno[row]!r} of query {qid[row]!r} more than once; "
+            "each (qid, docno) pair may appear once."
+        )
+
+
+def join_run(run_qid: np.ndarray, run_docno: np.ndarray, qrels: TrecQrels) -> Joined:
+    """Look up the relevance of each ranked document in the qrels, by (qid, docno).
+
+    Ids are 1-D object arrays of str. Refuses a (qid, docno) pair listed twice
+    in the run or in the qrels.
+    """
+    run_q, qrels_q, qids = _codes(run_qid, qrels.qid)
+    run_d, qrels_d, docnos = _codes(run_docno, qrels.docno)
+    run_key = run_q * docnos.shape[0] + run_d
+    qrels_key = qrels_q * docnos.shape[0] + qrels_d
+    _refuse_duplicates(run_key, run_qid, run_docno, "run")
+    _refuse_duplicates(qrels_key, qrels.qid, qrels.docno, "qrels")
+    order = np.argsort(qrels_key)
+    sorted_key = qrels_key[order]
+    position = np.searchsorted(sorted_key, run_key).clip(max=sorted_key.shape[0] - 1)
+    found = sorted_key[position] == run_key
+    label = np.where(found, qrels.relevance[order[position]], np.nan)
+    return Joined(qids, run_q, qrels_q, run_d, label)
+
+
+def refuse_unjudged_run(joined: Joined) -> None:
+    """No query of the run is in the qrels: say so, with an example of each."""
+    if not np.isin(joined.run_qid, joined.qrels_qid).any():
+        raise ValueError(
+            "no query of the run is in the qrels (the run has queries such as "
+            f"{joined.qids[joined.run_qid[0]]!r}, the qrels "
+            f"{joined.qids[joined.qrels_qid[0]]!r}); do the query ids match?"
+        )
+
+
+def trec_order_score(score: np.ndarray, docno_code: np.ndarray) -> np.ndarray:
+    """A tie-free score that ranks as trec_eval does: by decreasing score, tied
+    scores by decreasing document id.
+
+    ``docno_code`` orders like the document ids. The result is the position of
+    each document in one sort of all rows (float64, higher first), which orders
+    every query correctly.
+    """
+    order = np.lexsort((docno_code, score))
+    tie_free = np.empty(score.shape[0])
+    tie_free[order] = np.arange(score.shape[0])
+    return tie_free
+
+
+def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
+    qid, docno, values = _columns(table, name, fields)
+    owner = f"{name}'" if name.endswith("s") else f"{name}'s"  # the qrels' ids, the run's
+    qid, docno = _ids(qid, f"{owner} {fields[0]}"), _ids(docno, f"{owner} {fields[1]}")
+    if fields[2] == "score":
+        values = as_score_array(values, f"{owner} score")
+    else:
+        values = as_float_array(values, f"{owner} relevance")
+    if values.ndim != 1 or not qid.shape[0] == docno.shape[0] == values.shape[0]:
+        n_values = values.shape[0] if values.ndim == 1 else f"shape {values.shape} of"
+        raise ValueError(
+            f"{name} has {qid.shape[0]} {fields[0]}, {docno.shape[0]} {fields[1]} and "
+            f"{n_values} {fields[2]} values; give one of each per document."
+        )
+    if qid.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one document is needed.")
+    return qid, docno, values
+
+
+@validate_params(
+    {
+        "run": ["array-like"],
+        "qrels": ["array-like"],
+        "metric": [StrOptions({"ndcg", "dcg"})],
+        "k": _COMMON_PARAMS["k"],
+        "gain": _COMMON_PARAMS["gain"],
+        "discount": _COMMON_PARAMS["discount"],
+        "ties": [StrOptions({*TIE_RULES, "docno"})],
+        **_NDCG_PARAMS,
+        "judged_only": ["boolean"],
+        "missing_queries": [StrOptions({"drop", "zero"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+def evaluate_run(
+    run: TrecRun | tuple | object,
+    qrels: TrecQrels | tuple | object,
+    *,
+    metric: str = "ndcg",
+    k: int | None = None,
+    gain: str | Mapping | Callable | ArrayLike = "linear",
+    discount: str | Callable = "log2",
+    ties: str = "average",
+    zero_division: float = 0.0,
+    normalize: str = "ideal",
+    judged_only: bool = False,
+    missing_queries: str = "drop",
+) -> RunEvaluation:
+    """NDCG of a run against relevance judgments (qrels), matched by document id.
+
+    The information retrieval setting: a system ranks documents for each
+    query (the run), and assessors judged a pool of documents (the qrels).
+    The run is joined with the qrels on (query id, document id); a ranked
+    document the qrels do not list is unjudged and gains 0, and the ideal DCG
+    of a query comes from all its judged documents, retrieved or not, so
+    relevant documents the run missed count against it (see
+    :class:`JudgmentPool`). Queries of the run without judgments are left out.
+
+    Read more in the :ref:`User Guide <judgment_pools>`.
+
+    Parameters
+    ----------
+    run : TrecRun, tuple or DataFrame
+        The ranked documents: a :class:`TrecRun`, a tuple ``(qid, docno,
+        score)`` of array-likes, or a pandas or polars DataFrame with the
+        columns ``qid`` (or ``query_id``, ``q_id``), ``docno`` (or
+        ``doc_id``, ``docid``) and ``score``. Higher scores rank first.
+    qrels : TrecQrels, tuple or DataFrame
+        The judged documents: a :class:`TrecQrels`, a tuple ``(qid, docno,
+        relevance)`` of array-likes, or a DataFrame with the columns ``qid``,
+        ``docno`` and ``relevance`` (or ``label``, ``rel``), aliases as for
+        ``run``.
+    metric : {"ndcg", "dcg"}, default="ndcg"
+        Which metric to compute per query.
+    k : int, default=None
+        Only the top ``k`` documents count, in the DCG and in the ideal DCG
+        (trec_eval's ``ndcg_cut_k``). None means all.
+    gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
+        Gain of a relevance level; see :func:`ndcg_score`. The built-in gains
+        refuse negative levels; :func:`positive_part_gain` counts them as 0, as
+        trec_eval does.
+    discount : {"log2", "reciprocal", "none"} or callable, default="log2"
+        Weight of each rank; see :func:`ndcg_score`.
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
+        How documents with equal scores are ordered; see :func:`ndcg_score`.
+
+        - "docno": by decreasing document id (byte-wise string order), as
+          trec_eval and pytrec_eval break ties.
+    zero_division : {0.0, 1.0, np.nan}, default=0.0
+        NDCG of a query whose ideal DCG is not positive (no relevant judged
+        document); ``np.nan`` leaves such queries out of the mean.
+    normalize : {"ideal", "minmax"}, default="ideal"
+        What the DCG of each query is divided by; see :func:`ndcg_score`.
+    judged_only : bool, default=False
+        Remove the unjudged documents from the ranking before ranks are
+        assigned (trec_eval's ``-J``), instead of counting them as gaining 0.
+    missing_queries : {"drop", "zero"}, default="drop"
+        Queries of the qrels that the run lacks are left out ("drop", as
+        trec_eval by default) or score 0 ("zero", trec_eval's ``-c``).
+
+    Returns
+    -------
+    result : RunEvaluation
+        Named tuple ``(score, per_query)``: the mean over the evaluated
+        queries, and their values as :class:`QueryScores`, queries sorted by id.
+
+    Raises
+    ------
+    ValueError
+        If the run or the qrels list a (qid, docno) pair twice, lack a column,
+        or no query of the run is judged (with ``missing_queries="drop"``).
+
+    See Also
+    --------
+    read_trec_run : Read a run file.
+    read_trec_qrels : Read a qrels file.
+    query_scores : NDCG of each query of a ranking with labels.
+    JudgmentPool : The judged documents, for the metric functions and scorers.
+
+    Notes
+    -----
+    Query and document ids are compared as strings (numbers are converted
+    with ``str``).
+
+    With ``ties="docno"`` and ``gain=positive_part_gain``, the result equals
+    trec_eval's ``ndcg`` (and with ``k`` its ``ndcg_cut_k``), per query and in
+    the mean; the ``sklearn-ndcg trec-eval`` command prints trec_eval's report.
+    One difference remains: trec_eval reads a negative qrels level as "in the
+    pool but not judged", so its ``-J`` removes such documents from the
+    ranking, where ``judged_only=True`` keeps them as judged documents gaining
+    0.
+
+    Examples
+    --------
+    Query ``q1`` has two relevant documents; the run ranks an irrelevant one
+    first and misses ``d4``, which still counts in the ideal DCG:
+
+    >>> from sklearn_ndcg import evaluate_run
+    >>> run = (["q1", "q1", "q2"], ["d1", "d2", "d3"], [2.0, 1.0, 5.0])
+    >>> qrels = (["q1", "q1", "q1", "q2"], ["d1", "d2", "d4", "d3"], [0, 1, 2, 1])
+    >>> result = evaluate_run(run, qrels)
+    >>> round(result.score, 4)
+    0.6199
+    >>> result.per_query.qid.tolist(), result.per_query.score.round(4).tolist()
+    (['q1', 'q2'], [0.2398, 1.0])
+
+    Tied scores: the mean over their orders, the input order, or trec_eval's
+    rule (decreasing document id, here ``d4``, ``d2``, ``d1``):
+
+    >>> tied = (["q1", "q1", "q1"], ["d1", "d2", "d4"], [1.0, 1.0, 1.0])
+    >>> round(evaluate_run(tied, qrels).score, 4)
+    0.81
+    >>> round(evaluate_run(tied, qrels, ties="first").score, 4)
+    0.6199
+    >>> evaluate_run(tied, qrels, ties="docno").score
+    1.0
+    """
+    run_qid, run_docno, score = _check_table(run, "run", ("qid", "docno", "score"))
+    qrels_qid, qrels_docno, relevance = _check_table(qrels, "qrels", ("qid", "docno", "relevance"))
+    if isinstance(gain, str) and normalize != "minmax" and (relevance < 0).any():
+        raise ValueError(
+            f"qrels has negative relevance levels (min {relevance.min():g}), which "
+            f'gain="{gain}" refuses; trec_eval counts them as 0: pass '
+            "gain=positive_part_gain (from sklearn_ndcg)."
+        )
+    qrels = TrecQrels(qrels_qid, qrels_docno, relevance)
+    joined = join_run(run_qid, run_docno, qrels)
+    if missing_queries == "drop":
+        refuse_unjudged_run(joined)
+    if ties == "docno":
+        score, ties = trec_order_score(score, joined.docno_code), "first"
+    # the engine gets the query codes (in the order of the ids), not the strings
+    per_query = query_scores(
+        joined.label,
+        score,
+        qid=joined.run_qid,
+        metric=metric,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        zero_division=zero_division,
+        normalize=normalize,
+        pool=JudgmentPool(joined.qrels_qid, relevance),
+        unjudged="drop" if judged_only else "zero",
+        missing_queries=missing_queries,
+    )
+    per_query = per_query._replace(qid=joined.qids[per_query.qid])
+    return RunEvaluation(weighted_mean(per_query.score, None), per_query)

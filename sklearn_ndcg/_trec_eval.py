@@ -1,0 +1,274 @@
+"""The ``trec-eval`` command: trec_eval's ndcg and ndcg_cut lines, computed by the engine.
+
+trec_eval's rules (from its m_ndcg.c, m_ndcg_cut.c and form_res_rels.c) and
+where this command departs from them are listed in the command's help
+(``sklearn-ndcg trec-eval --help``, written in ``__main__.py``). Each value
+comes from :func:`query_scores` with a :class:`JudgmentPool` built from the
+qrels: the run in trec_eval's tie-free order with ``ties="first"``, unjudged
+documents with missing labels, and gains computed here and passed as labels
+(the pool holding the positive part of each judged document's gain, which
+makes the ideal DCG trec_eval's).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from typing import NamedTuple, TextIO
+
+import numpy as np
+
+from ._metrics import query_scores
+from ._pool import JudgmentPool
+from ._trec import (
+    TrecQrels,
+    TrecRun,
+    join_run,
+    read_trec_qrels,
+    read_trec_run,
+    refuse_unjudged_run,
+    trec_order_score,
+)
+
+MEASURES = ("ndcg", "ndcg_cut")
+DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_USAGE = (
+    "this command computes ndcg, ndcg.<level>=<gain>,... (e.g. ndcg.1=3,2=9), ndcg_cut "
+    "and ndcg_cut.<k>,... (e.g. ndcg_cut.10,20)"
+)
+_PAIR = re.compile(r"([+-]?[0-9]+)=(.*)")
+_LEADING_INTEGER = re.compile(r"[ \t\n\r\f\v]*([+-]?[0-9]+)")
+
+
+class Measures(NamedTuple):
+    """What to report: ``ndcg`` under its printed name (None: not asked for)
+    with its custom ``(level, gain)`` pairs, and the cutoffs of ``ndcg_cut``
+    (empty: not asked for), increasing."""
+
+    ndcg: str | None
+    gains: tuple[tuple[int, float], ...]
+    cutoffs: tuple[int, ...]
+
+
+def parse_measure(text: str) -> tuple[str, str | None]:
+    """One ``-m`` value: the measure's name and its parameters (None if none).
+
+    The name is everything before the first '.', as trec_eval reads it. Raises
+    ValueError for an unknown measure or bad parameters.
+    """
+    name, dot, params = text.partition(".")
+    if name not in MEASURES:
+        raise ValueError(f"unknown measure {text!r}; {_USAGE}.")
+    if not dot:
+        return name, None
+    if not params:
+        raise ValueError(f"measure {text!r} has no parameters after the '.'; {_USAGE}.")
+    if name == "ndcg":
+        _gains(params)
+    else:
+        _cutoffs(params)
+    return name, params
+
+
+def _gains(params: str) -> tuple[tuple[int, float], ...]:
+    """``level=gain`` pairs of ``ndcg``; levels are integers, gains finite numbers."""
+    pairs = []
+    for item in params.split(","):
+        match = _PAIR.fullmatch(item)
+        if match is None:
+            raise ValueError(f"ndcg parameter {item!r} is not of the form level=gain; {_USAGE}.")
+        level = int(match[1])
+        try:
+            gain = float(match[2])
+        except ValueError:
+            gain = math.nan
+        if not math.isfinite(gain):
+            raise ValueError(f"ndcg gain {match[2]!r} of level {level} is not a finite number.")
+        if level < 0:
+            raise ValueError(
+                f"ndcg level {level} is negative; negative qrels levels mark documents "
+                "that were not judged, which gain 0."
+            )
+        if level in dict(pairs):
+            raise ValueError(f"ndcg parameters give level {level} more than one gain.")
+        pairs.append((level, gain))
+    return tuple(pairs)
+
+
+def _cutoffs(params: str) -> tuple[int, ...]:
+    """Cutoffs of ``ndcg_cut``, read like C's ``atol`` ("23.4" is 23), increasing."""
+    cutoffs = []
+    for item in params.split(","):
+        match = _LEADING_INTEGER.match(item)
+        cutoffs.append(int(match[1]) if match else 0)
+    cutoffs.sort()
+    if cutoffs[0] <= 0:
+        raise ValueError(f"ndcg_cut cutoffs must be positive whole numbers; got {params!r}.")
+    repeated = [a for a, b in zip(cutoffs, cutoffs[1:]) if a == b]
+    if repeated:
+        raise ValueError(f"ndcg_cut has the cutoff {repeated[0]} more than once.")
+    return tuple(cutoffs)
+
+
+def measures_from(specs: list[tuple[str, str | None]] | None) -> Measures:
+    """The measures of all ``-m`` options; none means ndcg and ndcg_cut.
+
+    A measure given with and without parameters takes the parameters, as in
+    trec_eval; different parameters for one measure are an error.
+    """
+    if not specs:
+        return Measures("ndcg", (), DEFAULT_CUTOFFS)
+    params: dict[str, str | None] = {}
+    for name, given in specs:
+        previous = params.get(name)
+        if given is None:
+            params.setdefault(name, None)
+        elif previous is None or previous == given:
+            params[name] = given
+        else:
+            raise ValueError(
+                f"measure {name} is given twice with different parameters ({previous!r} "
+                f"and {given!r}); give its parameters once."
+            )
+    ndcg, gains, cutoffs = None, (), ()
+    if "ndcg" in params:
+        given = params["ndcg"]
+        ndcg = "ndcg" if given is None else f"ndcg_{given}"
+        gains = () if given is None else _gains(given)
+    if "ndcg_cut" in params:
+        given = params["ndcg_cut"]
+        cutoffs = DEFAULT_CUTOFFS if given is None else _cutoffs(given)
+    return Measures(ndcg, gains, cutoffs)
+
+
+class Report(NamedTuple):
+    """The evaluated queries in trec_eval's order, and each measure's values."""
+
+    qid: np.ndarray
+    columns: list[tuple[str, np.ndarray]]
+
+
+def _as_given(gain: np.ndarray) -> np.ndarray:
+    """The gain of a label that already is a gain."""
+    return gain
+
+
+def _top_of_each_query(qid_code: np.ndarray, score: np.ndarray, n: int) -> np.ndarray:
+    """Mask of the first ``n`` documents of each query by decreasing (tie-free) score."""
+    order = np.lexsort((-score, qid_code))
+    grouped = qid_code[order]
+    rows = np.arange(order.shape[0])
+    starts = np.ones(order.shape[0], dtype=bool)
+    starts[1:] = grouped[1:] != grouped[:-1]
+    position = rows - np.maximum.accumulate(np.where(starts, rows, 0))
+    keep = np.empty(order.shape[0], dtype=bool)
+    keep[order] = position < n
+    return keep
+
+
+def _custom_gains(levels: np.ndarray, pairs: tuple[tuple[int, float], ...]) -> np.ndarray:
+    """Gain of each level: its custom gain, or the level itself (NaN stays NaN)."""
+    gains = levels.copy()
+    for level, gain in pairs:
+        gains[levels == level] = gain
+    return gains
+
+
+def trec_eval_scores(
+    qrels: TrecQrels,
+    run: TrecRun,
+    measures: Measures,
+    *,
+    complete: bool = False,
+    judged_only: bool = False,
+    max_docs: int | None = None,
+) -> Report:
+    """The values trec_eval reports for ``measures``, per evaluated query.
+
+    ``complete`` is ``-c``, ``judged_only`` ``-J`` and ``max_docs`` ``-M``.
+    """
+    for table, name in ((run, "run"), (qrels, "qrels")):
+        if table.qid.shape[0] == 0:
+            raise ValueError(f"the {name} file has no entries.")
+    nan = np.flatnonzero(np.isnan(run.score))
+    if nan.shape[0]:
+        raise ValueError(
+            f"the run's score of document {run.docno[nan[0]]!r} of query "
+            f"{run.qid[nan[0]]!r} is not a number (NaN); it cannot be ranked."
+        )
+    joined = join_run(run.qid, run.docno, qrels)
+    if not complete:
+        refuse_unjudged_run(joined)
+    score = trec_order_score(run.score, joined.docno_code)
+    qid, label = joined.run_qid, joined.label  # query codes order like the ids
+    if max_docs is not None:
+        keep = _top_of_each_query(qid, score, max_docs)
+        qid, score, label = qid[keep], score[keep], label[keep]
+    judged = np.where(label >= 0, label, np.nan)  # negative: in the pool, not judged
+    level = qrels.relevance
+    options = {
+        "qid": qid,
+        "gain": _as_given,
+        "ties": "first",
+        "zero_division": 0.0,
+        "unjudged": "drop" if judged_only else "zero",
+        "missing_queries": "zero" if complete else "drop",
+    }
+    columns, ids = [], None
+    if measures.ndcg is not None:
+        # the ideal DCG holds the positive gains only: the pool gains 0 elsewhere
+        gain = _custom_gains(level, measures.gains)
+        pool = JudgmentPool(joined.qrels_qid, np.where(level >= 0, np.maximum(gain, 0.0), 0.0))
+        result = query_scores(_custom_gains(judged, measures.gains), score, pool=pool, **options)
+        columns.append((measures.ndcg, result.score))
+        ids = result.qid
+    if measures.cutoffs:
+        pool = JudgmentPool(joined.qrels_qid, np.maximum(level, 0.0))
+        for cutoff in measures.cutoffs:
+            result = query_scores(judged, score, pool=pool, k=cutoff, **options)
+            columns.append((f"ndcg_cut_{cutoff}", result.score))
+            ids = result.qid
+    return Report(joined.qids[ids], columns)
+
+
+def format_report(report: Report, per_query: bool) -> str:
+    """trec_eval's lines: with ``per_query``, each query's values, then the means."""
+    lines = []
+    if per_query:
+        for i, qid in enumerate(report.qid):
+            lines.extend(f"{name:<22}\t{qid}\t{values[i]:6.4f}" for name, values in report.columns)
+    for name, values in report.columns:
+        mean = np.cumsum(values)[-1] / values.shape[0]  # summed in query order, as in C
+        lines.append(f"{name:<22}\tall\t{mean:6.4f}")
+    return "".join(line + "\n" for line in lines)
+
+
+def run_trec_eval(
+    qrels_path: str,
+    run_path: str,
+    measures: Measures,
+    *,
+    per_query: bool = False,
+    out: TextIO | None = None,
+    **options,
+) -> None:
+    """Read both files, evaluate and write the report to ``out`` (stdout).
+
+    ``options`` are those of :func:`trec_eval_scores`.
+    """
+    report = trec_eval_scores(
+        read_trec_qrels(qrels_path), read_trec_run(run_path), measures, **options
+    )
+    _write(format_report(report, per_query), sys.stdout if out is None else out)
+
+
+def _write(text: str, stream: TextIO) -> None:
+    """Write ids as the files held them: UTF-8, other bytes as they were read."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(text)
+        return
+    stream.flush()
+    buffer.write(text.encode("utf-8", "surrogateescape"))
+    buffer.flush()
