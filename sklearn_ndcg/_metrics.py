@@ -368,24 +368,15 @@ def query_scores(
         What the DCG of each query is divided by; see :func:`ndcg_score`.
         Ignored for DCG.
     document_weight : array-like of the shape of y_true, default=None
-        A weight per document that multiplies its gain in the DCG, e.g. an
-        inverse propensity for unbiased (IPS) DCG; not in the ideal (or worst)
-        DCG, so NDCG may exceed 1 with weights above 1. Finite and >= 0.
-        Distinct from ``sample_weight``, which weighs whole queries in the mean.
+        A weight per document that multiplies its gain in the DCG (not in the
+        ideal DCG); see :func:`ndcg_score`.
     pool : JudgmentPool, default=None
-        Every judged document of each query, retrieved or not (the qrels):
-        the ideal DCG comes from the pool instead of the ranked documents, so
-        relevant documents the system missed count against it, at any ``k``.
-        Needs long-format input. Documents with a missing label (NaN, None,
-        ``pd.NA``) in ``y_true`` are then unjudged; queries of ``qid`` the
-        pool lacks are not judged and left out. See :class:`JudgmentPool`.
+        Every judged document of each query: the ideal DCG comes from it; see
+        :func:`ndcg_score`.
     unjudged : {"zero", "drop"}, default="zero"
-        With ``pool``: unjudged ranked documents gain 0 ("zero"), or are
-        removed from the ranking ("drop", trec_eval's ``-J``).
+        With ``pool``: unjudged documents gain 0, or are removed from the ranking.
     missing_queries : {"drop", "zero"}, default="drop"
-        With ``pool``: queries of the pool that the ranking lacks (an empty
-        ranking) are left out ("drop", as trec_eval by default) or score 0
-        ("zero", trec_eval's ``-c``).
+        With ``pool``: queries of the pool that the ranking lacks are left out, or score 0.
 
     Returns
     -------
