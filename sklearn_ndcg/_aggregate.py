@@ -45,13 +45,13 @@ def dcg_by_query(
     result = QueryDCG(*(np.empty(n_queries) if w else None for w in wanted))
     k = discounts.shape[0]
     for block in blocks(queries):
-        block_gain = take(gain, block, queries.shape, -np.inf)
+        block_gain = take(gain, block, queries.layout, -np.inf)
         ranked = {}
         if score is not None:
-            block_score = take(score, block, queries.shape, -np.inf)
+            block_score = take(score, block, queries.layout, -np.inf)
             dcg_gain = block_gain
             if document_weight is not None:
-                dcg_gain = block_gain * take(document_weight, block, queries.shape, 1.0)
+                dcg_gain = block_gain * take(document_weight, block, queries.layout, 1.0)
             ranked["dcg"] = rank_block(block_score, dcg_gain, block.sizes, ties, k)
         if ideal:
             ranked["ideal"] = ideal_block(block_gain, k)
@@ -85,13 +85,13 @@ def dcg_at_cutoffs(
     shape = (queries.ids.shape[0], ks.shape[0])
     result = QueryDCG(np.empty(shape), np.empty(shape), np.empty(shape) if worst else None)
     for block in blocks(queries):
-        block_gain = take(gain, block, queries.shape, -np.inf)
-        block_score = take(score, block, queries.shape, -np.inf)
+        block_gain = take(gain, block, queries.layout, -np.inf)
+        block_score = take(score, block, queries.layout, -np.inf)
         width = block_gain.shape[1]
         column = np.minimum(ks, width) - 1
         dcg_gain = block_gain
         if document_weight is not None:
-            dcg_gain = block_gain * take(document_weight, block, queries.shape, 1.0)
+            dcg_gain = block_gain * take(document_weight, block, queries.layout, 1.0)
         ranked = {"dcg": rank_block(block_score, dcg_gain, block.sizes, ties, None)}
         ranked["ideal"] = ideal_block(block_gain, None)
         if worst:
@@ -106,7 +106,7 @@ def tie_cut_by_query(score: np.ndarray, queries: Queries, k: int) -> np.ndarray:
     """Whether the top ``k`` of each query ends inside a group of tied scores."""
     cut = np.empty(queries.ids.shape[0], dtype=bool)
     for block in blocks(queries):
-        block_score = take(score, block, queries.shape, -np.inf)
+        block_score = take(score, block, queries.layout, -np.inf)
         cut[block.queries] = tie_cut_block(block_score, block.sizes, k)
     return cut
 

@@ -37,6 +37,10 @@ class Queries(NamedTuple):
     starts: np.ndarray
     order: np.ndarray | None
     shape: tuple[int, int] | None  # (n_queries, n_documents) for 2-D input
+    # (n_queries, n_documents) whenever the rows are one dense matrix, query by
+    # query in the order of ids: 2-D input, or long format whose queries are
+    # contiguous, of one size and sorted (e.g. fixed-length candidate lists)
+    layout: tuple[int, int] | None = None
 
 
 class Block(NamedTuple):
@@ -63,7 +67,7 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
         n_queries, n_documents = shape
         ids = np.arange(n_queries)
         sizes = np.full(n_queries, n_documents, dtype=np.intp)
-        return Queries(ids, sizes, ids * n_documents, None, shape)
+        return Queries(ids, sizes, ids * n_documents, None, shape, shape)
     n_rows = qid.shape[0]
     new_run = np.empty(n_rows, dtype=bool)
     new_run[0] = True
@@ -81,7 +85,9 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
             starts = np.empty(ids.shape[0], dtype=np.intp)
             sizes[run_query] = run_lengths
             starts[run_query] = heads
-            return Queries(ids, sizes, starts, None, None)
+            size = int(sizes[0])
+            dense = (sizes == size).all() and (starts == np.arange(ids.shape[0]) * size).all()
+            return Queries(ids, sizes, starts, None, None, (ids.shape[0], size) if dense else None)
         codes = np.repeat(run_query, run_lengths)
     else:  # rows interleaved
         del new_run
@@ -187,8 +193,8 @@ def query_weights(sample_weight: np.ndarray | None, queries: Queries) -> np.ndar
 
 def blocks(queries: Queries, max_cells: int = MAX_CELLS) -> Iterator[Block]:
     """The queries in blocks of equal width, at most ``max_cells`` documents each."""
-    if queries.shape is not None:  # one block of equal-size queries, in chunks
-        n_queries, n_documents = queries.shape
+    if queries.layout is not None:  # one block of equal-size queries, in chunks
+        n_queries, n_documents = queries.layout
         step = max(1, max_cells // max(n_documents, 1))
         for start in range(0, n_queries, step):
             part = slice(start, min(start + step, n_queries))

@@ -139,3 +139,20 @@ def test_lean_unique_equals_numpy_unique(ids):
     got_ids, got_codes = _unique_by_sort(ids)
     np.testing.assert_array_equal(got_ids, expected_ids)
     np.testing.assert_array_equal(got_codes, expected_codes.reshape(-1))
+
+
+def test_fixed_length_lists_take_the_dense_layout():
+    """Long format with contiguous queries of one size, sorted by id, is read as a
+    matrix (no gathers); the values equal the same data given as 2-D input."""
+    from sklearn_ndcg import query_scores
+
+    rng = np.random.default_rng(4)
+    y_true, y_score = rng.integers(0, 4, (50, 7)), rng.integers(0, 3, (50, 7))
+    qid = np.repeat(np.arange(50), 7)
+    assert group_queries(qid, None).layout == (50, 7)
+    assert group_queries(qid[::-1].copy(), None).layout is None  # ids not in order
+    assert group_queries(np.repeat(np.arange(50), [6, 8] * 25), None).layout is None
+    for k in (None, 3):
+        long = query_scores(y_true.ravel(), y_score.ravel(), qid=qid, k=k)
+        dense = query_scores(y_true, y_score, k=k)
+        np.testing.assert_array_equal(long.score, dense.score)
