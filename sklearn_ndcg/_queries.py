@@ -108,6 +108,8 @@ def _stable_argsort(codes: np.ndarray, n_codes: int) -> np.ndarray:
         return np.argsort(codes.astype(np.uint16), kind="stable")
     if n_codes <= 2**32:
         by_low = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
+        if codes.shape[0] < 2**31:  # 4-byte positions: the memory of this step halves
+            by_low = by_low.astype(np.int32)
         high = (codes[by_low] >> 16).astype(np.uint16)
         return by_low[np.argsort(high, kind="stable")]
     return np.argsort(codes, kind="stable")  # pragma: no cover - over 4 billion queries
