@@ -45,19 +45,10 @@ def dcg_by_query(
     result = QueryDCG(*(np.empty(n_queries) if w else None for w in wanted))
     k = discounts.shape[0]
     for block in blocks(queries):
-        block_gain = take(gain, block, queries.layout, -np.inf)
-        ranked = {}
-        if score is not None:
-            block_score = take(score, block, queries.layout, -np.inf)
-            dcg_gain = block_gain
-            if document_weight is not None:
-                dcg_gain = block_gain * take(document_weight, block, queries.layout, 1.0)
-            ranked["dcg"] = rank_block(block_score, dcg_gain, block.sizes, ties, k)
-        if ideal:
-            ranked["ideal"] = ideal_block(block_gain, k)
-        if worst:
-            ranked["worst"] = worst_block(block_gain, k)
-        for name, gains in ranked.items():
+        ordered = _ordered_gains(
+            gain, score, queries, block, ties, k, ideal, worst, document_weight
+        )
+        for name, gains in ordered.items():
             getattr(result, name)[block.queries] = gains @ discounts[: gains.shape[1]]
     return result
 
@@ -85,21 +76,35 @@ def dcg_at_cutoffs(
     shape = (queries.ids.shape[0], ks.shape[0])
     result = QueryDCG(np.empty(shape), np.empty(shape), np.empty(shape) if worst else None)
     for block in blocks(queries):
-        block_gain = take(gain, block, queries.layout, -np.inf)
+        ordered = _ordered_gains(
+            gain, score, queries, block, ties, None, True, worst, document_weight
+        )
+        for name, gains in ordered.items():
+            width = gains.shape[1]
+            sums = np.cumsum(gains * discounts[:width], axis=1)
+            getattr(result, name)[block.queries] = sums[:, np.minimum(ks, width) - 1]
+    return result
+
+
+def _ordered_gains(
+    gain, score, queries: Queries, block, ties: str, k, ideal: bool, worst: bool, document_weight
+) -> dict[str, np.ndarray]:
+    """The gains of one block's queries, first ``k`` positions, in each order asked
+    for: by score with the tie rule ("dcg", unless ``score`` is None), by
+    decreasing gain ("ideal") and by increasing gain ("worst")."""
+    block_gain = take(gain, block, queries.layout, -np.inf)
+    ordered = {}
+    if score is not None:
         block_score = take(score, block, queries.layout, -np.inf)
-        width = block_gain.shape[1]
-        column = np.minimum(ks, width) - 1
         dcg_gain = block_gain
         if document_weight is not None:
             dcg_gain = block_gain * take(document_weight, block, queries.layout, 1.0)
-        ranked = {"dcg": rank_block(block_score, dcg_gain, block.sizes, ties, None)}
-        ranked["ideal"] = ideal_block(block_gain, None)
-        if worst:
-            ranked["worst"] = worst_block(block_gain, None)
-        for name, gains in ranked.items():
-            sums = np.cumsum(gains * discounts[:width], axis=1)
-            getattr(result, name)[block.queries] = sums[:, column]
-    return result
+        ordered["dcg"] = rank_block(block_score, dcg_gain, block.sizes, ties, k)
+    if ideal:
+        ordered["ideal"] = ideal_block(block_gain, k)
+    if worst:
+        ordered["worst"] = worst_block(block_gain, k)
+    return ordered
 
 
 def tie_cut_by_query(score: np.ndarray, queries: Queries, k: int) -> np.ndarray:

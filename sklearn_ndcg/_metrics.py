@@ -195,26 +195,21 @@ def _pool_query_dcg(
             "qid and the pool's query ids cannot be compared (e.g. numbers and strings); "
             "give both the same type."
         ) from None
-    if missing_queries == "zero":
-        missing = np.setdiff1d(np.arange(pooled.ids.shape[0]), in_pool, assume_unique=True)
-        in_pool = np.concatenate([in_pool, missing])
-        ids = pooled.ids[in_pool]
-        dcg = np.concatenate([dcg[in_ranking], np.zeros(missing.shape[0])])
-    else:
+    weight = query_weights(data.sample_weight, queries)
+    if missing_queries == "zero":  # every query of the pool, a DCG of 0 where not ranked
+        ranked_dcg, dcg = dcg, np.zeros(pooled.ids.shape[0])
+        dcg[in_pool] = ranked_dcg[in_ranking]
+        ids, in_pool = pooled.ids, slice(None)  # weight is None (checked above)
+    else:  # the queries of both, sorted by id like their intersection
         dcg = dcg[in_ranking]
+        weight = None if weight is None else weight[in_ranking]
     if ids.shape[0] == 0:
         raise ValueError(
             "no query of the ranking is in the pool; the pool must hold the judged "
             "documents of the queries in qid."
         )
-    order = np.argsort(ids, kind="stable")
-    weight = query_weights(data.sample_weight, queries)
-    result = QueryDCG(
-        dcg[order],
-        ideal.ideal[in_pool][order],
-        None if worst is None else worst.worst[in_pool][order],
-    )
-    return ids[order], result, None if weight is None else weight[in_ranking][order]
+    worst_dcg = None if worst is None else worst.worst[in_pool]
+    return ids, QueryDCG(dcg, ideal.ideal[in_pool], worst_dcg), weight
 
 
 def _ndcg(result: QueryDCG, zero_division: float, document_weight=None) -> np.ndarray:
