@@ -52,20 +52,26 @@ class _Conventions(dict):
     Each preset was checked against the library itself, or against its published
     formula where the library cannot run here (see the test suite):
 
-    =================  ===================  ===========  ================  ==============
-    preset             gain                 tied scores  no relevant doc   ideal DCG from
-    =================  ===================  ===========  ================  ==============
-    "sklearn"          label                average      0                 the ranking
-    "lightgbm"         ``2**label - 1``     input order  1                 the ranking
-    "xgboost"          ``2**label - 1``     input order  1                 the ranking
-    "trec_eval"        label, negatives 0   see Notes    0                 the pool
-    "ranx"             label, negatives 0   see Notes    0                 the pool
-    "elasticsearch"    ``2**label - 1``     input order  0                 the pool
-    "recommender"      label (0 or 1)       input order  0                 the pool
-    =================  ===================  ===========  ================  ==============
+    =======================  ===================  ===========  ================  ==============
+    preset                   gain                 tied scores  no relevant doc   ideal DCG from
+    =======================  ===================  ===========  ================  ==============
+    "sklearn"                label                average      0                 the ranking
+    "lightgbm"               ``2**label - 1``     input order  1                 the ranking
+    "xgboost"                ``2**label - 1``     input order  1                 the ranking
+    "catboost"               label                worst first  1                 the ranking
+    "catboost_exp"           ``2**label - 1``     worst first  1                 the ranking
+    "catboost_position"      label                worst first  1                 the ranking
+    "catboost_exp_position"  ``2**label - 1``     worst first  1                 the ranking
+    "trec_eval"              label, negatives 0   see Notes    0                 the pool
+    "ranx"                   label, negatives 0   see Notes    0                 the pool
+    "elasticsearch"          ``2**label - 1``     input order  0                 the pool
+    "recommender"            label (0 or 1)       input order  0                 the pool
+    =======================  ===================  ===========  ================  ==============
 
-    All use the ``1 / log2(rank + 1)`` discount and apply ``k`` to both the DCG
-    and the ideal DCG. The presets are read-only; to change one, copy it, e.g.
+    All apply ``k`` to both the DCG and the ideal DCG, and all use the
+    ``1 / log2(rank + 1)`` discount but ``"catboost_position"`` and
+    ``"catboost_exp_position"``, whose discount is ``1 / rank``. The presets are
+    read-only; to change one, copy it, e.g.
     ``{**CONVENTIONS["xgboost"], "zero_division": 0.0}`` for XGBoost's
     ``ndcg@k-`` metric.
 
@@ -93,6 +99,20 @@ class _Conventions(dict):
     user guide shows the two lines that reproduce the rest with
     :func:`query_scores`. LightGBM weighs a query by the mean weight of its
     documents, XGBoost takes one weight per query; both store weights as float32.
+
+    CatBoost's ``NDCG`` metric is ``"catboost"`` by default (``type=Base``,
+    ``denominator=LogPosition``); ``type=Exp`` gains ``2**label - 1``
+    (``"catboost_exp"``) and ``denominator=Position`` discounts rank ``r`` by
+    ``1 / r`` (``"catboost_position"``; ``"catboost_exp_position"`` for both).
+    CatBoost ranks tied scores worst first, by increasing label, which is
+    ``ties="pessimistic"``, and scores a query without relevant document 1. Its
+    ``top=k`` is ``k``; the default ``top=-1`` takes whole queries, ``k=None``.
+    It weighs a query by its group weight (``group_weight``, one value per
+    document, equal within a query; document weights do not enter the metric):
+    pass it as ``sample_weight``. A query without relevant document counts 1
+    with its weight, so the presets also agree with weights on such queries.
+    CatBoost stores weights as float32, so weighted means agree to about 1e-9,
+    and to float64 rounding with the weights rounded to float32 first.
 
     trec_eval (and pytrec_eval) breaks ties by document id, in decreasing string
     order; no tie rule reproduces that from the scores alone. The preset uses
@@ -141,6 +161,12 @@ class _Conventions(dict):
     0.380094
     >>> round(ndcg_score(y_true, y_score, k=2, **CONVENTIONS["lightgbm"]), 6)
     0.913117
+
+    CatBoost ranks the tied documents labelled 2 and 0 worst first, the 0 on
+    top (its ``eval_metric`` gives the same value):
+
+    >>> round(ndcg_score([[2, 0, 1]], [[1, 1, 0]], **CONVENTIONS["catboost"]), 6)
+    0.669672
 
     A query with four judged documents, three of them relevant; the run ranks
     one of them, then an unjudged document (NaN), then another:
@@ -214,6 +240,48 @@ CONVENTIONS: dict[str, MappingProxyType] = _Conventions(
                 "discount": "log2",
                 "ties": "first",
                 "zero_division": 0.0,
+            }
+        ),
+        # CatBoost's NDCG metric (catboost/catboost): per query, CalcNdcg in
+        # catboost/libs/metrics/dcg.cpp returns dcg / idcg, or 1 when idcg is 0;
+        # FillDcgDecay there discounts rank r by 1 / log2(r + 1) (denominator=
+        # LogPosition) or 1 / r (Position); type=Exp gains pow(2, target) - 1. Tied
+        # predictions sort by increasing target (CompareDocs in
+        # catboost/libs/metrics/doc_comparator.h); top cuts DCG and ideal DCG alike.
+        # TNdcgMetric in catboost/libs/metrics/metric.cpp (EvalSingleThread,
+        # GetFinalError) sums queryWeight * ndcg over queries and divides by the sum
+        # of the (float32) query weights.
+        # Documented at https://catboost.ai/docs/en/concepts/loss-functions-ranking#NDCG
+        "catboost": MappingProxyType(
+            {
+                "gain": "linear",
+                "discount": "log2",
+                "ties": "pessimistic",
+                "zero_division": 1.0,
+            }
+        ),
+        "catboost_exp": MappingProxyType(
+            {
+                "gain": "exponential",
+                "discount": "log2",
+                "ties": "pessimistic",
+                "zero_division": 1.0,
+            }
+        ),
+        "catboost_position": MappingProxyType(
+            {
+                "gain": "linear",
+                "discount": "reciprocal",
+                "ties": "pessimistic",
+                "zero_division": 1.0,
+            }
+        ),
+        "catboost_exp_position": MappingProxyType(
+            {
+                "gain": "exponential",
+                "discount": "reciprocal",
+                "ties": "pessimistic",
+                "zero_division": 1.0,
             }
         ),
         # Top-k recommendation: RecBole's NDCG (recbole/evaluator/metrics.py):
