@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import copy
 import inspect
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn import config_context
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GroupShuffleSplit
 from sklearn.pipeline import Pipeline
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.metaestimators import available_if
@@ -17,6 +20,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._compat import (
     HasMethods,
+    Integers,
+    Interval,
     _fit_context,
     _num_samples,
     _routing_enabled,
@@ -24,7 +29,9 @@ from ._compat import (
     _safe_tags,
     get_tags,
 )
+from ._early_stopping import QueryMetric, early_stopping_params, finish_early_stopping
 from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, ndcg_score
+from ._qid_column import split_qid_column
 from ._queries import group_queries, query_weights, rows_by_query
 from ._response import ranking_scores
 from ._validation import check_qid, check_weight
@@ -42,22 +49,42 @@ def _estimator_has(attr: str):
 
 
 def _query_form(estimator) -> str | None:
-    """How ``estimator.fit`` takes query information: "qid", "group" or None.
+    """How ``estimator.fit`` takes query information: "qid", "group_id", "group" or None.
 
     XGBoost's ``XGBRanker`` (and any estimator whose ``fit`` has a ``qid``
-    parameter) takes one query id per row; LightGBM's ``LGBMRanker`` (and any
-    ``fit`` with a ``group`` parameter) takes the size of each query. Both
-    need the rows of a query to be contiguous.
+    parameter) and CatBoost's models (``group_id``) take one query id per
+    row; LightGBM's ``LGBMRanker`` (and any ``fit`` with a ``group``
+    parameter) takes the size of each query. All need the rows of a query to
+    be contiguous.
     """
     try:
         parameters = inspect.signature(estimator.fit).parameters
     except (TypeError, ValueError):  # pragma: no cover - builtins, C extensions
         return None
-    if "qid" in parameters:
-        return "qid"
-    if "group" in parameters:
-        return "group"
+    for form in ("qid", "group_id", "group"):
+        if form in parameters:
+            return form
     return None
+
+
+def _library(estimator) -> str:
+    return type(estimator).__module__.split(".")[0]
+
+
+def _clone(estimator):
+    """``sklearn.base.clone``, also for CatBoost models with ``cat_features``.
+
+    CatBoost 1.2.10's constructor stores a copy of ``cat_features`` (and of
+    some other list parameters), which fails ``clone``'s check that the
+    parameters are the ones given (catboost issue #3078); the model is rebuilt
+    from deep copies of its parameters instead.
+    """
+    try:
+        return clone(estimator)
+    except RuntimeError:
+        if _library(estimator) != "catboost":
+            raise
+        return type(estimator)(**copy.deepcopy(estimator.get_params(deep=False)))
 
 
 def _final_step(estimator) -> tuple[str, object]:
@@ -70,8 +97,34 @@ def _final_step(estimator) -> tuple[str, object]:
     return prefix, estimator
 
 
-def _is_xgboost(estimator) -> bool:
-    return type(estimator).__module__.split(".")[0] == "xgboost"
+def _learner_input(X, y, qid, sample_weight, learner, form: str):
+    """Rows stably sorted by query, and the query information ``learner.fit`` takes.
+
+    Returns the sorted ``X``, ``y``, integer query ids and document weights, and
+    the ``fit`` parameters: the query ids (``qid``, ``group_id``) or query sizes
+    (``group``), and the weights in the learner's form: one per query for
+    XGBoost, CatBoost's ``group_weight``, else one per document.
+    """
+    if qid is None:
+        raise ValueError(
+            f"{type(learner).__name__} learns from queries, so fit needs qid (one "
+            "query id per document); got qid=None. With metadata routing enabled, "
+            "pass qid=... to the search's fit."
+        )
+    queries = group_queries(qid, None)
+    order = rows_by_query(queries)
+    codes = np.repeat(np.arange(queries.ids.shape[0]), queries.sizes)
+    own = {"group": queries.sizes} if form == "group" else {form: codes}
+    weight = None
+    if sample_weight is not None:
+        weight = sample_weight[order]
+        if _library(learner) == "xgboost":  # XGBRanker weighs whole queries
+            own["sample_weight"] = query_weights(sample_weight, queries)
+        elif _library(learner) == "catboost":  # so do CatBoost's group weights
+            own["group_weight"] = np.repeat(query_weights(sample_weight, queries), queries.sizes)
+        else:
+            own["sample_weight"] = weight
+    return _safe_indexing(X, order), _safe_indexing(y, order), codes, weight, own
 
 
 class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
@@ -86,11 +139,19 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     Learning-to-rank models get the query information in the form they need:
     an estimator whose ``fit`` takes ``qid`` (such as ``xgboost.XGBRanker``)
-    gets integer query ids, one whose ``fit`` takes ``group`` (such as
-    ``lightgbm.LGBMRanker``) gets the size of each query; for both the rows are
-    first stably sorted by query, as these libraries require. Predictions are
-    made row by row, so they always come back in the caller's row order. Other
-    estimators are fitted on the rows as given, without ``qid``.
+    or ``group_id`` (``catboost.CatBoostRanker``) gets integer query ids, one
+    whose ``fit`` takes ``group`` (such as ``lightgbm.LGBMRanker``) gets the
+    size of each query; for all of them the rows are first stably sorted by
+    query, as these libraries require. Predictions are made row by row, so
+    they always come back in the caller's row order. Other estimators are
+    fitted on the rows as given, without ``qid``.
+
+    The query ids come as metadata (``fit(X, y, qid=...)``, routed by
+    scikit-learn's searches), or, for tuners and tools that cannot route
+    metadata (Optuna's ``OptunaSearchCV``, ``permutation_importance``), in a
+    column of ``X`` named by ``qid=``. With ``early_stopping``, boosted models
+    stop training on the NDCG of validation queries split off the training
+    rows.
 
     Read more in the :ref:`User Guide <evaluator>`.
 
@@ -99,6 +160,15 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     estimator : estimator object
         The model to fit and score; it must have ``fit`` and ``predict``. It
         is cloned in :meth:`fit`.
+    qid : str, int or None, default=None
+        The column of ``X`` that holds the query id of each row: a column
+        name of a pandas or polars DataFrame, or a column position (negative
+        counts from the end) of any ``X``. The column is removed before the
+        estimator sees ``X``, in :meth:`fit`, :meth:`predict` and
+        :meth:`score`, and gives the queries of :meth:`fit` and
+        :meth:`score`; ``X`` then carries its query ids through any tool that
+        splits rows. None means the query ids come as the ``qid`` argument of
+        :meth:`fit` and :meth:`score`.
     k : int, default=10
         Only the top ``k`` documents of each query count in :meth:`score`.
         None means all documents.
@@ -126,16 +196,35 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     normalize : {"ideal", "minmax"}, default="ideal"
         Divide the DCG by the ideal DCG, or min-max normalise it between the
         worst and the ideal DCG; see :func:`ndcg_score`.
+    early_stopping : int or None, default=None
+        Stop boosting when the NDCG\\@k of the validation queries (with the
+        options above, as :meth:`score` computes it) has not improved for this
+        many rounds, and keep the model of the best round. The validation
+        queries are a random ``validation_fraction`` of the training queries,
+        whole queries, left out of training. For LightGBM, XGBoost and
+        CatBoost models and scikit-learn's HistGradientBoosting (scikit-learn
+        >= 1.7); each gets the validation rows in its own form (see Notes).
+        None trains every round the estimator is configured for.
+    validation_fraction : float, default=0.1
+        Share of the training queries held out for ``early_stopping``, in
+        (0, 1); at least one query.
+    random_state : int, RandomState instance or None, default=None
+        Which queries ``early_stopping`` holds out. Pass an int for the same
+        split on every call, e.g. to compare searches on identical folds.
 
     Attributes
     ----------
     estimator_ : estimator object
         The fitted clone of ``estimator``.
     n_features_in_ : int
-        Number of features seen by ``estimator_`` during :meth:`fit`.
+        Number of features seen during :meth:`fit`, the ``qid`` column
+        included.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during :meth:`fit`, if ``estimator_`` has
-        them.
+        Names of the features seen during :meth:`fit`, if ``X`` had them.
+    validation_scores_ : ndarray of shape (n_evaluations,)
+        With ``early_stopping``: the NDCG\\@k of the validation queries after
+        each round the model was evaluated (the first value may come before
+        the first round).
 
     See Also
     --------
@@ -162,6 +251,23 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     If ``estimator`` is a :class:`~sklearn.pipeline.Pipeline`, the query
     information and the weights go to its last step.
+
+    Tuners without metadata routing, such as Optuna's ``OptunaSearchCV``,
+    pass ``fit`` parameters to ``fit`` but nothing to ``score``: give the query
+    ids as a column of ``X`` with ``qid=<column>`` and ``groups=`` for the
+    splitter, and every fold is scored by its own queries. ``qid=<column>``
+    and a ``qid`` argument are exclusive.
+
+    With ``early_stopping``, LightGBM gets ``eval_set`` (and ``eval_group``),
+    this package's NDCG as its only ``eval_metric`` and the
+    ``lightgbm.early_stopping`` callback; XGBoost a training callback that
+    scores the validation rows after each round and keeps the trees of the
+    best round; CatBoost ``eval_set`` as a ``Pool`` with ``group_id``, the NDCG
+    as its ``eval_metric``, ``early_stopping_rounds`` and
+    ``use_best_model=True``; HistGradientBoosting ``X_val``, ``y_val``, the
+    NDCG as its ``scoring`` and ``n_iter_no_change``. The validation split is
+    made inside :meth:`fit`, from the rows it gets, so in a search it comes
+    out of each training fold and never sees the test fold.
 
     Examples
     --------
@@ -192,11 +298,15 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict"])],
+        "qid": [str, Integral, None],  # a column name or position of X
         "k": _COMMON_PARAMS["k"],
         "gain": _COMMON_PARAMS["gain"],
         "discount": _COMMON_PARAMS["discount"],
         "ties": _COMMON_PARAMS["ties"],
         **_NDCG_PARAMS,
+        "early_stopping": [Integers(1), None],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "random_state": ["random_state"],
     }
 
     # Requested by default, so that routing passes them without set_*_request.
@@ -207,20 +317,28 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         self,
         estimator,
         *,
+        qid: str | int | None = None,
         k: int | None = 10,
         gain="linear",
         discount="log2",
         ties: str = "average",
         zero_division: float = 0.0,
         normalize: str = "ideal",
+        early_stopping: int | None = None,
+        validation_fraction: float = 0.1,
+        random_state=None,
     ):
         self.estimator = estimator
+        self.qid = qid
         self.k = k
         self.gain = gain
         self.discount = discount
         self.ties = ties
         self.zero_division = zero_division
         self.normalize = normalize
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=False)  # estimator not validated
     def fit(
@@ -241,8 +359,9 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             Relevance label of each document.
         qid : array-like of shape (n_samples,), default=None
             Query id of each document, in any order. Passed on (rows sorted
-            by query) to learning-to-rank estimators, which require it;
-            ignored for other estimators.
+            by query) to learning-to-rank estimators, which require it, and
+            used to hold out validation queries for ``early_stopping``;
+            ignored otherwise. Not with the evaluator's ``qid`` column.
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each document, passed to the estimator's ``fit``. For
             ``XGBRanker``, which weighs queries, it must be equal within each
@@ -256,6 +375,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         self : RankingEvaluator
             The fitted evaluator.
         """
+        X_in = X
+        X, qid = self._query_ids(X, qid, "fit")
         if y is None:
             raise ValueError(
                 f"This {type(self).__name__} estimator requires y to be passed, but "
@@ -270,14 +391,28 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                 "sample_weight sums to zero; at least one document needs a positive weight."
             )
         params = self._route_fit_params(fit_params)
-        self.estimator_ = clone(self.estimator)
+        self.estimator_ = _clone(self.estimator)
         prefix, learner = _final_step(self.estimator_)
         form = _query_form(learner)
-        own = {}  # qid or group, and sample_weight, for the learner
+        if self.early_stopping is not None:
+            (X, y, qid, sample_weight), validation = self._hold_out_queries(
+                X, y, qid, sample_weight, prefix
+            )
+        own, codes, weight = {}, qid, sample_weight  # own: query info and weights
         if form is not None:
-            X, y, own = self._sort_by_query(X, y, qid, sample_weight, learner, form)
+            X, y, codes, weight, own = _learner_input(X, y, qid, sample_weight, learner, form)
         elif sample_weight is not None:
             own["sample_weight"] = sample_weight
+        stopping, monitor = {}, None
+        if self.early_stopping is not None:
+            stopping, monitor = self._stop_early(learner, form, validation, (y, codes, weight))
+        clash = set(params) & (set(own) | set(stopping))
+        if clash:
+            raise ValueError(
+                f"{type(self).__name__} gives {type(learner).__name__} {sorted(clash)} "
+                "itself, from qid, sample_weight and early_stopping; do not pass them as "
+                "fit parameters. Pass qid (one query id per row) instead of group sizes."
+            )
         if prefix:  # a pipeline: hand them to its last step as step__name
             if params:
                 raise ValueError(
@@ -288,11 +423,37 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             with config_context(enable_metadata_routing=False):
                 self.estimator_.fit(X, y, **{prefix + key: v for key, v in own.items()})
         else:
-            self.estimator_.fit(X, y, **params, **own)
+            with warnings.catch_warnings():
+                # CatBoost tries to compile a custom metric with numba, and warns
+                # when it cannot; the metric then runs as Python.
+                warnings.filterwarnings(
+                    "ignore", "(Failed to optimize|Can't optimze) method", UserWarning
+                )
+                self.estimator_.fit(X, y, **params, **own, **stopping)
+        if monitor is not None:
+            finish_early_stopping(learner)
+            self.validation_scores_ = np.asarray(monitor.history)
         self._fitted_with_qid = qid is not None
-        if hasattr(self.estimator_, "feature_names_in_"):
+        if self.qid is not None and hasattr(X_in, "columns"):
+            self.feature_names_in_ = np.asarray([str(c) for c in X_in.columns], dtype=object)
+        elif hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
         return self
+
+    def _query_ids(self, X, qid, method: str):
+        """X without the ``qid`` column, and the query ids (column or argument)."""
+        if self.qid is None:
+            return X, qid
+        if qid is not None:
+            raise ValueError(
+                f"{type(self).__name__}(qid={self.qid!r}) reads the query ids from that "
+                f"column of X, and {method} got qid=... as well; give one of the two."
+            )
+        return split_qid_column(X, self.qid)
+
+    def _features(self, X):
+        """The columns of X the estimator sees: all but the ``qid`` column."""
+        return X if self.qid is None else split_qid_column(X, self.qid)[0]
 
     def _route_fit_params(self, fit_params) -> dict:
         """Parameters for the estimator's ``fit``, other than qid and sample_weight."""
@@ -302,28 +463,79 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         # in the form the estimator needs, whatever the estimator's requests say.
         return dict(process_routing(self, "fit", **fit_params).estimator.fit)
 
-    def _sort_by_query(self, X, y, qid, sample_weight, learner, form):
-        """Stably sort the rows by query; the query information ``learner`` needs."""
+    def _metric_options(self) -> dict:
+        """The ``ndcg_score`` keywords of :meth:`score` and of early stopping."""
+        return dict(
+            k=self.k,
+            gain=self.gain,
+            discount=self.discount,
+            ties=self.ties,
+            zero_division=self.zero_division,
+            normalize=self.normalize,
+        )
+
+    def _hold_out_queries(self, X, y, qid, sample_weight, prefix):
+        """Split whole queries off for early stopping: the training rows and the
+        validation rows, each as ``(X, y, qid, sample_weight)``."""
+        name = type(self).__name__
+        if prefix:
+            raise ValueError(
+                f"{name}(early_stopping=...) cannot stop a Pipeline early: the validation "
+                "rows would have to pass through its other steps. Transform X first and "
+                "wrap the model alone."
+            )
         if qid is None:
             raise ValueError(
-                f"{type(learner).__name__} learns from queries, so fit needs qid (one "
-                "query id per document); got qid=None. With metadata routing enabled, "
-                "pass qid=... to the search's fit."
+                f"{name}(early_stopping=...) holds out whole queries for validation, so "
+                "fit needs qid (one query id per document); got qid=None."
             )
         queries = group_queries(qid, None)
-        order = rows_by_query(queries)
-        X = _safe_indexing(X, order)
-        y = _safe_indexing(y, order)
-        if form == "qid":
-            own = {"qid": np.repeat(np.arange(queries.ids.shape[0]), queries.sizes)}
-        else:
-            own = {"group": queries.sizes}
-        if sample_weight is not None:
-            if _is_xgboost(learner):  # XGBRanker weighs whole queries
-                own["sample_weight"] = query_weights(sample_weight, queries)
-            else:
-                own["sample_weight"] = sample_weight[order]
-        return X, y, own
+        if queries.ids.shape[0] < 2:
+            raise ValueError(
+                f"{name}(early_stopping=...) holds out whole queries for validation and "
+                f"needs at least 2 queries in fit; got {queries.ids.shape[0]}."
+            )
+        codes = np.empty(qid.shape[0], dtype=np.intp)
+        codes[rows_by_query(queries)] = np.repeat(np.arange(queries.ids.shape[0]), queries.sizes)
+        split = GroupShuffleSplit(
+            n_splits=1, test_size=self.validation_fraction, random_state=self.random_state
+        )
+
+        def rows(index):
+            weight = None if sample_weight is None else sample_weight[index]
+            return _safe_indexing(X, index), _safe_indexing(y, index), qid[index], weight
+
+        return tuple(map(rows, next(split.split(codes, groups=codes))))
+
+    def _stop_early(self, learner, form, validation, training):
+        """The learner's extra fit parameters for early stopping, and the monitor
+        of the validation NDCG; ``training`` is ``(y, qid, weight)`` as fitted."""
+        X_val, y_val, qid_val, weight_val = validation
+        val_query = {}
+        if form is not None:
+            X_val, y_val, qid_val, weight_val, val_query = _learner_input(
+                X_val, y_val, qid_val, weight_val, learner, form
+            )
+        monitor = self._query_metric(y_val, qid_val, weight_val)
+        stopping = early_stopping_params(
+            learner,
+            self.early_stopping,
+            monitor,
+            X_val,
+            y_val,
+            val_query,
+            self._query_metric(*training),
+        )
+        return stopping, monitor
+
+    def _query_metric(self, y, qid, weight) -> QueryMetric:
+        """This evaluator's NDCG of fixed rows, as a function of their scores."""
+        labels, options = np.asarray(y), self._metric_options()
+
+        def score(y_score):
+            return ndcg_score(labels, y_score, qid=qid, sample_weight=weight, **options)
+
+        return QueryMetric(score, labels, f"ndcg@{self.k}")
 
     @available_if(_estimator_has("predict"))
     def predict(self, X: ArrayLike) -> np.ndarray:
@@ -340,7 +552,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             The estimator's predictions.
         """
         check_is_fitted(self)
-        return self.estimator_.predict(X)
+        return self.estimator_.predict(self._features(X))
 
     @available_if(_estimator_has("decision_function"))
     def decision_function(self, X: ArrayLike) -> np.ndarray:
@@ -357,7 +569,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             The estimator's decision function.
         """
         check_is_fitted(self)
-        return self.estimator_.decision_function(X)
+        return self.estimator_.decision_function(self._features(X))
 
     @available_if(_estimator_has("predict_proba"))
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
@@ -374,7 +586,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             The estimator's class probabilities.
         """
         check_is_fitted(self)
-        return self.estimator_.predict_proba(X)
+        return self.estimator_.predict_proba(self._features(X))
 
     def score(
         self,
@@ -394,7 +606,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             True relevance label of each document.
         qid : array-like of shape (n_samples,), default=None
             Query id of each document. None means all rows are one query, with
-            a warning (a search without metadata routing passes no qid).
+            a warning (a search without metadata routing passes no qid), unless
+            the evaluator's ``qid`` names the column of ``X`` that holds them.
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each query in the mean, given per document (equal within
             a query).
@@ -408,20 +621,16 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             The mean NDCG@k over queries, as :func:`ndcg_score` computes it.
         """
         check_is_fitted(self)
+        X, qid = self._query_ids(X, qid, "score")
         if qid is None and np.ndim(y) == 1:
             self._check_one_query(y, sample_weight)
         return ndcg_score(
             y,
             ranking_scores(self.estimator_, X, np.ndim(y)),
-            k=self.k,
-            gain=self.gain,
-            discount=self.discount,
-            ties=self.ties,
             qid=qid,
             sample_weight=sample_weight,
-            zero_division=self.zero_division,
-            normalize=self.normalize,
             document_weight=document_weight,
+            **self._metric_options(),
         )
 
     def _check_one_query(self, y, sample_weight) -> None:
@@ -449,6 +658,15 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             stacklevel=3,
         )
 
+    def __sklearn_clone__(self):
+        # as BaseEstimator's, but CatBoost models with cat_features clone too (_clone)
+        params = self.get_params(deep=False)
+        estimator = _clone(params.pop("estimator"))
+        new = type(self)(estimator, **{key: clone(v, safe=False) for key, v in params.items()})
+        if hasattr(self, "_metadata_request"):  # set_fit_request / set_score_request
+            new._metadata_request = copy.deepcopy(self._metadata_request)
+        return new
+
     @property
     def n_features_in_(self) -> int:
         """Number of features seen during :meth:`fit`."""
@@ -458,7 +676,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             raise AttributeError(
                 f"{type(self).__name__} object has no n_features_in_ attribute."
             ) from error
-        return self.estimator_.n_features_in_
+        return self.estimator_.n_features_in_ + (self.qid is not None)  # the qid column
 
     def get_metadata_routing(self) -> MetadataRouter:
         """Get the metadata routing of this object.

@@ -12,11 +12,13 @@ from sklearn import config_context, get_config
 from ._aggregate import weighted_mean
 from ._compat import StrOptions, _Scorer, validate_params
 from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, at_cutoffs, dcg_score, ndcg_score
+from ._qid_column import split_qid_column
 from ._response import RESPONSE_METHODS, check_response_method, ranking_scores
 
 _OPTIONS = {name: _COMMON_PARAMS[name] for name in ("gain", "discount", "ties")}
 _OPTIONS["k"] = [*_COMMON_PARAMS["k"], list, tuple, np.ndarray]  # several cutoffs: a dict
 _RESPONSE_METHOD = [StrOptions({"auto", *RESPONSE_METHODS}), tuple, list]
+_QID_COLUMN = [str, Integral, None]  # a column name or position of X
 
 
 class _RankingScorer(_Scorer):
@@ -24,18 +26,20 @@ class _RankingScorer(_Scorer):
 
     Called directly, ``scorer(estimator, X, y, qid=qid)`` works with metadata
     routing on or off: routing is how a search passes ``qid``, not a
-    condition for passing it by hand.
+    condition for passing it by hand. With ``qid_column``, the query ids are
+    read from that column of X instead (X reaches the estimator whole).
     """
 
-    def __init__(self, score_func, kwargs, response_method):
+    def __init__(self, score_func, kwargs, response_method, qid_column=None):
         check_response_method(response_method)
         self._ranking_response = response_method
+        self._qid_column = qid_column
         # scikit-learn reads _response_method (multi-metric caching): a real method
         auto = isinstance(response_method, str) and response_method == "auto"
         super().__init__(score_func, 1, kwargs, RESPONSE_METHODS if auto else response_method)
 
     def __repr__(self) -> str:
-        return (
+        text = (
             super()
             .__repr__()
             .replace(
@@ -43,6 +47,9 @@ class _RankingScorer(_Scorer):
                 f"response_method={self._ranking_response!r}",
             )
         )
+        if self._qid_column is None:
+            return text
+        return f"{text[:-1]}, qid={self._qid_column!r})"
 
     def __call__(
         self, estimator, X, y_true, sample_weight=None, *, qid=None, document_weight=None, pool=None
@@ -54,6 +61,14 @@ class _RankingScorer(_Scorer):
         return self._score(None, estimator, X, y_true, **metadata)
 
     def _score(self, method_caller, estimator, X, y_true, **kwargs):
+        if self._qid_column is not None:
+            if kwargs.get("qid") is not None:
+                raise ValueError(
+                    f"This scorer reads the query ids from the column qid="
+                    f"{self._qid_column!r} of X, and got qid=... as well; give one of "
+                    "the two (make the scorer without qid= to take routed query ids)."
+                )
+            kwargs["qid"] = split_qid_column(X, self._qid_column)[1]
         y_score = ranking_scores(estimator, X, np.ndim(y_true), self._ranking_response)
         return self._score_func(y_true, y_score, **{**self._kwargs, **kwargs})
 
@@ -127,14 +142,14 @@ def _check_scorer_input(y_true, y_score, qid, metric: str) -> None:
 
 
 def _make_ranking_scorer(
-    score_func: Callable, response_method, options: dict, metric: str
+    score_func: Callable, response_method, options: dict, metric: str, qid=None
 ) -> _RankingScorer:
     ks = _check_cutoffs(options["k"])
     if ks is not None:  # several cutoffs: one scorer returning a dict
         options = {**options, "ks": ks, "metric": metric}
         del options["k"]
         score_func = _at_cutoffs
-    scorer = _RankingScorer(score_func, options, response_method)
+    scorer = _RankingScorer(score_func, options, response_method, qid)
     # Request qid and sample_weight by default, so that with routing enabled
     # search.fit(X, y, qid=qid) needs no further call. set_score_request only
     # works while routing is enabled; the context enables it for this call
@@ -145,7 +160,7 @@ def _make_ranking_scorer(
 
 
 @validate_params(
-    {**_OPTIONS, **_NDCG_PARAMS, "response_method": _RESPONSE_METHOD},
+    {**_OPTIONS, **_NDCG_PARAMS, "response_method": _RESPONSE_METHOD, "qid": _QID_COLUMN},
     prefer_skip_nested_validation=True,
 )
 def make_ndcg_scorer(
@@ -157,6 +172,7 @@ def make_ndcg_scorer(
     zero_division: float = 0.0,
     response_method: str | tuple[str, ...] = "auto",
     normalize: str = "ideal",
+    qid: str | int | None = None,
 ):
     """NDCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
 
@@ -206,6 +222,15 @@ def make_ndcg_scorer(
     normalize : {"ideal", "minmax"}, default="ideal"
         Divide the DCG by the ideal DCG, or min-max normalise it between the
         worst and the ideal DCG; see :func:`ndcg_score`.
+    qid : str, int or None, default=None
+        The column of ``X`` that holds the query ids, for tools that do not
+        route metadata (Optuna's ``OptunaSearchCV``, scikit-learn's searches
+        with routing off, ``permutation_importance``): a DataFrame column
+        name, or a column position. The scorer reads each fold's query ids
+        from it and hands ``X`` to the estimator whole, so the estimator must
+        drop the column itself (a pipeline whose first step drops it, or
+        ``RankingEvaluator(..., qid=<column>)``). None takes ``qid`` from
+        routing or the call.
 
     Returns
     -------
@@ -270,11 +295,11 @@ def make_ndcg_scorer(
     """
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
     options.update(zero_division=zero_division, normalize=normalize)
-    return _make_ranking_scorer(_ndcg_score, response_method, options, "ndcg")
+    return _make_ranking_scorer(_ndcg_score, response_method, options, "ndcg", qid)
 
 
 @validate_params(
-    {**_OPTIONS, "response_method": _RESPONSE_METHOD},
+    {**_OPTIONS, "response_method": _RESPONSE_METHOD, "qid": _QID_COLUMN},
     prefer_skip_nested_validation=True,
 )
 def make_dcg_scorer(
@@ -284,6 +309,7 @@ def make_dcg_scorer(
     discount: str | Callable = "log2",
     ties: str = "average",
     response_method: str | tuple[str, ...] = "auto",
+    qid: str | int | None = None,
 ):
     """DCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
 
@@ -311,6 +337,8 @@ def make_dcg_scorer(
     response_method : "auto", {"decision_function", "predict_proba", "predict"} \
             or tuple of them, default="auto"
         How the estimator scores documents; see :func:`make_ndcg_scorer`.
+    qid : str, int or None, default=None
+        The column of ``X`` that holds the query ids; see :func:`make_ndcg_scorer`.
 
     Returns
     -------
@@ -345,4 +373,4 @@ def make_dcg_scorer(
     array([2.627 , 4.1325, 3.9429])
     """
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
-    return _make_ranking_scorer(_dcg_score, response_method, options, "dcg")
+    return _make_ranking_scorer(_dcg_score, response_method, options, "dcg", qid)

@@ -85,6 +85,10 @@ def test_init_only_stores():
         "ties": "average",
         "zero_division": 0.0,
         "normalize": "ideal",
+        "qid": None,
+        "early_stopping": None,
+        "validation_fraction": 0.1,
+        "random_state": None,
     }
 
 
