@@ -1,8 +1,9 @@
 """The demo: tune ranking models by NDCG with GridSearchCV and GroupKFold.
 
 Run it with ``python -m sklearn_ndcg demo`` or ``sklearn-ndcg demo``. It needs
-only numpy, scipy and scikit-learn; LightGBM's ``LGBMRanker`` and XGBoost's
-``XGBRanker`` join the search when they are installed.
+only numpy, scipy and scikit-learn; LightGBM's ``LGBMRanker``, XGBoost's
+``XGBRanker`` and CatBoost's ``CatBoostRanker`` join the search when they are
+installed.
 """
 
 from __future__ import annotations
@@ -104,6 +105,23 @@ def _candidates(seed: int, use_ltr: bool) -> list[dict]:
                 "estimator__max_depth": [3, 6],
             }
         )
+    if use_ltr and _installed("catboost"):
+        from catboost import CatBoostRanker
+
+        grid.append(
+            {
+                "estimator": [
+                    CatBoostRanker(
+                        iterations=100,
+                        thread_count=1,
+                        random_seed=seed,
+                        verbose=False,
+                        allow_writing_files=False,
+                    )
+                ],
+                "estimator__depth": [4, 6],
+            }
+        )
     return grid
 
 
@@ -184,7 +202,7 @@ def run_demo(
     n_splits : int, default=3
         Number of GroupKFold folds.
     use_ltr : bool, default=True
-        Include LGBMRanker and XGBRanker if they are installed.
+        Include LGBMRanker, XGBRanker and CatBoostRanker if they are installed.
     n_jobs : int, default=1
         Number of folds fitted in parallel processes. Each fit uses one
         thread: OpenMP threads competing for busy cores slow gradient boosting
@@ -234,11 +252,11 @@ def _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out) -> GridSearchCV:
         cv=GroupKFold(n_splits=n_splits),
         n_jobs=n_jobs,
     )
-    missing = [name for name in ("lightgbm", "xgboost") if not _installed(name)]
+    missing = [name for name in ("lightgbm", "xgboost", "catboost") if not _installed(name)]
     if use_ltr and missing:
         report(
-            f"{' and '.join(missing)} not installed: pip install 'sklearn-ndcg[ltr]' to "
-            "add LGBMRanker and XGBRanker to the search"
+            f"{', '.join(missing)} not installed: pip install 'sklearn-ndcg[ltr]' to "
+            "add LGBMRanker, XGBRanker and CatBoostRanker to the search"
         )
     n_candidates = len(sklearn.model_selection.ParameterGrid(search.param_grid))
     report(

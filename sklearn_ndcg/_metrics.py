@@ -33,6 +33,29 @@ _ZERO_DIVISION = [Options(Real, {0.0, 1.0}), "nan"]
 _LOG_BASE = [Interval(Real, 1, None, closed="neither"), None]
 NORMALIZE = ("ideal", "minmax")
 _NDCG_PARAMS = {"zero_division": _ZERO_DIVISION, "normalize": [StrOptions(set(NORMALIZE))]}
+_REPLACE_UNDEFINED = {"replace_undefined_by": [*_ZERO_DIVISION, None]}
+
+
+class _Default(float):
+    """A default value that tells itself apart from the same value given explicitly."""
+
+
+ZERO_DIVISION = _Default(0.0)
+"""The default of ``zero_division``: 0.0, unless ``replace_undefined_by`` is given."""
+
+
+def resolve_zero_division(zero_division: float, replace_undefined_by: float | None) -> float:
+    """``zero_division`` under either of its names; refuse both at once."""
+    if replace_undefined_by is None:
+        return zero_division
+    if zero_division is not ZERO_DIVISION:
+        raise ValueError(
+            "zero_division and replace_undefined_by are two names for the same option "
+            f"(the NDCG of a query without relevant document); got zero_division="
+            f"{zero_division!r} and replace_undefined_by={replace_undefined_by!r}. Give "
+            "one of the two."
+        )
+    return replace_undefined_by
 _DOCUMENT_WEIGHT = {"document_weight": ["array-like", None]}
 _POOL = {
     "pool": [JudgmentPool, None],
@@ -301,6 +324,7 @@ def at_cutoffs(
         **_NDCG_PARAMS,
         **_DOCUMENT_WEIGHT,
         **_POOL,
+        **_REPLACE_UNDEFINED,
         "metric": [StrOptions({"ndcg", "dcg"})],
         "log_base": _LOG_BASE,
     },
@@ -317,13 +341,14 @@ def query_scores(
     ties: str = "average",
     qid: ArrayLike | None = None,
     sample_weight: ArrayLike | None = None,
-    zero_division: float = 0.0,
+    zero_division: float = ZERO_DIVISION,
     log_base: float | None = None,
     normalize: str = "ideal",
     document_weight: ArrayLike | None = None,
     pool: JudgmentPool | None = None,
     unjudged: str = "zero",
     missing_queries: str = "drop",
+    replace_undefined_by: float | None = None,
 ) -> QueryScores:
     """NDCG or DCG of each query, with the query ids they belong to.
 
@@ -372,6 +397,8 @@ def query_scores(
         With ``pool``: unjudged documents gain 0, or are removed from the ranking.
     missing_queries : {"drop", "zero"}, default="drop"
         With ``pool``: queries of the pool that the ranking lacks are left out, or score 0.
+    replace_undefined_by : {0.0, 1.0, np.nan}, default=None
+        Another name for ``zero_division``; see :func:`ndcg_score`.
 
     Returns
     -------
@@ -395,6 +422,7 @@ def query_scores(
     array([1.    , 0.9386])
     """
     ties = resolve_ties(ties, None)
+    zero_division = resolve_zero_division(zero_division, replace_undefined_by)
     check_log_base(log_base, discount)
     if metric == "ndcg":
         log_base = None  # the base cancels in NDCG
@@ -420,7 +448,14 @@ def query_scores(
 
 
 @validate_params(
-    {**_COMMON_PARAMS, **_IGNORE_TIES, **_NDCG_PARAMS, **_DOCUMENT_WEIGHT, **_POOL},
+    {
+        **_COMMON_PARAMS,
+        **_IGNORE_TIES,
+        **_NDCG_PARAMS,
+        **_DOCUMENT_WEIGHT,
+        **_POOL,
+        **_REPLACE_UNDEFINED,
+    },
     prefer_skip_nested_validation=True,
 )
 def ndcg_score(
@@ -433,13 +468,14 @@ def ndcg_score(
     ties: str = DEFAULT_TIES,
     qid: ArrayLike | None = None,
     sample_weight: ArrayLike | None = None,
-    zero_division: float = 0.0,
+    zero_division: float = ZERO_DIVISION,
     ignore_ties: bool | None = None,
     normalize: str = "ideal",
     document_weight: ArrayLike | None = None,
     pool: JudgmentPool | None = None,
     unjudged: str = "zero",
     missing_queries: str = "drop",
+    replace_undefined_by: float | None = None,
 ) -> float:
     """Normalized Discounted Cumulative Gain, averaged over queries.
 
@@ -540,6 +576,12 @@ def ndcg_score(
         With ``pool``: queries of the pool that the ranking lacks (an empty
         ranking) are left out ("drop", as trec_eval by default) or score 0
         ("zero", trec_eval's ``-c``).
+    replace_undefined_by : {0.0, 1.0, np.nan}, default=None
+        Another name for ``zero_division``, the one scikit-learn is adopting
+        for scores that can be undefined (scikit-learn 1.9 uses it in
+        ``cohen_kappa_score`` and ``class_likelihood_ratios``; PR #34244
+        proposes it for its ``ndcg_score``), with the same values. Give one of the two; passing
+        both raises a ``ValueError``. None means ``zero_division`` decides.
 
     Returns
     -------
@@ -601,6 +643,7 @@ def ndcg_score(
     0.977915
     """
     ties = resolve_ties(ties, ignore_ties)
+    zero_division = resolve_zero_division(zero_division, replace_undefined_by)
     _, result, weight = _query_dcg(
         y_true,
         y_score,

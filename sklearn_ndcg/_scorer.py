@@ -11,7 +11,16 @@ from sklearn import config_context, get_config
 
 from ._aggregate import weighted_mean
 from ._compat import StrOptions, _Scorer, validate_params
-from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, at_cutoffs, dcg_score, ndcg_score
+from ._metrics import (
+    _COMMON_PARAMS,
+    _NDCG_PARAMS,
+    _REPLACE_UNDEFINED,
+    ZERO_DIVISION,
+    at_cutoffs,
+    dcg_score,
+    ndcg_score,
+    resolve_zero_division,
+)
 from ._qid_column import split_qid_column
 from ._response import RESPONSE_METHODS, check_response_method, ranking_scores
 
@@ -160,7 +169,13 @@ def _make_ranking_scorer(
 
 
 @validate_params(
-    {**_OPTIONS, **_NDCG_PARAMS, "response_method": _RESPONSE_METHOD, "qid": _QID_COLUMN},
+    {
+        **_OPTIONS,
+        **_NDCG_PARAMS,
+        **_REPLACE_UNDEFINED,
+        "response_method": _RESPONSE_METHOD,
+        "qid": _QID_COLUMN,
+    },
     prefer_skip_nested_validation=True,
 )
 def make_ndcg_scorer(
@@ -169,10 +184,11 @@ def make_ndcg_scorer(
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
     ties: str = "average",
-    zero_division: float = 0.0,
+    zero_division: float = ZERO_DIVISION,
     response_method: str | tuple[str, ...] = "auto",
     normalize: str = "ideal",
     qid: str | int | None = None,
+    replace_undefined_by: float | None = None,
 ):
     """NDCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
 
@@ -231,6 +247,9 @@ def make_ndcg_scorer(
         drop the column itself (a pipeline whose first step drops it, or
         ``RankingEvaluator(..., qid=<column>)``). None takes ``qid`` from
         routing or the call.
+    replace_undefined_by : {0.0, 1.0, np.nan}, default=None
+        Another name for ``zero_division``; see :func:`ndcg_score`. Give one
+        of the two.
 
     Returns
     -------
@@ -294,6 +313,7 @@ def make_ndcg_scorer(
     array([0.7541, 0.8595, 0.8235])
     """
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
+    zero_division = resolve_zero_division(zero_division, replace_undefined_by)
     options.update(zero_division=zero_division, normalize=normalize)
     return _make_ranking_scorer(_ndcg_score, response_method, options, "ndcg", qid)
 

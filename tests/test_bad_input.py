@@ -660,6 +660,22 @@ METRIC_CASES = [
     ),
     (
         "option",
+        "replace_undefined_by_half",
+        (Y_2D, S_2D),
+        {"replace_undefined_by": 0.5},
+        ValueError,
+        "'replace_undefined_by' parameter",
+    ),
+    (
+        "option",
+        "replace_undefined_by_with_zero_division",
+        (Y_2D, S_2D),
+        {"replace_undefined_by": 1.0, "zero_division": 1.0},
+        ValueError,
+        "zero_division and replace_undefined_by are two names",
+    ),
+    (
+        "option",
         "misspelt_keyword",
         (Y_2D, S_2D),
         {"sample_weights": [1, 1]},
@@ -1234,7 +1250,7 @@ METRIC_CASES = [
 
 # keywords dcg_score does not take, or takes with another meaning (log_base is
 # an unknown keyword to ndcg_score but a valid option of dcg_score)
-NDCG_ONLY = {"zero_division", "log_base", "normalize"}
+NDCG_ONLY = {"zero_division", "replace_undefined_by", "log_base", "normalize"}
 # keywords query_scores takes with another meaning (log_base is a valid option
 # of it) or rejects with its own message (ignore_ties): its rows follow the loop
 NOT_QUERY_SCORES = {"ignore_ties", "log_base"}

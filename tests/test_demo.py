@@ -76,7 +76,11 @@ def test_table_matches_the_search(demo_output):
 
 def test_ltr_candidates_only_when_installed(demo_output):
     _, out, _ = demo_output
-    for module, name in [("lightgbm", "LGBMRanker"), ("xgboost", "XGBRanker")]:
+    for module, name in [
+        ("lightgbm", "LGBMRanker"),
+        ("xgboost", "XGBRanker"),
+        ("catboost", "CatBoostRanker"),
+    ]:
         try:
             __import__(module)
         except ImportError:

@@ -13,7 +13,7 @@ import pytest
 from sklearn import metrics as skm
 from sklearn.exceptions import UndefinedMetricWarning
 
-from sklearn_ndcg import dcg_score, ndcg_score, query_scores
+from sklearn_ndcg import dcg_score, make_ndcg_scorer, ndcg_score, query_scores
 
 RTOL = 1e-12
 TIE_RULES = ["average", "first", "optimistic", "pessimistic"]
@@ -93,6 +93,37 @@ def test_zero_division(zero_division, expected):
         [2, 1, 0, 0], [2, 1, 5, 3], qid=["a", "a", "b", "b"], zero_division=zero_division
     )
     assert result == pytest.approx(expected, rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [  # the hand computation of test_zero_division
+        (0.0, (1.0 + 0.0) / 2),
+        (1.0, (1.0 + 1.0) / 2),
+        (np.nan, 1.0),
+    ],
+)
+def test_replace_undefined_by_is_zero_division(value, expected):
+    y, s, qid = [2, 1, 0, 0], [2, 1, 5, 3], ["a", "a", "b", "b"]
+    assert ndcg_score(y, s, qid=qid, replace_undefined_by=value) == pytest.approx(
+        expected, rel=1e-15
+    )
+    per_query = query_scores(y, s, qid=qid, replace_undefined_by=value).score
+    np.testing.assert_array_equal(per_query, [1.0, value])
+    scorer = make_ndcg_scorer(replace_undefined_by=value)
+    assert scorer._kwargs["zero_division"] is value or np.isnan(scorer._kwargs["zero_division"])
+
+
+@pytest.mark.parametrize("zero_division", [0.0, 1.0, np.nan])
+@pytest.mark.parametrize("func", ["ndcg_score", "query_scores", "make_ndcg_scorer"])
+def test_replace_undefined_by_and_zero_division_together(func, zero_division):
+    # one of the two at a time, even when both say the same (0.0 given explicitly)
+    call = {"ndcg_score": ndcg_score, "query_scores": query_scores}.get(func)
+    with pytest.raises(ValueError, match="zero_division and replace_undefined_by"):
+        if call is None:
+            make_ndcg_scorer(zero_division=zero_division, replace_undefined_by=0.0)
+        else:
+            call([[1, 0]], [[1, 0]], zero_division=zero_division, replace_undefined_by=0.0)
 
 
 def test_zero_division_nan_every_query_undefined_warns():
