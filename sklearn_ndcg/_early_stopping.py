@@ -59,8 +59,17 @@ class QueryMetric:
         return y.shape == self.labels.shape and np.array_equal(y, self.labels)
 
 
-def _library(learner) -> str:
-    return type(learner).__module__.split(".")[0]
+_LIBRARIES = ("lightgbm", "xgboost", "catboost", "sklearn")
+
+
+def library_of(estimator) -> str:
+    """The top-level package of the first class of ``estimator``'s MRO from a
+    known library (so subclasses count), else of its own class."""
+    for cls in type(estimator).__mro__:
+        name = cls.__module__.split(".")[0]
+        if name in _LIBRARIES:
+            return name
+    return type(estimator).__module__.split(".")[0]
 
 
 def early_stopping_params(
@@ -79,13 +88,13 @@ def early_stopping_params(
     ``{"group_id": ids}`` or empty). ``training`` scores the training rows,
     which CatBoost evaluates a custom metric on too.
     """
-    library = _library(learner)
+    library = library_of(learner)
     if library == "lightgbm":
         import lightgbm
 
         learner.set_params(metric="None")  # stop on the custom metric alone
-        fit = inspect.signature(learner.fit).parameters
-        if "eval_X" in fit:  # LightGBM >= 4.7 deprecates eval_set
+        if "eval_X" in inspect.signature(lightgbm.LGBMModel.fit).parameters:
+            # LightGBM >= 4.7 deprecates eval_set
             params = {"eval_X": (X_val,), "eval_y": (y_val,)}
         else:
             params = {"eval_set": [(X_val, y_val)]}
@@ -129,7 +138,7 @@ def early_stopping_params(
 
 def finish_early_stopping(learner) -> None:
     """Drop what :func:`early_stopping_params` left on the fitted ``learner``."""
-    if _library(learner) == "xgboost":
+    if library_of(learner) == "xgboost":
         learner.set_params(callbacks=None)  # the callback holds the validation rows
 
 

@@ -29,7 +29,7 @@ from ._compat import (
     _safe_tags,
     get_tags,
 )
-from ._early_stopping import QueryMetric, early_stopping_params, finish_early_stopping
+from ._early_stopping import QueryMetric, early_stopping_params, finish_early_stopping, library_of
 from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, ndcg_score
 from ._qid_column import split_qid_column
 from ._queries import group_queries, query_weights, rows_by_query
@@ -67,10 +67,6 @@ def _query_form(estimator) -> str | None:
     return None
 
 
-def _library(estimator) -> str:
-    return type(estimator).__module__.split(".")[0]
-
-
 def _clone(estimator):
     """``sklearn.base.clone``, also for CatBoost models with ``cat_features``.
 
@@ -82,7 +78,7 @@ def _clone(estimator):
     try:
         return clone(estimator)
     except RuntimeError:
-        if _library(estimator) != "catboost":
+        if library_of(estimator) != "catboost":
             raise
         return type(estimator)(**copy.deepcopy(estimator.get_params(deep=False)))
 
@@ -118,9 +114,9 @@ def _learner_input(X, y, qid, sample_weight, learner, form: str):
     weight = None
     if sample_weight is not None:
         weight = sample_weight[order]
-        if _library(learner) == "xgboost":  # XGBRanker weighs whole queries
+        if library_of(learner) == "xgboost":  # XGBRanker weighs whole queries
             own["sample_weight"] = query_weights(sample_weight, queries)
-        elif _library(learner) == "catboost":  # so do CatBoost's group weights
+        elif library_of(learner) == "catboost":  # so do CatBoost's group weights
             own["group_weight"] = np.repeat(query_weights(sample_weight, queries), queries.sizes)
         else:
             own["sample_weight"] = weight
@@ -425,9 +421,11 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         else:
             with warnings.catch_warnings():
                 # CatBoost tries to compile a custom metric with numba, and warns
-                # when it cannot; the metric then runs as Python.
+                # when it cannot (or numba is missing); the metric then runs as Python.
                 warnings.filterwarnings(
-                    "ignore", "(Failed to optimize|Can't optimze) method", UserWarning
+                    "ignore",
+                    "(Failed to optimize|Can't optimze) method|Failed to import numba",
+                    UserWarning,
                 )
                 self.estimator_.fit(X, y, **params, **own, **stopping)
         if monitor is not None:

@@ -56,6 +56,8 @@ def resolve_zero_division(zero_division: float, replace_undefined_by: float | No
             "one of the two."
         )
     return replace_undefined_by
+
+
 _DOCUMENT_WEIGHT = {"document_weight": ["array-like", None]}
 _POOL = {
     "pool": [JudgmentPool, None],
