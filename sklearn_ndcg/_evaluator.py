@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import inspect
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -248,6 +248,13 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     If ``estimator`` is a :class:`~sklearn.pipeline.Pipeline`, the query
     information and the weights go to its last step.
 
+    CatBoost 1.2.10 models given ``cat_features`` fail scikit-learn's
+    ``clone`` (catboost issue #3078); the evaluator clones them itself, so
+    ``RankingEvaluator(CatBoostRanker(cat_features=[...]))`` works in any
+    search, with its parameters searched as ``estimator__depth`` etc. A search
+    also clones the *values* of its grid, beyond the evaluator's reach: such a
+    model as a value of ``{"estimator": [...]}`` still fails there.
+
     Tuners without metadata routing, such as Optuna's ``OptunaSearchCV``,
     pass ``fit`` parameters to ``fit`` but nothing to ``score``: give the query
     ids as a column of ``X`` with ``qid=<column>`` and ``groups=`` for the
@@ -294,7 +301,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict"])],
-        "qid": [str, Integral, None],  # a column name or position of X
+        "qid": [str, Integers(None, closed="neither"), None],  # a column name or position
         "k": _COMMON_PARAMS["k"],
         "gain": _COMMON_PARAMS["gain"],
         "discount": _COMMON_PARAMS["discount"],
@@ -373,6 +380,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         """
         X_in = X
         X, qid = self._query_ids(X, qid, "fit")
+        for attribute in ("feature_names_in_", "validation_scores_"):  # of a previous fit
+            self.__dict__.pop(attribute, None)
         if y is None:
             raise ValueError(
                 f"This {type(self).__name__} estimator requires y to be passed, but "

@@ -28,7 +28,9 @@ def _position(column, n_columns: int, names, X) -> int:
     if isinstance(column, Integral) and not isinstance(column, bool):
         if not -n_columns <= column < n_columns:
             raise ValueError(
-                f"qid={column!r} is not a column position of X, which has {n_columns} columns."
+                f"qid={column!r} is not a column position of X, which has {n_columns} "
+                "columns (an integer qid is a position, as in ColumnTransformer, also "
+                "for a DataFrame with integer column names)."
             )
         return int(column) % n_columns
     if names is None:
@@ -56,7 +58,8 @@ def split_qid_column(X, column) -> tuple[object, np.ndarray]:
 
     Returns
     -------
-    X_rest : same type as X (a list becomes an ndarray)
+    X_rest : same type as X (a list becomes an ndarray, a sparse matrix other
+        than CSR or CSC a CSR matrix)
         The other columns, in their order.
     qid : ndarray or Series of shape (n_samples,)
         The query-id column, to be checked by ``check_qid``.
@@ -71,8 +74,8 @@ def split_qid_column(X, column) -> tuple[object, np.ndarray]:
             )
         position = _position(column, X.shape[1], None, X)
         keep = np.arange(X.shape[1]) != position
-        if sp.issparse(X):
-            X = sp.csc_matrix(X)
+        if sp.issparse(X):  # CSR and CSC keep their format; others become CSR
+            X = X if X.format in ("csr", "csc") else X.tocsr()
             return X[:, np.flatnonzero(keep)], X[:, [position]].toarray().ravel()
         return X[:, keep], X[:, position]
     names = list(X.columns)

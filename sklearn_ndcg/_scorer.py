@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 from sklearn import config_context, get_config
 
 from ._aggregate import weighted_mean
-from ._compat import StrOptions, _Scorer, validate_params
+from ._compat import Integers, StrOptions, _Scorer, validate_params
 from ._metrics import (
     _COMMON_PARAMS,
     _NDCG_PARAMS,
@@ -27,7 +27,7 @@ from ._response import RESPONSE_METHODS, check_response_method, ranking_scores
 _OPTIONS = {name: _COMMON_PARAMS[name] for name in ("gain", "discount", "ties")}
 _OPTIONS["k"] = [*_COMMON_PARAMS["k"], list, tuple, np.ndarray]  # several cutoffs: a dict
 _RESPONSE_METHOD = [StrOptions({"auto", *RESPONSE_METHODS}), tuple, list]
-_QID_COLUMN = [str, Integral, None]  # a column name or position of X
+_QID_COLUMN = [str, Integers(None, closed="neither"), None]  # a column name or position
 
 
 class _RankingScorer(_Scorer):

@@ -4,10 +4,10 @@ LightGBM, XGBoost and CatBoost rankers and a HistGradientBoosting regressor,
 each stopped early on the NDCG of validation queries and each with two
 learning rates, are searched by ``GridSearchCV`` (query ids routed as
 metadata) and by Optuna's ``OptunaSearchCV`` (which routes nothing: the query
-ids travel in a column of X), on identical folds. Both must give every candidate the same fold scores and
-pick the same best candidate, and every fold score must equal an independent
-per-query loop over ``sklearn.metrics.ndcg_score`` on the refitted model's
-predictions.
+ids travel in a column of X), on identical folds. Both must give every
+candidate the same fold scores and pick the same best candidate, and every fold
+score must equal an independent per-query loop over ``sklearn.metrics.ndcg_score``
+on the refitted model's predictions.
 """
 
 from __future__ import annotations
