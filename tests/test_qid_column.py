@@ -444,29 +444,27 @@ def test_optuna_search_with_column(quiet_optuna):
 # --- without the column, the same searches score wrongly or not at all --------------
 
 
-def test_search_without_column_cannot_score():
-    """Routing off: qid reaches fit but not score, which refuses to guess."""
-    search = RandomizedSearchCV(
+def _search_without_column(**kwargs):
+    return RandomizedSearchCV(
         RankingEvaluator(Ridge()),
         {"estimator__alpha": loguniform(0.1, 1000)},
         n_iter=3,
         cv=CV,
         random_state=0,
-        error_score="raise",
+        **kwargs,
     )
+
+
+def test_search_without_column_cannot_score():
+    """Routing off: qid reaches fit but not score, which refuses to guess."""
+    search = _search_without_column(error_score="raise")
     with pytest.raises(ValueError, match="was fitted with qid, but score got no qid"):
         search.fit(X, y, groups=QID, qid=QID)
 
 
 def test_search_without_column_scores_one_query():
     """Routing off, no qid at all: each test fold is scored as one query."""
-    search = RandomizedSearchCV(
-        RankingEvaluator(Ridge()),
-        {"estimator__alpha": loguniform(0.1, 1000)},
-        n_iter=3,
-        cv=CV,
-        random_state=0,
-    )
+    search = _search_without_column()
     with pytest.warns(UserWarning, match="scored as one query"):
         search.fit(X, y, groups=QID)
 
