@@ -103,8 +103,12 @@ def early_stopping_params(
         if "group" in val_query:
             params["eval_group"] = [val_query["group"]]
         return params
-    if library == "xgboost":
-        learner.set_params(callbacks=[_xgboost_stopper(rounds, monitor, X_val)])
+    if library == "xgboost":  # after the user's own callbacks
+        callbacks = [
+            *(learner.get_params()["callbacks"] or []),
+            _xgboost_stopper(rounds, monitor, X_val),
+        ]
+        learner.set_params(callbacks=callbacks)
         return {}
     if library == "catboost":
         from catboost import Pool
@@ -138,8 +142,9 @@ def early_stopping_params(
 
 def finish_early_stopping(learner) -> None:
     """Drop what :func:`early_stopping_params` left on the fitted ``learner``."""
-    if library_of(learner) == "xgboost":
-        learner.set_params(callbacks=None)  # the callback holds the validation rows
+    if library_of(learner) == "xgboost":  # the callback holds the validation rows
+        callbacks = [c for c in learner.get_params()["callbacks"] if not hasattr(c, "monitor")]
+        learner.set_params(callbacks=callbacks or None)
 
 
 class _CatBoostMetric:
@@ -171,12 +176,16 @@ def _xgboost_stopper(rounds: int, monitor: QueryMetric, X_val):
     class NDCGEarlyStopping(TrainingCallback):
         best_round = 0
 
+        def __init__(self):
+            super().__init__()
+            self.monitor = monitor
+
         def after_iteration(self, model, epoch: int, evals_log) -> bool:
             scores = model.inplace_predict(
                 X_val, iteration_range=(0, epoch + 1), predict_type="margin"
             )
-            monitor(scores)
-            self.best_round = int(np.argmax(monitor.history))  # the first best
+            self.monitor(scores)
+            self.best_round = int(np.argmax(self.monitor.history))  # the first best
             return epoch - self.best_round >= rounds
 
         def after_training(self, model):

@@ -171,14 +171,30 @@ def test_same_split_with_same_random_state(data):
     np.testing.assert_array_equal(first.validation_scores_, again.validation_scores_)
 
 
-def test_xgboost_callback_is_dropped_after_fit(data):
+def test_xgboost_callbacks_kept_and_ours_dropped_after_fit(data):
     xgboost = pytest.importorskip("xgboost")
     X, y, qid = data
+    rounds = []
+
+    class Count(xgboost.callback.TrainingCallback):
+        def after_iteration(self, model, epoch, evals_log):
+            rounds.append(epoch)
+            return False
+
     evaluator = RankingEvaluator(
         xgboost.XGBRanker(n_estimators=20, n_jobs=1), early_stopping=ROUNDS, random_state=SEED
     ).fit(X, y, qid=qid)
     assert evaluator.estimator_.get_params()["callbacks"] is None
     assert evaluator.estimator.get_params()["callbacks"] is None  # the original untouched
+    mine = Count()
+    model = xgboost.XGBRanker(n_estimators=20, n_jobs=1, callbacks=[mine])
+    evaluator = RankingEvaluator(model, early_stopping=ROUNDS, random_state=SEED)
+    evaluator.fit(X, y, qid=qid)
+    # it ran every round (XGBoost 2.0 skips the others' last call once one stops)
+    n = len(evaluator.validation_scores_)
+    assert rounds in (list(range(n)), list(range(n - 1)))
+    callbacks = evaluator.estimator_.get_params()["callbacks"]
+    assert [type(c) for c in callbacks] == [Count]  # a clone of mine, ours dropped
 
 
 def test_errors(data):
