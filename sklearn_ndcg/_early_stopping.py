@@ -80,13 +80,18 @@ def early_stopping_params(
     y_val,
     val_query: dict,
     training: QueryMetric,
-) -> dict:
-    """Set ``learner`` up to stop early on ``monitor``; the extra ``fit`` parameters.
+) -> tuple[dict, dict]:
+    """Set ``learner`` up to stop early on ``monitor``.
 
     ``val_query`` is the query information of the validation rows in the form
     ``learner.fit`` takes it (``{"group": sizes}``, ``{"qid": ids}``,
     ``{"group_id": ids}`` or empty). ``training`` scores the training rows,
     which CatBoost evaluates a custom metric on too.
+
+    Returns the extra ``fit`` parameters, and the parameters of ``learner``
+    that :func:`finish_early_stopping` sets back after ``fit`` (the ones set
+    here hold the validation rows and local functions, which cannot be
+    pickled).
     """
     library = library_of(learner)
     if library == "lightgbm":
@@ -102,21 +107,18 @@ def early_stopping_params(
         params["callbacks"] = [lightgbm.early_stopping(rounds, verbose=False)]
         if "group" in val_query:
             params["eval_group"] = [val_query["group"]]
-        return params
+        return params, {}
     if library == "xgboost":  # after the user's own callbacks
-        callbacks = [
-            *(learner.get_params()["callbacks"] or []),
-            _xgboost_stopper(rounds, monitor, X_val),
-        ]
-        learner.set_params(callbacks=callbacks)
-        return {}
+        callbacks = learner.get_params()["callbacks"]
+        stopper = _xgboost_stopper(rounds, monitor, X_val)
+        return {}, _replace(learner, callbacks=[*(callbacks or []), stopper])
     if library == "catboost":
         from catboost import Pool
 
-        learner.set_params(eval_metric=_CatBoostMetric(monitor, training))
         cat_features = learner.get_params().get("cat_features")
         pool = Pool(X_val, y_val, cat_features=cat_features, group_id=val_query.get("group_id"))
-        return {"eval_set": pool, "early_stopping_rounds": rounds, "use_best_model": True}
+        original = _replace(learner, eval_metric=_CatBoostMetric(monitor, training))
+        return {"eval_set": pool, "early_stopping_rounds": rounds, "use_best_model": True}, original
     if library == "sklearn" and type(learner).__name__.startswith("HistGradientBoosting"):
         if "X_val" not in inspect.signature(learner.fit).parameters:
             raise ValueError(
@@ -131,8 +133,8 @@ def early_stopping_params(
                 return np.nan
             return monitor(ranking_scores(estimator, X))
 
-        learner.set_params(early_stopping=True, n_iter_no_change=rounds, scoring=scoring)
-        return {"X_val": X_val, "y_val": y_val}
+        original = _replace(learner, early_stopping=True, n_iter_no_change=rounds, scoring=scoring)
+        return {"X_val": X_val, "y_val": y_val}, original
     raise ValueError(
         "early_stopping needs a boosting model that trains round by round: LightGBM, "
         "XGBoost, CatBoost or scikit-learn's HistGradientBoosting; got "
@@ -140,11 +142,26 @@ def early_stopping_params(
     )
 
 
-def finish_early_stopping(learner) -> None:
-    """Drop what :func:`early_stopping_params` left on the fitted ``learner``."""
-    if library_of(learner) == "xgboost":  # the callback holds the validation rows
-        callbacks = [c for c in learner.get_params()["callbacks"] if not hasattr(c, "monitor")]
-        learner.set_params(callbacks=callbacks or None)
+_UNSET = object()
+
+
+def _replace(learner, **params) -> dict:
+    """Set ``params`` on ``learner``; return the values they had."""
+    current = learner.get_params()
+    original = {name: current.get(name, _UNSET) for name in params}
+    learner.set_params(**params)
+    return original
+
+
+def finish_early_stopping(learner, original: dict) -> None:
+    """Set back the ``original`` parameters of the fitted ``learner``."""
+    for name, value in original.items():
+        if value is _UNSET:  # CatBoost lists only the parameters it was given
+            learner._init_params.pop(name, None)
+        else:
+            learner.set_params(**{name: value})
+    if library_of(learner) == "sklearn":
+        learner._scorer = None  # HistGradientBoosting keeps the scorer of its fit
 
 
 class _CatBoostMetric:
@@ -176,16 +193,12 @@ def _xgboost_stopper(rounds: int, monitor: QueryMetric, X_val):
     class NDCGEarlyStopping(TrainingCallback):
         best_round = 0
 
-        def __init__(self):
-            super().__init__()
-            self.monitor = monitor
-
         def after_iteration(self, model, epoch: int, evals_log) -> bool:
             scores = model.inplace_predict(
                 X_val, iteration_range=(0, epoch + 1), predict_type="margin"
             )
-            self.monitor(scores)
-            self.best_round = int(np.argmax(self.monitor.history))  # the first best
+            monitor(scores)
+            self.best_round = int(np.argmax(monitor.history))  # the first best
             return epoch - self.best_round >= rounds
 
         def after_training(self, model):

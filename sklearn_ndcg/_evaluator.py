@@ -410,7 +410,9 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             own["sample_weight"] = sample_weight
         stopping, monitor = {}, None
         if self.early_stopping is not None:
-            stopping, monitor = self._stop_early(learner, form, validation, (y, codes, weight))
+            stopping, monitor, original = self._stop_early(
+                learner, form, validation, (y, codes, weight)
+            )
         clash = set(params) & (set(own) | set(stopping))
         if clash:
             raise ValueError(
@@ -438,7 +440,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                 )
                 self.estimator_.fit(X, y, **params, **own, **stopping)
         if monitor is not None:
-            finish_early_stopping(learner)
+            finish_early_stopping(learner, original)
             self.validation_scores_ = np.asarray(monitor.history)
         self._fitted_with_qid = qid is not None
         if self.qid is not None and hasattr(X_in, "columns"):
@@ -515,8 +517,9 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         return tuple(map(rows, next(split.split(codes, groups=codes))))
 
     def _stop_early(self, learner, form, validation, training):
-        """The learner's extra fit parameters for early stopping, and the monitor
-        of the validation NDCG; ``training`` is ``(y, qid, weight)`` as fitted."""
+        """The learner's extra fit parameters for early stopping, the monitor of
+        the validation NDCG and the learner's parameters to set back after fit;
+        ``training`` is ``(y, qid, weight)`` as fitted."""
         X_val, y_val, qid_val, weight_val = validation
         val_query = {}
         if form is not None:
@@ -524,7 +527,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                 X_val, y_val, qid_val, weight_val, learner, form
             )
         monitor = self._query_metric(y_val, qid_val, weight_val)
-        stopping = early_stopping_params(
+        stopping, original = early_stopping_params(
             learner,
             self.early_stopping,
             monitor,
@@ -533,7 +536,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             val_query,
             self._query_metric(*training),
         )
-        return stopping, monitor
+        return stopping, monitor, original
 
     def _query_metric(self, y, qid, weight) -> QueryMetric:
         """This evaluator's NDCG of fixed rows, as a function of their scores."""

@@ -8,6 +8,7 @@ validation queries chosen by ``GroupShuffleSplit`` from the query ids directly.
 from __future__ import annotations
 
 import inspect
+import pickle
 
 import numpy as np
 import pytest
@@ -239,3 +240,18 @@ def test_fit_parameters_it_sets_itself_are_refused(data):
     # group sizes given by hand, which a splitter could not slice anyway
     with pytest.raises(ValueError, match=r"\['group'\] itself.*Pass qid"):
         RankingEvaluator(model).fit(X, y, qid=qid, group=np.bincount(qid))
+
+
+@pytest.mark.parametrize("library, model", rankers(), ids=[name for name, _ in rankers()])
+def test_fitted_model_pickles_with_its_own_parameters(data, library, model):
+    # what early stopping set (callbacks, eval_metric, scoring holding the validation
+    # rows and local functions) is set back, so that a search's workers can send the
+    # fitted model back and the model's parameters are the user's
+    X, y, qid = data
+    evaluator = RankingEvaluator(model, k=K, early_stopping=ROUNDS, random_state=SEED)
+    evaluator.fit(X, y, qid=qid)
+    params = evaluator.estimator_.get_params()
+    for name in ("callbacks", "eval_metric", "scoring", "early_stopping", "n_iter_no_change"):
+        assert params.get(name) == model.get_params().get(name), name
+    again = pickle.loads(pickle.dumps(evaluator))
+    np.testing.assert_array_equal(again.predict(X), evaluator.predict(X))
