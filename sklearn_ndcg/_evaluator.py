@@ -283,6 +283,15 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     >>> model.get_params()["estimator__alpha"]
     1.0
 
+    The same with the query ids in a column of X (here the last), as tuners that
+    route no metadata need; the score is the one above:
+
+    >>> import numpy as np
+    >>> X_qid = np.column_stack([X, qid])
+    >>> model = RankingEvaluator(Ridge(), k=5, qid=-1).fit(X_qid, y)
+    >>> round(model.score(X_qid, y), 3)
+    0.829
+
     Tuned by NDCG\\@10 in a grid search, folds split by query:
 
     >>> import sklearn
