@@ -325,28 +325,19 @@ def _select_top(keys, values, cut, top_keys, top_values):
     Insertion into a sorted buffer: a key enters the full buffer only if it is
     larger than its last, so an equal key past the buffer is left out.
     """
-    for i in range(cut):  # insertion sort of the first cut
+    filled = 0  # keys in the buffer so far, at most cut
+    for i in range(keys.size):
         key = keys[i]
-        j = i
-        while j > 0 and top_keys[j - 1] < key:
-            top_keys[j] = top_keys[j - 1]
-            top_values[j] = top_values[j - 1]
-            j -= 1
-        top_keys[j] = key
-        top_values[j] = values[i]
-    last = top_keys[cut - 1]
-    for i in range(cut, keys.size):
-        key = keys[i]
-        if key <= last:
+        if filled == cut and key <= top_keys[cut - 1]:
             continue
-        j = cut - 1
+        j = min(filled, cut - 1)  # a full buffer drops its last key
         while j > 0 and top_keys[j - 1] < key:
             top_keys[j] = top_keys[j - 1]
             top_values[j] = top_values[j - 1]
             j -= 1
         top_keys[j] = key
         top_values[j] = values[i]
-        last = top_keys[cut - 1]
+        filled = min(filled + 1, cut)
 
 
 def _partial_sort(keys, values, n, cut, stack):
