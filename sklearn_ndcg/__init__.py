@@ -1,17 +1,17 @@
 """NDCG as a first-class citizen of scikit-learn model selection."""
 
-from ._comparison_display import ModelComparisonDisplay
+from ._plot._comparison import ModelComparisonDisplay
 from ._conventions import CONVENTIONS, positive_part_gain
 from ._datasets import make_ranking
-from ._diagnostics import TieDiagnostics, tie_diagnostics
-from ._display import NDCGCurveDisplay
-from ._evaluator import RankingEvaluator
-from ._metrics import QueryScores, dcg_score, ndcg_score, query_scores
-from ._model_selection import SimplestTiedRefit, cross_val_query_scores, search_query_scores
-from ._pool import JudgmentPool
-from ._scorer import make_dcg_scorer, make_ndcg_scorer
-from ._splitter import RepeatedGroupKFold
-from ._stats import (
+from ._metrics._diagnostics import TieDiagnostics, tie_diagnostics
+from ._plot._curve import NDCGCurveDisplay
+from ._model_selection._evaluator import RankingEvaluator
+from ._metrics._ndcg import QueryScores, dcg_score, ndcg_score, query_scores
+from ._stats._search import SimplestTiedRefit, cross_val_query_scores, search_query_scores
+from ._engine._pool import JudgmentPool
+from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
+from ._model_selection._splitter import RepeatedGroupKFold
+from ._stats._paired import (
     BootstrapResult,
     ModelComparison,
     PairedTestResult,
@@ -19,7 +19,7 @@ from ._stats import (
     compare_models,
     paired_test,
 )
-from ._trec import (
+from ._ir._trec import (
     RunEvaluation,
     TrecQrels,
     TrecRun,

@@ -12,7 +12,7 @@ import pytest
 
 from sklearn_ndcg import make_ranking, ndcg_score
 from sklearn_ndcg.__main__ import main
-from sklearn_ndcg._demo import run_demo
+from sklearn_ndcg._cli._demo import run_demo
 
 SMALL = ["demo", "--n-queries", "40", "--seed", "3"]
 
@@ -158,7 +158,7 @@ def test_reports_the_candidates_tied_with_the_best(demo_output):
     prints equal an independent out-of-fold loop on the search's folds."""
     from sklearn.base import clone
 
-    from sklearn_ndcg._demo import N_COMPARED, _describe
+    from sklearn_ndcg._cli._demo import N_COMPARED, _describe
 
     search, out, _ = demo_output
     assert f"The best {N_COMPARED} candidates, out-of-fold NDCG@10 per query" in out

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sklearn_ndcg._discount import discount_weights
+from sklearn_ndcg._engine._discount import discount_weights
 
 RANKS = np.arange(1, 5)
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import dcg_score, ndcg_score
-from sklearn_ndcg._gain import compute_gain
+from sklearn_ndcg._engine._gain import compute_gain
 
 LABELS = np.array([0.0, 1.0, 2.0, 3.0, 1.0])
 

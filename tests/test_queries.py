@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sklearn_ndcg._queries import (
+from sklearn_ndcg._engine._queries import (
     Queries,
     _stable_argsort,
     blocks,
@@ -133,7 +133,7 @@ def test_blocks_of_2d_input_are_its_rows():
 )
 def test_lean_unique_equals_numpy_unique(ids):
     """The sort-based grouping of numeric ids (issue 13's memory) equals np.unique."""
-    from sklearn_ndcg._queries import _unique_by_sort
+    from sklearn_ndcg._engine._queries import _unique_by_sort
 
     expected_ids, expected_codes = np.unique(ids, return_inverse=True)
     got_ids, got_codes = _unique_by_sort(ids)

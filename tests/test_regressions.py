@@ -29,7 +29,7 @@ from sklearn_ndcg import (
     ndcg_score,
     query_scores,
 )
-from sklearn_ndcg._validation import check_qid
+from sklearn_ndcg._engine._validation import check_qid
 
 INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 

@@ -6,7 +6,7 @@ import sklearn
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import GridSearchCV, check_cv, cross_validate
 
-from sklearn_ndcg._splitter import RepeatedGroupKFold
+from sklearn_ndcg._model_selection._splitter import RepeatedGroupKFold
 
 
 def _data(n_groups=13, seed=0):

@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose, assert_array_equal, assert_equal
 from scipy import stats
 
 from sklearn_ndcg import QueryScores
-from sklearn_ndcg._stats import (
+from sklearn_ndcg._stats._paired import (
     BootstrapResult,
     ModelComparison,
     PairedTestResult,

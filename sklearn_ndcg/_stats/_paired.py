@@ -13,8 +13,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._compat import Integers, Interval, StrOptions, validate_params
-from ._metrics import QueryScores
+from .._compat import Integers, Interval, StrOptions, validate_params
+from .._metrics._ndcg import QueryScores
 
 PAIRED_METHODS = ("randomization", "t", "wilcoxon", "bootstrap")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh")

@@ -9,9 +9,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn import config_context, get_config
 
-from ._aggregate import weighted_mean
-from ._compat import Integers, StrOptions, _Scorer, validate_params
-from ._metrics import (
+from .._engine._aggregate import weighted_mean
+from .._compat import Integers, StrOptions, _Scorer, validate_params
+from .._metrics._ndcg import (
     _COMMON_PARAMS,
     _NDCG_PARAMS,
     _REPLACE_UNDEFINED,

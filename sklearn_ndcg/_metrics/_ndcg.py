@@ -9,14 +9,14 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._aggregate import QueryDCG, dcg_at_cutoffs, dcg_by_query, ndcg_from_dcg, weighted_mean
-from ._compat import Integers, Interval, Options, StrOptions, validate_params
-from ._discount import DISCOUNTS, discount_weights
-from ._gain import GAINS, compute_gain
-from ._pool import JudgmentPool
-from ._queries import Queries, group_queries, query_weights
-from ._ties import DEFAULT_TIES, TIE_RULES, resolve_ties
-from ._validation import check_log_base, check_ranking_input
+from .._engine._aggregate import QueryDCG, dcg_at_cutoffs, dcg_by_query, ndcg_from_dcg, weighted_mean
+from .._compat import Integers, Interval, Options, StrOptions, validate_params
+from .._engine._discount import DISCOUNTS, discount_weights
+from .._engine._gain import GAINS, compute_gain
+from .._engine._pool import JudgmentPool
+from .._engine._queries import Queries, group_queries, query_weights
+from .._engine._ties import DEFAULT_TIES, TIE_RULES, resolve_ties
+from .._engine._validation import check_log_base, check_ranking_input
 
 _COMMON_PARAMS = {
     "y_true": ["array-like"],

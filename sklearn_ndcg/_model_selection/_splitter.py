@@ -9,7 +9,7 @@ from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils import check_random_state, indexable
 from sklearn.utils.validation import check_array
 
-from ._compat import GroupsConsumerMixin
+from .._compat import GroupsConsumerMixin
 
 
 class RepeatedGroupKFold(GroupsConsumerMixin, BaseCrossValidator):

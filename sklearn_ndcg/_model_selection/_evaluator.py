@@ -18,7 +18,7 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, proces
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from ._compat import (
+from .._compat import (
     HasMethods,
     Integers,
     Interval,
@@ -30,11 +30,11 @@ from ._compat import (
     get_tags,
 )
 from ._early_stopping import QueryMetric, early_stopping_params, finish_early_stopping, library_of
-from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, ndcg_score
+from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, ndcg_score
 from ._qid_column import split_qid_column
-from ._queries import group_queries, query_weights, rows_by_query
+from .._engine._queries import group_queries, query_weights, rows_by_query
 from ._response import ranking_scores
-from ._validation import check_qid, check_weight
+from .._engine._validation import check_qid, check_weight
 
 
 def _estimator_has(attr: str):

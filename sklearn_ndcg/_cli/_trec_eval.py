@@ -19,9 +19,9 @@ from typing import NamedTuple, TextIO
 
 import numpy as np
 
-from ._metrics import query_scores
-from ._pool import JudgmentPool
-from ._trec import (
+from .._metrics._ndcg import query_scores
+from .._engine._pool import JudgmentPool
+from .._ir._trec import (
     TrecQrels,
     TrecRun,
     join_run,

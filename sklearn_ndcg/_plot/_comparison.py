@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._display import _import_pyplot
-from ._stats import compare_models
+from ._curve import _import_pyplot
+from .._stats._paired import compare_models
 
 
 class ModelComparisonDisplay:

@@ -17,7 +17,7 @@ from sklearn.model_selection import GroupKFold, check_cv, cross_validate
 from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.validation import has_fit_parameter
 
-from ._compat import (
+from .._compat import (
     HasMethods,
     StrOptions,
     _num_samples,
@@ -25,12 +25,12 @@ from ._compat import (
     _safe_indexing,
     validate_params,
 )
-from ._evaluator import RankingEvaluator
-from ._metrics import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
-from ._response import ranking_scores
-from ._scorer import _RESPONSE_METHOD
-from ._stats import compare_models
-from ._validation import check_qid
+from .._model_selection._evaluator import RankingEvaluator
+from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
+from .._model_selection._response import ranking_scores
+from .._model_selection._scorer import _RESPONSE_METHOD
+from ._paired import compare_models
+from .._engine._validation import check_qid
 
 _METRIC_OPTIONS = {
     "metric": [StrOptions({"ndcg", "dcg"})],

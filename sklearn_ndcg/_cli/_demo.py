@@ -20,12 +20,12 @@ from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.model_selection import GridSearchCV, GroupKFold, GroupShuffleSplit
 from threadpoolctl import threadpool_limits
 
-from ._datasets import make_ranking
-from ._evaluator import RankingEvaluator
-from ._metrics import ndcg_score
-from ._model_selection import search_query_scores
-from ._scorer import make_ndcg_scorer
-from ._stats import compare_models
+from .._datasets import make_ranking
+from .._model_selection._evaluator import RankingEvaluator
+from .._metrics._ndcg import ndcg_score
+from .._stats._search import search_query_scores
+from .._model_selection._scorer import make_ndcg_scorer
+from .._stats._paired import compare_models
 
 CUTOFFS = (1, 5, 10)
 """The NDCG cutoffs shown in the table of candidates."""

@@ -1,0 +1,250 @@
+"""Command line: ``sklearn-ndcg demo`` and ``sklearn-ndcg trec-eval`` (also
+``python -m sklearn_ndcg ...``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sklearn-ndcg",
+        description="NDCG as a first-class citizen of scikit-learn model selection.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    demo = commands.add_parser(
+        "demo",
+        help="tune ranking models by NDCG on synthetic data",
+        description=(
+            "Generate a synthetic ranking dataset, hold out a quarter of the queries, "
+            "tune gradient boosting (and LGBMRanker / XGBRanker when installed) with "
+            "GridSearchCV and GroupKFold scored by NDCG@1, @5 and @10, refit on "
+            "NDCG@k, and compare the best model on the held-out queries with random "
+            "scores and a perfect ranking. Progress goes to stderr, the report to stdout."
+        ),
+    )
+    demo.add_argument(
+        "--n-queries",
+        type=_positive_int,
+        default=500,
+        metavar="N",
+        help="number of queries to generate, about 27 documents each (default: 500)",
+    )
+    demo.add_argument(
+        "-k",
+        "--k",
+        type=_positive_int,
+        default=10,
+        help="NDCG cutoff for refitting and the held-out score (default: 10)",
+    )
+    demo.add_argument(
+        "--seed", type=int, default=0, help="random seed of data, split and models (default: 0)"
+    )
+    demo.add_argument(
+        "--n-splits",
+        type=_positive_int,
+        default=3,
+        metavar="N",
+        help="number of GroupKFold folds, at least 2 (default: 3)",
+    )
+    demo.add_argument(
+        "--no-ltr",
+        action="store_true",
+        help="leave out LGBMRanker and XGBRanker even if they are installed",
+    )
+    demo.add_argument(
+        "--n-jobs",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="folds fitted in parallel processes, one thread each (default: 1)",
+    )
+    demo.add_argument("--quiet", action="store_true", help="do not show progress")
+    _add_trec_eval(commands)
+    return parser
+
+
+_TREC_EVAL_RULES = """\
+Prints what trec_eval prints for these measures, line for line:
+'{measure:<22}\\t{qid}\\t{value:6.4f}', each query's lines with -q (in the
+order of the query ids, byte-wise), then the means on 'all' lines.
+
+trec_eval's rules, which this command follows:
+  - A query of the qrels that the run lacks is left out, unless -c (it then
+    scores 0 and counts in the mean); queries of the run without qrels are
+    ignored.
+  - Documents are ranked by decreasing score, tied scores by decreasing
+    document id (byte-wise); -M N keeps the first N of each query; -J then
+    removes the unjudged documents, and the judged ones move up.
+  - Unjudged: a ranked document the qrels lack, or with a negative level in
+    them (in the pool but not judged). It gains 0 and is not in the ideal DCG.
+  - ndcg: the gain of a level is its gain in ndcg.<level>=<gain>,... or the
+    level itself. The DCG adds the gains of all ranked documents (negative
+    ones too); the ideal DCG the positive gains of all judged documents of
+    the query, retrieved or not, in decreasing order. Printed as 'ndcg' or
+    'ndcg_' followed by the parameters as given.
+  - ndcg_cut.K1,K2,...: at each cutoff K (read like C's atol: 23.4 is 23;
+    default 5,10,15,20,30,100,200,500,1000), with the level as gain (negative
+    levels 0, custom gains not used): DCG@K over ideal DCG@K.
+  - NDCG is 0 for a query without a positive ideal DCG; the mean is the plain
+    mean over the queries.
+
+Where this command differs from trec_eval:
+  - trec_eval sorts custom ndcg gains with a comparison that truncates their
+    difference to a whole number, so gains less than 1 apart can be taken in
+    the wrong order, and its ideal DCG is then too small (with
+    ndcg.1=1.5,2=1.2) or even 0, making NDCG 0 (with ndcg.1=0.5,2=0.9); here
+    the gains are sorted by value.
+  - Errors where trec_eval guesses: a negative, repeated or malformed level in
+    ndcg.<level>=<gain> (trec_eval skips malformed ones), one measure with two
+    different parameter lists (trec_eval takes the first), a NaN score
+    (trec_eval's order is then undefined), a relevance that is not a whole
+    number (trec_eval's atol reads "1.5" as 1 and "x" as 0), -M below 1.
+  - A query of the qrels that the run lacks is left out without -c, as in
+    trec_eval 9 and pytrec_eval; trec_eval 10.0 stops with an error there.
+  - Only -q, -c, -J, -M, -l and -m are known; -l has no effect on these
+    measures. Errors exit with status 2.
+"""
+
+
+def _add_trec_eval(commands) -> None:
+    trec = commands.add_parser(
+        "trec-eval",
+        help="trec_eval's ndcg and ndcg_cut of a TREC run against qrels",
+        description=(
+            "Evaluate a TREC run (lines 'qid Q0 docno rank score run_id') against "
+            "relevance judgments (qrels, lines 'qid iter docno rel') and print "
+            "trec_eval's ndcg and ndcg_cut lines, computed with sklearn_ndcg's "
+            "evaluate_run engine. Lines starting with '#' and blank lines are skipped."
+        ),
+        epilog=_TREC_EVAL_RULES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    trec.add_argument(
+        "-q", dest="per_query", action="store_true", help="print each query's values too"
+    )
+    trec.add_argument(
+        "-c",
+        dest="complete",
+        action="store_true",
+        help="queries of the qrels that the run lacks score 0 and count in the mean",
+    )
+    trec.add_argument(
+        "-J",
+        dest="judged_only",
+        action="store_true",
+        help=(
+            "remove unjudged documents (also those with a negative level in the qrels) "
+            "from each ranking before ranks are assigned"
+        ),
+    )
+    trec.add_argument(
+        "-M",
+        dest="max_docs",
+        type=_positive_int,
+        metavar="N",
+        help="evaluate only the first N documents of each query (default: all)",
+    )
+    trec.add_argument(
+        "-l",
+        dest="level",
+        type=int,
+        metavar="N",
+        help="trec_eval's relevance level; accepted, no effect on ndcg measures",
+    )
+    trec.add_argument(
+        "-m",
+        dest="measures",
+        action="append",
+        type=_measure,
+        metavar="MEASURE",
+        help=(
+            "ndcg, ndcg.<level>=<gain>,..., ndcg_cut or ndcg_cut.<k>,...; repeat for "
+            "several (default: ndcg and ndcg_cut)"
+        ),
+    )
+    trec.add_argument("qrels", metavar="QRELS", help="the relevance judgments")
+    trec.add_argument("run", metavar="RUN", help="the run")
+
+
+def _measure(text: str) -> tuple[str, str | None]:
+    from ._trec_eval import parse_measure
+
+    try:
+        return parse_measure(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _trec_eval(args) -> int:
+    """Run ``trec-eval``; input problems go to stderr with status 2."""
+    from ._trec_eval import measures_from, run_trec_eval
+
+    try:
+        run_trec_eval(
+            args.qrels,
+            args.run,
+            measures_from(args.measures),
+            per_query=args.per_query,
+            complete=args.complete,
+            judged_only=args.judged_only,
+            max_docs=args.max_docs,
+        )
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(f"sklearn-ndcg trec-eval: cannot read {error.filename}: {reason}", file=sys.stderr)
+        return 2
+    except ValueError as error:
+        print(f"sklearn-ndcg trec-eval: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status.
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        The arguments, without the program name; None means ``sys.argv[1:]``.
+
+    Returns
+    -------
+    status : int
+        0 on success; 2 when ``trec-eval`` cannot read or evaluate its files.
+        Bad arguments exit with status 2 (``SystemExit``).
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "trec-eval":
+        return _trec_eval(args)
+    if args.n_splits < 2:
+        parser.error(f"argument --n-splits: expected a number >= 2, got {args.n_splits}")
+    if args.n_queries < 2 * args.n_splits:  # a quarter is held out; each fold needs queries
+        parser.error(
+            f"argument --n-queries: expected at least 2 x --n-splits = "
+            f"{2 * args.n_splits} queries, got {args.n_queries}"
+        )
+    from ._demo import run_demo  # imports scikit-learn's model selection: not for --help
+
+    run_demo(
+        n_queries=args.n_queries,
+        k=args.k,
+        seed=args.seed,
+        n_splits=args.n_splits,
+        use_ltr=not args.no_ltr,
+        n_jobs=args.n_jobs,
+        progress=None if args.quiet else sys.stderr,
+    )
+    return 0

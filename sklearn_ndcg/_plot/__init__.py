@@ -1,0 +1,2 @@
+"""Plotting: ``NDCGCurveDisplay`` (``_curve``) and ``ModelComparisonDisplay``
+(``_comparison``)."""
