@@ -1,24 +1,8 @@
 """NDCG as a first-class citizen of scikit-learn model selection."""
 
-from ._plot._comparison import ModelComparisonDisplay
 from ._conventions import CONVENTIONS, positive_part_gain
 from ._datasets import make_ranking
-from ._metrics._diagnostics import TieDiagnostics, tie_diagnostics
-from ._plot._curve import NDCGCurveDisplay
-from ._model_selection._evaluator import RankingEvaluator
-from ._metrics._ndcg import QueryScores, dcg_score, ndcg_score, query_scores
-from ._stats._search import SimplestTiedRefit, cross_val_query_scores, search_query_scores
 from ._engine._pool import JudgmentPool
-from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
-from ._model_selection._splitter import RepeatedGroupKFold
-from ._stats._paired import (
-    BootstrapResult,
-    ModelComparison,
-    PairedTestResult,
-    bootstrap_ci,
-    compare_models,
-    paired_test,
-)
 from ._ir._trec import (
     RunEvaluation,
     TrecQrels,
@@ -27,6 +11,22 @@ from ._ir._trec import (
     read_trec_qrels,
     read_trec_run,
 )
+from ._metrics._diagnostics import TieDiagnostics, tie_diagnostics
+from ._metrics._ndcg import QueryScores, dcg_score, ndcg_score, query_scores
+from ._model_selection._evaluator import RankingEvaluator
+from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
+from ._model_selection._splitter import RepeatedGroupKFold
+from ._plot._comparison import ModelComparisonDisplay
+from ._plot._curve import NDCGCurveDisplay
+from ._stats._paired import (
+    BootstrapResult,
+    ModelComparison,
+    PairedTestResult,
+    bootstrap_ci,
+    compare_models,
+    paired_test,
+)
+from ._stats._search import SimplestTiedRefit, cross_val_query_scores, search_query_scores
 
 __version__ = "0.2.0"
 

@@ -14,10 +14,10 @@ from collections.abc import Callable, Hashable, Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
 from ._compat import StrOptions, validate_params
-from ._metrics._ndcg import _COMMON_PARAMS, _LOG_BASE, _NDCG_PARAMS, query_scores
+from ._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
 from ._engine._validation import check_log_base
+from ._metrics._ndcg import _COMMON_PARAMS, _LOG_BASE, _NDCG_PARAMS, query_scores
 
 __all__ = ["dcg_score", "ndcg_score"]
 

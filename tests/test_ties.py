@@ -4,7 +4,13 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import dcg_score, ndcg_score
-from sklearn_ndcg._engine._ties import DEFAULT_TIES, TIE_RULES, ideal_block, rank_block, resolve_ties
+from sklearn_ndcg._engine._ties import (
+    DEFAULT_TIES,
+    TIE_RULES,
+    ideal_block,
+    rank_block,
+    resolve_ties,
+)
 
 
 @pytest.mark.parametrize(

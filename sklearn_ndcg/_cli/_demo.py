@@ -21,11 +21,11 @@ from sklearn.model_selection import GridSearchCV, GroupKFold, GroupShuffleSplit
 from threadpoolctl import threadpool_limits
 
 from .._datasets import make_ranking
-from .._model_selection._evaluator import RankingEvaluator
 from .._metrics._ndcg import ndcg_score
-from .._stats._search import search_query_scores
+from .._model_selection._evaluator import RankingEvaluator
 from .._model_selection._scorer import make_ndcg_scorer
 from .._stats._paired import compare_models
+from .._stats._search import search_query_scores
 
 CUTOFFS = (1, 5, 10)
 """The NDCG cutoffs shown in the table of candidates."""

@@ -19,7 +19,6 @@ from typing import NamedTuple, TextIO
 
 import numpy as np
 
-from .._metrics._ndcg import query_scores
 from .._engine._pool import JudgmentPool
 from .._ir._trec import (
     TrecQrels,
@@ -30,6 +29,7 @@ from .._ir._trec import (
     refuse_unjudged_run,
     trec_order_score,
 )
+from .._metrics._ndcg import query_scores
 
 MEASURES = ("ndcg", "ndcg_cut")
 DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)

@@ -10,12 +10,12 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._engine._aggregate import weighted_mean
 from .._compat import StrOptions, validate_params
-from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
+from .._engine._aggregate import weighted_mean
 from .._engine._pool import JudgmentPool
 from .._engine._ties import TIE_RULES
 from .._engine._validation import as_float_array, as_score_array, missing_rows
+from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
 
 
 class TrecRun(NamedTuple):

@@ -8,8 +8,8 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._engine._aggregate import tie_cut_by_query, weighted_mean
 from .._compat import validate_params
+from .._engine._aggregate import tie_cut_by_query, weighted_mean
 from ._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, _ndcg, _order_and_sum, _stage
 
 

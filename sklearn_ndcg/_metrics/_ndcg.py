@@ -9,8 +9,14 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._engine._aggregate import QueryDCG, dcg_at_cutoffs, dcg_by_query, ndcg_from_dcg, weighted_mean
 from .._compat import Integers, Interval, Options, StrOptions, validate_params
+from .._engine._aggregate import (
+    QueryDCG,
+    dcg_at_cutoffs,
+    dcg_by_query,
+    ndcg_from_dcg,
+    weighted_mean,
+)
 from .._engine._discount import DISCOUNTS, discount_weights
 from .._engine._gain import GAINS, compute_gain
 from .._engine._pool import JudgmentPool

@@ -29,12 +29,12 @@ from .._compat import (
     _safe_tags,
     get_tags,
 )
-from ._early_stopping import QueryMetric, early_stopping_params, finish_early_stopping, library_of
-from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, ndcg_score
-from ._qid_column import split_qid_column
 from .._engine._queries import group_queries, query_weights, rows_by_query
-from ._response import ranking_scores
 from .._engine._validation import check_qid, check_weight
+from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, ndcg_score
+from ._early_stopping import QueryMetric, early_stopping_params, finish_early_stopping, library_of
+from ._qid_column import split_qid_column
+from ._response import ranking_scores
 
 
 def _estimator_has(attr: str):

@@ -9,8 +9,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn import config_context, get_config
 
-from .._engine._aggregate import weighted_mean
 from .._compat import Integers, StrOptions, _Scorer, validate_params
+from .._engine._aggregate import weighted_mean
 from .._metrics._ndcg import (
     _COMMON_PARAMS,
     _NDCG_PARAMS,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._curve import _import_pyplot
 from .._stats._paired import compare_models
+from ._curve import _import_pyplot
 
 
 class ModelComparisonDisplay:

@@ -8,10 +8,10 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._engine._aggregate import weighted_mean
-from .._metrics._ndcg import at_cutoffs
 from .._engine._queries import group_queries
-from .._model_selection._response import ranking_scores
 from .._engine._validation import check_ranking_input
+from .._metrics._ndcg import at_cutoffs
+from .._model_selection._response import ranking_scores
 
 _DEFAULT_MAX_K = 20
 

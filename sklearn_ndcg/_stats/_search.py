@@ -25,12 +25,12 @@ from .._compat import (
     _safe_indexing,
     validate_params,
 )
-from .._model_selection._evaluator import RankingEvaluator
+from .._engine._validation import check_qid
 from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
+from .._model_selection._evaluator import RankingEvaluator
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RESPONSE_METHOD
 from ._paired import compare_models
-from .._engine._validation import check_qid
 
 _METRIC_OPTIONS = {
     "metric": [StrOptions({"ndcg", "dcg"})],
