@@ -34,7 +34,7 @@ from sklearn_ndcg import (
     query_scores,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _long_input(seed=0, n_queries=30):
@@ -378,7 +378,7 @@ def test_same_result_in_another_process():
         [v.hex() for v in query_scores(y_true, y_score, qid=qid, k=3).score.tolist()],
     ]
     child = subprocess.run(
-        [sys.executable, "-c", _CHILD.format(tests=str(ROOT / "tests"))],
+        [sys.executable, "-c", _CHILD.format(tests=str(ROOT / "tests" / "common"))],
         capture_output=True,
         text=True,
         timeout=120,

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("dask.dataframe")
 pytest.importorskip("distributed")
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_dask.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_dask.py"
 
 
 def test_bench_dask_smoke():

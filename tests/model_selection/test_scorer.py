@@ -42,7 +42,7 @@ from threadpoolctl import threadpool_limits
 
 from sklearn_ndcg import dcg_score, make_dcg_scorer, make_ndcg_scorer, ndcg_score
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 CV = GroupKFold(n_splits=3)
 
 

@@ -35,7 +35,7 @@ from sklearn.model_selection import (
     validation_curve,
 )
 
-PAGE = Path(__file__).resolve().parents[1] / "docs" / "model_selection.rst"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "model_selection.rst"
 TITLE = "Which scikit-learn tools pass qid to a scorer"
 SKLEARN_VERSION = tuple(int(part) for part in sklearn.__version__.split(".")[:2])
 # What a tool without routing says when handed the query ids.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 WORKLOADS = ("W1", "W2", "W3", "W4", "W4s", "W5")
 OPTIONAL_PEERS = ("numba", "ranx", "pytrec_eval")
 

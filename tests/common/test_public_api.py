@@ -18,7 +18,7 @@ import pytest
 
 import sklearn_ndcg
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 API_PAGE = ROOT / "docs" / "api.rst"
 
 
