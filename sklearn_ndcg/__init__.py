@@ -1,4 +1,31 @@
-"""NDCG as a first-class citizen of scikit-learn model selection."""
+"""NDCG as a first-class citizen of scikit-learn model selection.
+
+The public API, in the groups of the API reference, each built in one private
+subpackage (or module); every name below is imported from ``sklearn_ndcg``:
+
+- Metrics (``_metrics``): ``ndcg_score``, ``dcg_score``, ``query_scores``,
+  ``tie_diagnostics``, ``QueryScores``, ``TieDiagnostics``; the judgment pool
+  ``JudgmentPool`` lives with the data path in ``_engine``.
+- Information retrieval (``_ir``): ``evaluate_run``, ``read_trec_run``,
+  ``read_trec_qrels``, ``RunEvaluation``, ``TrecRun``, ``TrecQrels``.
+- Model selection (``_model_selection``): ``make_ndcg_scorer``,
+  ``make_dcg_scorer``, ``RankingEvaluator``, ``RepeatedGroupKFold``.
+- Statistical model selection (``_stats``): ``cross_val_query_scores``,
+  ``search_query_scores``, ``paired_test``, ``bootstrap_ci``, ``compare_models``,
+  ``SimplestTiedRefit``, ``ModelComparison``, ``PairedTestResult``,
+  ``BootstrapResult``.
+- Conventions of other libraries (``_conventions``): ``CONVENTIONS``,
+  ``positive_part_gain``.
+- Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``.
+- Data sets (``_datasets``): ``make_ranking``.
+- Dask: the public module :mod:`sklearn_ndcg.dask`.
+
+Underneath: ``_engine`` is the data path, one module per stage (validate ->
+group into queries -> gains -> order with the tie rule -> discounts ->
+aggregate); ``_options`` owns the vocabulary of the options they share;
+``_cli`` is the command line (``sklearn-ndcg demo``, ``sklearn-ndcg
+trec-eval``). Imports flow one way, from the groups down to ``_engine``.
+"""
 
 from ._conventions import CONVENTIONS, positive_part_gain
 from ._datasets import make_ranking
