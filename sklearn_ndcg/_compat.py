@@ -17,6 +17,10 @@ from sklearn.utils._param_validation import (
 from sklearn.utils.metadata_routing import _routing_enabled
 from sklearn.utils.validation import _num_samples
 
+# How to install an extra, for a user of a package index and of a checkout alike: the one
+# form of every message that names an extra (the docs write it the same way).
+INSTALL_HINT = 'pip install "sklearn-ndcg[{extra}]" (or pip install ".[{extra}]" from a checkout)'
+
 
 class Integers(Interval):
     """``Interval(Integral, ...)`` that refuses booleans, which are Integral too."""

@@ -1,6 +1,7 @@
 """NDCG and DCG of a long-format :class:`dask.dataframe.DataFrame`, without collecting it.
 
-Needs the ``dask`` extra (``pip install "sklearn-ndcg[dask]"``). Dask is imported
+Needs the ``dask`` extra (``pip install "sklearn-ndcg[dask]"``, or
+``pip install ".[dask]"`` from a checkout). Dask is imported
 when a function of this module is called, so that importing the module (and
 ``sklearn_ndcg`` itself) never imports dask.
 
@@ -14,7 +15,7 @@ from collections.abc import Callable, Hashable, Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._compat import StrOptions, validate_params
+from ._compat import INSTALL_HINT, StrOptions, validate_params
 from ._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
 from ._engine._validation import check_log_base
 from ._metrics._ndcg import _COMMON_PARAMS, _LOG_BASE, _NDCG_PARAMS, query_scores
@@ -392,7 +393,7 @@ def _import_dask_dataframe():
     except ImportError as exc:
         raise ImportError(
             "sklearn_ndcg.dask needs dask.dataframe; install it with "
-            'pip install "sklearn-ndcg[dask]".'
+            f"{INSTALL_HINT.format(extra='dask')}."
         ) from exc
     return dd
 

@@ -4,6 +4,8 @@ Each fixture returns a function of a seed, so that a test draws the same data on
 every run and different tests draw different data.
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -65,3 +67,52 @@ def random_ragged():
 def random_2d():
     """``random_2d(seed, ties)``: 2-D ``(y_true, y_score, weight)``, one weight per query."""
     return _random_2d
+
+
+# The extra that installs each optional module a test may skip without (pyproject.toml),
+# so that a skip says what to install: "needs the ltr extra: pip install '.[ltr]'".
+EXTRA_OF_MODULE = {
+    "lightgbm": "ltr",
+    "xgboost": "ltr",
+    "catboost": "ltr",
+    "optuna": "tune",
+    "optuna_integration": "tune",
+    "dask": "dask",
+    "distributed": "dask",
+    "ranx": "bench",
+    "pytrec_eval": "bench",
+    "numba": "bench",
+    "pandas": "test",
+    "polars": "test",
+    "matplotlib": "test",
+    "hypothesis": "test",
+    "mpmath": "test",
+    "numpydoc": "docs",
+}
+
+
+def _with_extra(reason):
+    """An importorskip reason, with the extra that installs the missing module."""
+    found = re.search(r"could not import '([\w.]+)'", reason)
+    extra = found and EXTRA_OF_MODULE.get(found.group(1).split(".")[0])
+    if not extra:
+        return reason
+    return f'{reason} (needs the {extra} extra: pip install ".[{extra}]")'
+
+
+def _name_the_extra(report):
+    if report.skipped and isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
+        path, line, reason = report.longrepr
+        report.longrepr = (path, line, _with_extra(reason))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    _name_the_extra(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    outcome = yield
+    _name_the_extra(outcome.get_result())

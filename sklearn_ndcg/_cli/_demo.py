@@ -20,6 +20,7 @@ from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.model_selection import GridSearchCV, GroupKFold, GroupShuffleSplit
 from threadpoolctl import threadpool_limits
 
+from .._compat import INSTALL_HINT
 from .._datasets import make_ranking
 from .._metrics._ndcg import ndcg_score
 from .._model_selection._evaluator import RankingEvaluator
@@ -255,8 +256,8 @@ def _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out) -> GridSearchCV:
     missing = [name for name in ("lightgbm", "xgboost", "catboost") if not _installed(name)]
     if use_ltr and missing:
         report(
-            f"{', '.join(missing)} not installed: pip install 'sklearn-ndcg[ltr]' to "
-            "add LGBMRanker, XGBRanker and CatBoostRanker to the search"
+            f"{', '.join(missing)} not installed: {INSTALL_HINT.format(extra='ltr')} "
+            "adds LGBMRanker, XGBRanker and CatBoostRanker to the search"
         )
     n_candidates = len(sklearn.model_selection.ParameterGrid(search.param_grid))
     report(

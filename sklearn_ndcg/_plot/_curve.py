@@ -7,6 +7,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .._compat import INSTALL_HINT
 from .._engine._aggregate import weighted_mean
 from .._engine._queries import group_queries
 from .._engine._validation import check_ranking_input
@@ -22,7 +23,7 @@ def _import_pyplot():
     except ImportError as exc:
         raise ImportError(
             "NDCGCurveDisplay needs matplotlib to plot; install it with "
-            "pip install 'sklearn-ndcg[plot]' (or pip install matplotlib)."
+            f"{INSTALL_HINT.format(extra='plot')}."
         ) from exc
     return plt
 

@@ -184,3 +184,12 @@ def query_scores_of(model, X, y, qid):
     from sklearn_ndcg import query_scores
 
     return query_scores(y, model.predict(X), qid=qid, k=10).score
+
+
+def test_install_hint_works_from_an_index_and_a_checkout(monkeypatch):
+    """Without the learning-to-rank libraries, the demo says how to install them, both ways."""
+    monkeypatch.setattr("sklearn_ndcg._cli._demo._installed", lambda module: False)
+    out, progress = io.StringIO(), io.StringIO()
+    run_demo(n_queries=30, n_splits=2, seed=3, out=out, progress=progress)
+    said = out.getvalue() + progress.getvalue()
+    assert 'pip install "sklearn-ndcg[ltr]" (or pip install ".[ltr]" from a checkout)' in said

@@ -222,5 +222,7 @@ def test_missing_matplotlib_message(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
-    with pytest.raises(ImportError, match=r"pip install 'sklearn-ndcg\[plot\]'"):
+    with pytest.raises(
+        ImportError, match=r'pip install "sklearn-ndcg\[plot\]" \(or pip install "\.\[plot\]" from'
+    ):
         NDCGCurveDisplay([1], [1.0]).plot()
