@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import (
     Interval,
     Options,
     StrOptions,
+    validate_parameter_constraints,
     validate_params,
 )
 from sklearn.utils.metadata_routing import _routing_enabled
@@ -52,5 +53,6 @@ __all__ = [
     "_safe_tags",
     "_Scorer",
     "get_tags",
+    "validate_parameter_constraints",
     "validate_params",
 ]
