@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import (
     Interval,
     Options,
     StrOptions,
+    validate_parameter_constraints,
     validate_params,
 )
 from sklearn.utils.metadata_routing import _routing_enabled
@@ -56,5 +57,6 @@ __all__ = [
     "_safe_tags",
     "_Scorer",
     "get_tags",
+    "validate_parameter_constraints",
     "validate_params",
 ]

@@ -295,18 +295,56 @@ def at_cutoffs(
     shape (n_queries, n_cutoffs), and the query weights (None without
     ``sample_weight``).
     """
-    staged = _stage(
+    staged = _stage_cutoffs(
         y_true,
         y_score,
+        metric=metric,
+        normalize=normalize,
         qid=qid,
         sample_weight=sample_weight,
         document_weight=document_weight,
-        k=None,
         gain=gain,
         discount=discount,
+    )
+    values = _sums_at_cutoffs(
+        staged,
+        np.asarray(ks),
+        ties=ties,
+        metric=metric,
+        normalize=normalize,
+        zero_division=zero_division,
+    )
+    return values, staged.weight
+
+
+def _stage_cutoffs(y_true, y_score, *, metric: str, normalize: str, **options) -> _Staged:
+    """:func:`_stage` for every cutoff at once: the discounts cover the longest query.
+
+    ``options`` are ``qid``, ``sample_weight``, ``document_weight``, ``gain``
+    and ``discount``. The result serves :func:`_sums_at_cutoffs` for any
+    cutoffs and tie rules.
+    """
+    return _stage(
+        y_true,
+        y_score,
+        k=None,
         log_base=None,
         normalize=normalize if metric == "ndcg" else None,
+        **options,
     )
+
+
+def _sums_at_cutoffs(
+    staged: _Staged,
+    ks: np.ndarray,
+    *,
+    ties: str,
+    metric: str,
+    normalize: str,
+    zero_division: float,
+) -> np.ndarray:
+    """Order with the tie rule once, then NDCG@k (or DCG@k) of each query for every
+    k in ``ks``: shape (n_queries, n_cutoffs)."""
     with np.errstate(over="ignore", invalid="ignore"):
         result = dcg_at_cutoffs(
             staged.gains,
@@ -314,16 +352,15 @@ def at_cutoffs(
             staged.queries,
             ties,
             staged.discounts,
-            np.asarray(ks),
+            ks,
             worst=metric == "ndcg" and normalize == "minmax",
             document_weight=staged.document_weight,
         )
     _check_overflow(result.dcg, staged.gains)
     if metric == "dcg":
-        return result.dcg, staged.weight
+        return result.dcg
     flat = QueryDCG(*(None if a is None else a.ravel() for a in result))
-    ndcg = _ndcg(flat, zero_division, staged.document_weight)
-    return ndcg.reshape(result.dcg.shape), staged.weight
+    return _ndcg(flat, zero_division, staged.document_weight).reshape(result.dcg.shape)
 
 
 @validate_params(

@@ -5,13 +5,12 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
+from sklearn import get_config
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import INSTALL_HINT
+from .._compat import INSTALL_HINT, validate_parameter_constraints
 from .._engine._aggregate import weighted_mean
-from .._engine._queries import group_queries
-from .._engine._validation import check_ranking_input
-from .._metrics._ndcg import at_cutoffs
+from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, _stage_cutoffs, _sums_at_cutoffs
 from .._model_selection._response import ranking_scores
 
 _DEFAULT_MAX_K = 20
@@ -52,10 +51,55 @@ def _check_ks(ks, longest: int) -> np.ndarray:
     return np.sort(values.astype(np.intp))
 
 
-def _longest_query(y_true, y_score, qid, sample_weight) -> int:
-    """Documents in the longest query, after the checks of :func:`ndcg_score`."""
-    data = check_ranking_input(y_true, y_score, qid, sample_weight)
-    return int(group_queries(data.qid, data.shape).sizes.max())
+_OPTIONS = {
+    **{
+        name: _COMMON_PARAMS[name]
+        for name in ("y_true", "y_score", "gain", "discount", "ties", "qid", "sample_weight")
+    },
+    **_NDCG_PARAMS,
+}
+_TIE_RANGE = ("pessimistic", "optimistic")
+
+
+def _curve_values(
+    y_true, y_score, ks, *, ties: str, zero_division: float, normalize: str, **options
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, dict[str, np.ndarray]]:
+    """Stage the input once, then order it once per tie rule.
+
+    Returns the cutoffs, the per-query NDCG@k with ``ties`` (shape
+    (n_queries, n_ks)), the query weights, and the per-query NDCG@k with the
+    pessimistic and the optimistic tie rule. ``options`` are ``qid``,
+    ``sample_weight``, ``gain`` and ``discount``.
+    """
+    if not get_config()["skip_parameter_validation"]:  # as validate_params does
+        validate_parameter_constraints(
+            _OPTIONS,
+            {
+                "y_true": y_true,
+                "y_score": y_score,
+                "ties": ties,
+                "zero_division": zero_division,
+                "normalize": normalize,
+                **options,
+            },
+            caller_name="NDCGCurveDisplay",
+        )
+    staged = _stage_cutoffs(
+        y_true, y_score, metric="ndcg", normalize=normalize, document_weight=None, **options
+    )
+    ks = _check_ks(ks, int(staged.queries.sizes.max()))
+    per_rule = {}
+    for rule in (ties, *_TIE_RANGE):
+        if rule not in per_rule:
+            per_rule[rule] = _sums_at_cutoffs(
+                staged,
+                ks,
+                ties=rule,
+                metric="ndcg",
+                normalize=normalize,
+                zero_division=zero_division,
+            )
+    return ks, per_rule[ties], staged.weight, {rule: per_rule[rule] for rule in _TIE_RANGE}
 
 
 class NDCGCurveDisplay:
@@ -312,16 +356,18 @@ class NDCGCurveDisplay:
         array([1.    , 0.895 , 0.9762])
         """
         low, high = _check_quantiles(spread_quantiles)
-        ks = _check_ks(ks, _longest_query(y_true, y_score, qid, sample_weight))
-        options = dict(
+        ks, per_query, weight, by_tie_rule = _curve_values(
+            y_true,
+            y_score,
+            ks,
             qid=qid,
             gain=gain,
             discount=discount,
+            ties=ties,
             zero_division=zero_division,
             sample_weight=sample_weight,
             normalize=normalize,
         )
-        per_query, weight = at_cutoffs(y_true, y_score, ks, ties=ties, **options)
         ndcg = np.empty(ks.shape[0])
         spread = np.empty((2, ks.shape[0]))
         for i, scores in enumerate(per_query.T):  # a loop over cutoffs, not queries
@@ -329,11 +375,7 @@ class NDCGCurveDisplay:
             kept = scores[~np.isnan(scores)]
             spread[:, i] = np.quantile(kept, [low, high]) if kept.size else np.nan
         tie_range = [
-            [
-                weighted_mean(scores, weight)
-                for scores in at_cutoffs(y_true, y_score, ks, ties=rule, **options)[0].T
-            ]
-            for rule in ("pessimistic", "optimistic")
+            [weighted_mean(scores, weight) for scores in by_tie_rule[rule].T] for rule in _TIE_RANGE
         ]
         display = cls(ks, ndcg, spread=spread, name=name, tie_range=tie_range)
         return display.plot(ax=ax, show_spread=show_spread, show_tie_range=show_tie_range, **kwargs)
