@@ -328,24 +328,29 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         self.estimator_ = adapter_for(self.estimator).clone()
         prefix, learner = _final_step(self.estimator_)
         adapter = adapter_for(learner)
+        validation = None
         if self.early_stopping is not None:
             (X, y, qid, sample_weight), validation = self._hold_out_queries(
                 X, y, qid, sample_weight, prefix
             )
         training = adapter.fit_input(X, y, qid, sample_weight)
-        stopping = {}
-        if self.early_stopping is not None:
+        monitor, stopping = None, {}
+        if validation is not None:
             monitor, stopping = self._stop_early(adapter, training, validation)
         self._fit_estimator(adapter, training, params, stopping, prefix)
-        if self.early_stopping is not None:
+        if monitor is not None:
             adapter.finish_early_stopping()
             self.validation_scores_ = np.asarray(monitor.history)
         self._fitted_with_qid = qid is not None
+        self._set_feature_names(X_in)
+        return self
+
+    def _set_feature_names(self, X_in) -> None:
+        """``feature_names_in_``: of X (its ``qid`` column included), else the estimator's."""
         if self.qid is not None and hasattr(X_in, "columns"):
             self.feature_names_in_ = np.asarray([str(c) for c in X_in.columns], dtype=object)
         elif hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
-        return self
 
     def _check_fit_input(self, y, qid, sample_weight) -> tuple:
         """The checked ``qid`` and ``sample_weight`` of :meth:`fit`."""
