@@ -1,30 +1,23 @@
-"""Early stopping on the NDCG of validation queries, in each library's own form.
+"""Early stopping on the NDCG of validation queries: the library-independent part.
 
-:class:`RankingEvaluator` splits whole queries off the training fold and hands
-them to the model as its validation set; :func:`early_stopping_params` sets up
-the model (a fresh clone) so that it evaluates this package's NDCG on those
-queries after every boosting round and stops when it has not improved for
-``rounds`` rounds, keeping the best round:
-
-- LightGBM: ``eval_set`` (and ``eval_group`` for rankers), the NDCG as a
-  custom ``eval_metric`` (built-in metrics off) and ``lightgbm.early_stopping``;
-- XGBoost: a training callback that scores the validation rows after each
-  round and keeps the trees up to the best one (XGBoost hands a ranker's custom
-  metric one query at a time, which cannot weigh or pool queries);
-- CatBoost: ``eval_set`` as a ``Pool`` with ``group_id``, the NDCG as a custom
-  ``eval_metric``, ``early_stopping_rounds`` and ``use_best_model``;
-- scikit-learn's HistGradientBoosting (scikit-learn >= 1.7): ``X_val`` and
-  ``y_val``, the NDCG as its ``scoring`` and ``n_iter_no_change``.
+:class:`RankingEvaluator` splits whole queries off the training fold
+(:func:`hold_out_queries`) and hands them to the model as its validation set;
+the model evaluates this package's NDCG on them (a :class:`QueryMetric`) after
+every boosting round and stops when it has not improved for ``early_stopping``
+rounds, keeping the best round. How each library gets the validation rows and
+the metric is its learner adapter's business (``_learners``).
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
+from math import ceil
 
 import numpy as np
+from sklearn.model_selection import GroupShuffleSplit
 
-from ._response import ranking_scores
+from .._compat import _safe_indexing
+from .._engine._queries import group_queries, rows_by_query
 
 
 class QueryMetric:
@@ -59,149 +52,57 @@ class QueryMetric:
         return y.shape == self.labels.shape and np.array_equal(y, self.labels)
 
 
-_LIBRARIES = ("lightgbm", "xgboost", "catboost", "sklearn")
+def hold_out_queries(
+    X, y, qid, sample_weight, validation_fraction: float, random_state, owner: str
+) -> tuple[tuple, tuple]:
+    """Split a random ``validation_fraction`` of the queries off for early stopping.
 
+    Parameters
+    ----------
+    X, y, qid, sample_weight : array-likes of n_samples rows
+        The training rows, validated; ``sample_weight`` may be None.
+    validation_fraction : float
+        Share of the queries held out, in (0, 1); rounded up to whole queries,
+        as :class:`~sklearn.model_selection.GroupShuffleSplit` does.
+    random_state : int, RandomState instance or None
+        Which queries are held out.
+    owner : str
+        The name of the caller, for the error messages.
 
-def library_of(estimator) -> str:
-    """The top-level package of the first class of ``estimator``'s MRO from a
-    known library (so subclasses count), else of its own class."""
-    for cls in type(estimator).__mro__:
-        name = cls.__module__.split(".")[0]
-        if name in _LIBRARIES:
-            return name
-    return type(estimator).__module__.split(".")[0]
-
-
-def early_stopping_params(
-    learner,
-    rounds: int,
-    monitor: QueryMetric,
-    X_val,
-    y_val,
-    val_query: dict,
-    training: QueryMetric,
-) -> tuple[dict, dict]:
-    """Set ``learner`` up to stop early on ``monitor``.
-
-    ``val_query`` is the query information of the validation rows in the form
-    ``learner.fit`` takes it (``{"group": sizes}``, ``{"qid": ids}``,
-    ``{"group_id": ids}`` or empty). ``training`` scores the training rows,
-    which CatBoost evaluates a custom metric on too.
-
-    Returns the extra ``fit`` parameters, and the parameters of ``learner``
-    that :func:`finish_early_stopping` sets back after ``fit`` (the ones set
-    here hold the validation rows and local functions, which cannot be
-    pickled).
+    Returns
+    -------
+    training, validation : tuple
+        The training rows and the validation rows, each as
+        ``(X, y, qid, sample_weight)``.
     """
-    library = library_of(learner)
-    if library == "lightgbm":
-        import lightgbm
+    if qid is None:
+        raise ValueError(
+            f"{owner}(early_stopping=...) holds out whole queries for validation, so "
+            "fit needs qid (one query id per document); got qid=None."
+        )
+    queries = group_queries(qid, None)
+    n_queries = queries.ids.shape[0]
+    if n_queries < 2:
+        raise ValueError(
+            f"{owner}(early_stopping=...) holds out whole queries for validation and "
+            f"needs at least 2 queries in fit; got {n_queries}."
+        )
+    n_held_out = ceil(validation_fraction * n_queries)  # as GroupShuffleSplit rounds
+    if n_held_out >= n_queries:
+        raise ValueError(
+            f"{owner}(validation_fraction={validation_fraction!r}) would hold out "
+            f"{n_held_out} of the {n_queries} queries in fit for early stopping, leaving "
+            f"none to train on (ceil({validation_fraction!r} * {n_queries}) queries are held "
+            f"out); with {n_queries} queries, validation_fraction must be at most "
+            f"{n_queries - 1}/{n_queries}."
+        )
+    codes = np.empty(qid.shape[0], dtype=np.intp)
+    codes[rows_by_query(queries)] = np.repeat(np.arange(n_queries), queries.sizes)
+    split = GroupShuffleSplit(n_splits=1, test_size=validation_fraction, random_state=random_state)
 
-        learner.set_params(metric="None")  # stop on the custom metric alone
-        if "eval_X" in inspect.signature(lightgbm.LGBMModel.fit).parameters:
-            # LightGBM >= 4.7 deprecates eval_set
-            params = {"eval_X": (X_val,), "eval_y": (y_val,)}
-        else:
-            params = {"eval_set": [(X_val, y_val)]}
-        params["eval_metric"] = lambda y_true, y_score: (monitor.name, monitor(y_score), True)
-        params["callbacks"] = [lightgbm.early_stopping(rounds, verbose=False)]
-        if "group" in val_query:
-            params["eval_group"] = [val_query["group"]]
-        return params, {}
-    if library == "xgboost":  # after the user's own callbacks
-        callbacks = learner.get_params()["callbacks"]
-        stopper = _xgboost_stopper(rounds, monitor, X_val)
-        return {}, _replace(learner, callbacks=[*(callbacks or []), stopper])
-    if library == "catboost":
-        from catboost import Pool
+    def rows(index):
+        weight = None if sample_weight is None else sample_weight[index]
+        return _safe_indexing(X, index), _safe_indexing(y, index), qid[index], weight
 
-        cat_features = learner.get_params().get("cat_features")
-        pool = Pool(X_val, y_val, cat_features=cat_features, group_id=val_query.get("group_id"))
-        original = _replace(learner, eval_metric=_CatBoostMetric(monitor, training))
-        return {"eval_set": pool, "early_stopping_rounds": rounds, "use_best_model": True}, original
-    if library == "sklearn" and type(learner).__name__.startswith("HistGradientBoosting"):
-        if "X_val" not in inspect.signature(learner.fit).parameters:
-            raise ValueError(
-                f"Early stopping of {type(learner).__name__} on validation queries needs "
-                "scikit-learn >= 1.7 (fit(X, y, X_val=..., y_val=...)); this is an older "
-                "scikit-learn. Upgrade it, or use the estimator's own early_stopping "
-                "(which splits rows, not queries) without the evaluator's."
-            )
-
-        def scoring(estimator, X, y, sample_weight=None):
-            if not monitor.matches(y):  # a subsample of the training rows: queries unknown
-                return np.nan
-            return monitor(ranking_scores(estimator, X))
-
-        original = _replace(learner, early_stopping=True, n_iter_no_change=rounds, scoring=scoring)
-        return {"X_val": X_val, "y_val": y_val}, original
-    raise ValueError(
-        "early_stopping needs a boosting model that trains round by round: LightGBM, "
-        "XGBoost, CatBoost or scikit-learn's HistGradientBoosting; got "
-        f"{type(learner).__name__}. Set early_stopping=None for other estimators."
-    )
-
-
-_UNSET = object()
-
-
-def _replace(learner, **params) -> dict:
-    """Set ``params`` on ``learner``; return the values they had."""
-    current = learner.get_params()
-    original = {name: current.get(name, _UNSET) for name in params}
-    learner.set_params(**params)
-    return original
-
-
-def finish_early_stopping(learner, original: dict) -> None:
-    """Set back the ``original`` parameters of the fitted ``learner``."""
-    for name, value in original.items():
-        if value is _UNSET:  # CatBoost lists only the parameters it was given
-            learner._init_params.pop(name, None)
-        else:
-            learner.set_params(**{name: value})
-    if library_of(learner) == "sklearn":
-        learner._scorer = None  # HistGradientBoosting keeps the scorer of its fit
-
-
-class _CatBoostMetric:
-    """CatBoost's custom ``eval_metric`` protocol: the NDCG of the validation rows,
-    or of the training rows, which CatBoost also evaluates (it refuses NaN)."""
-
-    def __init__(self, monitor: QueryMetric, training: QueryMetric):
-        self.monitor = monitor
-        self.training = training
-
-    def __deepcopy__(self, memo):  # CatBoost copies its parameters; keep the history
-        return self
-
-    def is_max_optimal(self) -> bool:
-        return True
-
-    def evaluate(self, approxes, target, weight) -> tuple[float, float]:
-        metric = self.monitor if self.monitor.matches(target) else self.training
-        return metric(np.asarray(approxes[0], dtype=np.float64)), 1.0
-
-    def get_final_error(self, error: float, weight: float) -> float:
-        return error
-
-
-def _xgboost_stopper(rounds: int, monitor: QueryMetric, X_val):
-    """An XGBoost training callback: stop after ``rounds`` rounds without gain."""
-    from xgboost.callback import TrainingCallback
-
-    class NDCGEarlyStopping(TrainingCallback):
-        best_round = 0
-
-        def after_iteration(self, model, epoch: int, evals_log) -> bool:
-            scores = model.inplace_predict(
-                X_val, iteration_range=(0, epoch + 1), predict_type="margin"
-            )
-            monitor(scores)
-            self.best_round = int(np.argmax(monitor.history))  # the first best
-            return epoch - self.best_round >= rounds
-
-        def after_training(self, model):
-            return model[: self.best_round + 1]
-
-    return NDCGEarlyStopping()
+    training, validation = map(rows, next(split.split(codes, groups=codes)))
+    return training, validation

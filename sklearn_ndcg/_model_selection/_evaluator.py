@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import inspect
 import warnings
 from numbers import Real
 
@@ -12,7 +11,6 @@ from numpy.typing import ArrayLike
 from sklearn import config_context
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.exceptions import NotFittedError
-from sklearn.model_selection import GroupShuffleSplit
 from sklearn.pipeline import Pipeline
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.metaestimators import available_if
@@ -25,14 +23,13 @@ from .._compat import (
     _fit_context,
     _num_samples,
     _routing_enabled,
-    _safe_indexing,
     _safe_tags,
     get_tags,
 )
-from .._engine._queries import group_queries, query_weights, rows_by_query
 from .._engine._validation import check_qid, check_weight
 from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, ndcg_score
-from ._early_stopping import QueryMetric, early_stopping_params, finish_early_stopping, library_of
+from ._early_stopping import QueryMetric, hold_out_queries
+from ._learners import FitInput, adapter_for
 from ._qid_column import split_qid_column
 from ._response import ranking_scores
 
@@ -48,41 +45,6 @@ def _estimator_has(attr: str):
     return check
 
 
-def _query_form(estimator) -> str | None:
-    """How ``estimator.fit`` takes query information: "qid", "group_id", "group" or None.
-
-    XGBoost's ``XGBRanker`` (and any estimator whose ``fit`` has a ``qid``
-    parameter) and CatBoost's models (``group_id``) take one query id per
-    row; LightGBM's ``LGBMRanker`` (and any ``fit`` with a ``group``
-    parameter) takes the size of each query. All need the rows of a query to
-    be contiguous.
-    """
-    try:
-        parameters = inspect.signature(estimator.fit).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins, C extensions
-        return None
-    for form in ("qid", "group_id", "group"):
-        if form in parameters:
-            return form
-    return None
-
-
-def _clone(estimator):
-    """``sklearn.base.clone``, also for CatBoost models with ``cat_features``.
-
-    CatBoost 1.2.10's constructor stores a copy of ``cat_features`` (and of
-    some other list parameters), which fails ``clone``'s check that the
-    parameters are the ones given (catboost issue #3078); the model is rebuilt
-    from deep copies of its parameters instead.
-    """
-    try:
-        return clone(estimator)
-    except RuntimeError:
-        if library_of(estimator) != "catboost":
-            raise
-        return type(estimator)(**copy.deepcopy(estimator.get_params(deep=False)))
-
-
 def _final_step(estimator) -> tuple[str, object]:
     """The estimator that learns (the last step of nested pipelines), and the
     prefix (``"step__"``) of its fit parameters."""
@@ -91,36 +53,6 @@ def _final_step(estimator) -> tuple[str, object]:
         name, estimator = estimator.steps[-1]
         prefix += f"{name}__"
     return prefix, estimator
-
-
-def _learner_input(X, y, qid, sample_weight, learner, form: str):
-    """Rows stably sorted by query, and the query information ``learner.fit`` takes.
-
-    Returns the sorted ``X``, ``y``, integer query ids and document weights, and
-    the ``fit`` parameters: the query ids (``qid``, ``group_id``) or query sizes
-    (``group``), and the weights in the learner's form: one per query for
-    XGBoost, CatBoost's ``group_weight``, else one per document.
-    """
-    if qid is None:
-        raise ValueError(
-            f"{type(learner).__name__} learns from queries, so fit needs qid (one "
-            "query id per document); got qid=None. With metadata routing enabled, "
-            "pass qid=... to the search's fit."
-        )
-    queries = group_queries(qid, None)
-    order = rows_by_query(queries)
-    codes = np.repeat(np.arange(queries.ids.shape[0]), queries.sizes)
-    own = {"group": queries.sizes} if form == "group" else {form: codes}
-    weight = None
-    if sample_weight is not None:
-        weight = sample_weight[order]
-        if library_of(learner) == "xgboost":  # XGBRanker weighs whole queries
-            own["sample_weight"] = query_weights(sample_weight, queries)
-        elif library_of(learner) == "catboost":  # so do CatBoost's group weights
-            own["group_weight"] = np.repeat(query_weights(sample_weight, queries), queries.sizes)
-        else:
-            own["sample_weight"] = weight
-    return _safe_indexing(X, order), _safe_indexing(y, order), codes, weight, own
 
 
 class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
@@ -391,6 +323,37 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         X, qid = self._query_ids(X, qid, "fit")
         for attribute in ("feature_names_in_", "validation_scores_"):  # of a previous fit
             self.__dict__.pop(attribute, None)
+        qid, sample_weight = self._check_fit_input(y, qid, sample_weight)
+        params = self._route_fit_params(fit_params)
+        self.estimator_ = adapter_for(self.estimator).clone()
+        prefix, learner = _final_step(self.estimator_)
+        adapter = adapter_for(learner)
+        validation = None
+        if self.early_stopping is not None:
+            (X, y, qid, sample_weight), validation = self._hold_out_queries(
+                X, y, qid, sample_weight, prefix
+            )
+        training = adapter.fit_input(X, y, qid, sample_weight)
+        monitor, stopping = None, {}
+        if validation is not None:
+            monitor, stopping = self._stop_early(adapter, training, validation)
+        self._fit_estimator(adapter, training, params, stopping, prefix)
+        if monitor is not None:
+            adapter.finish_early_stopping()
+            self.validation_scores_ = np.asarray(monitor.history)
+        self._fitted_with_qid = qid is not None
+        self._set_feature_names(X_in)
+        return self
+
+    def _set_feature_names(self, X_in) -> None:
+        """``feature_names_in_``: of X (its ``qid`` column included), else the estimator's."""
+        if self.qid is not None and hasattr(X_in, "columns"):
+            self.feature_names_in_ = np.asarray([str(c) for c in X_in.columns], dtype=object)
+        elif hasattr(self.estimator_, "feature_names_in_"):
+            self.feature_names_in_ = self.estimator_.feature_names_in_
+
+    def _check_fit_input(self, y, qid, sample_weight) -> tuple:
+        """The checked ``qid`` and ``sample_weight`` of :meth:`fit`."""
         if y is None:
             raise ValueError(
                 f"This {type(self).__name__} estimator requires y to be passed, but "
@@ -404,30 +367,19 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             raise ValueError(
                 "sample_weight sums to zero; at least one document needs a positive weight."
             )
-        params = self._route_fit_params(fit_params)
-        self.estimator_ = _clone(self.estimator)
-        prefix, learner = _final_step(self.estimator_)
-        form = _query_form(learner)
-        if self.early_stopping is not None:
-            (X, y, qid, sample_weight), validation = self._hold_out_queries(
-                X, y, qid, sample_weight, prefix
-            )
-        own, codes, weight = {}, qid, sample_weight  # own: query info and weights
-        if form is not None:
-            X, y, codes, weight, own = _learner_input(X, y, qid, sample_weight, learner, form)
-        elif sample_weight is not None:
-            own["sample_weight"] = sample_weight
-        stopping, monitor = {}, None
-        if self.early_stopping is not None:
-            stopping, monitor, original = self._stop_early(
-                learner, form, validation, (y, codes, weight)
-            )
+        return qid, sample_weight
+
+    def _fit_estimator(self, adapter, training: FitInput, params: dict, stopping: dict, prefix):
+        """Fit ``estimator_`` on the training rows, with the adapter's parameters
+        (query information, weights, early stopping) and the caller's."""
+        own = training.params
         clash = set(params) & (set(own) | set(stopping))
         if clash:
             raise ValueError(
-                f"{type(self).__name__} gives {type(learner).__name__} {sorted(clash)} "
-                "itself, from qid, sample_weight and early_stopping; do not pass them as "
-                "fit parameters. Pass qid (one query id per row) instead of group sizes."
+                f"{type(self).__name__} gives {type(adapter.estimator).__name__} "
+                f"{sorted(clash)} itself, from qid, sample_weight and early_stopping; do not "
+                "pass them as fit parameters. Pass qid (one query id per row) instead of "
+                "group sizes."
             )
         if prefix:  # a pipeline: hand them to its last step as step__name
             if params:
@@ -436,27 +388,13 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                     "the last step of a Pipeline; it cannot route the other fit "
                     f"parameters {sorted(params)}. Set them on the steps instead."
                 )
-            with config_context(enable_metadata_routing=False):
-                self.estimator_.fit(X, y, **{prefix + key: v for key, v in own.items()})
-        else:
-            with warnings.catch_warnings():
-                # CatBoost tries to compile a custom metric with numba, and warns
-                # when it cannot (or numba is missing); the metric then runs as Python.
-                warnings.filterwarnings(
-                    "ignore",
-                    "(Failed to optimize|Can't optimze) method|Failed to import numba",
-                    UserWarning,
+            with config_context(enable_metadata_routing=False), adapter.fitting():
+                self.estimator_.fit(
+                    training.X, training.y, **{prefix + key: v for key, v in own.items()}
                 )
-                self.estimator_.fit(X, y, **params, **own, **stopping)
-        if monitor is not None:
-            finish_early_stopping(learner, original)
-            self.validation_scores_ = np.asarray(monitor.history)
-        self._fitted_with_qid = qid is not None
-        if self.qid is not None and hasattr(X_in, "columns"):
-            self.feature_names_in_ = np.asarray([str(c) for c in X_in.columns], dtype=object)
-        elif hasattr(self.estimator_, "feature_names_in_"):
-            self.feature_names_in_ = self.estimator_.feature_names_in_
-        return self
+        else:
+            with adapter.fitting():
+                self.estimator_.fit(training.X, training.y, **params, **own, **stopping)
 
     def _query_ids(self, X, qid, method: str):
         """X without the ``qid`` column, and the query ids (column or argument)."""
@@ -502,50 +440,22 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                 "rows would have to pass through its other steps. Transform X first and "
                 "wrap the model alone."
             )
-        if qid is None:
-            raise ValueError(
-                f"{name}(early_stopping=...) holds out whole queries for validation, so "
-                "fit needs qid (one query id per document); got qid=None."
-            )
-        queries = group_queries(qid, None)
-        if queries.ids.shape[0] < 2:
-            raise ValueError(
-                f"{name}(early_stopping=...) holds out whole queries for validation and "
-                f"needs at least 2 queries in fit; got {queries.ids.shape[0]}."
-            )
-        codes = np.empty(qid.shape[0], dtype=np.intp)
-        codes[rows_by_query(queries)] = np.repeat(np.arange(queries.ids.shape[0]), queries.sizes)
-        split = GroupShuffleSplit(
-            n_splits=1, test_size=self.validation_fraction, random_state=self.random_state
+        return hold_out_queries(
+            X, y, qid, sample_weight, self.validation_fraction, self.random_state, name
         )
 
-        def rows(index):
-            weight = None if sample_weight is None else sample_weight[index]
-            return _safe_indexing(X, index), _safe_indexing(y, index), qid[index], weight
-
-        return tuple(map(rows, next(split.split(codes, groups=codes))))
-
-    def _stop_early(self, learner, form, validation, training):
-        """The learner's extra fit parameters for early stopping, the monitor of
-        the validation NDCG and the learner's parameters to set back after fit;
-        ``training`` is ``(y, qid, weight)`` as fitted."""
-        X_val, y_val, qid_val, weight_val = validation
-        val_query = {}
-        if form is not None:
-            X_val, y_val, qid_val, weight_val, val_query = _learner_input(
-                X_val, y_val, qid_val, weight_val, learner, form
-            )
-        monitor = self._query_metric(y_val, qid_val, weight_val)
-        stopping, original = early_stopping_params(
-            learner,
+    def _stop_early(self, adapter, training: FitInput, validation) -> tuple:
+        """The monitor of the validation NDCG and the learner's extra fit
+        parameters for early stopping (the adapter sets the learner up)."""
+        validation = adapter.fit_input(*validation)
+        monitor = self._query_metric(validation.y, validation.qid, validation.sample_weight)
+        stopping = adapter.early_stopping_params(
             self.early_stopping,
             monitor,
-            X_val,
-            y_val,
-            val_query,
-            self._query_metric(*training),
+            validation,
+            self._query_metric(training.y, training.qid, training.sample_weight),
         )
-        return stopping, monitor, original
+        return monitor, stopping
 
     def _query_metric(self, y, qid, weight) -> QueryMetric:
         """This evaluator's NDCG of fixed rows, as a function of their scores."""
@@ -678,9 +588,9 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         )
 
     def __sklearn_clone__(self):
-        # as BaseEstimator's, but CatBoost models with cat_features clone too (_clone)
+        # as BaseEstimator's, but each library clones its models (CatBoost's own way)
         params = self.get_params(deep=False)
-        estimator = _clone(params.pop("estimator"))
+        estimator = adapter_for(params.pop("estimator")).clone()
         new = type(self)(estimator, **{key: clone(v, safe=False) for key, v in params.items()})
         if hasattr(self, "_metadata_request"):  # set_fit_request / set_score_request
             new._metadata_request = copy.deepcopy(self._metadata_request)

@@ -42,7 +42,14 @@ def _position(column, n_columns: int, names, X) -> int:
     if column not in names:
         shown = ", ".join(map(repr, names[:10])) + (", ..." if len(names) > 10 else "")
         raise ValueError(f"qid={column!r} is not a column of X; its columns are {shown}.")
-    return names.index(column)
+    positions = [i for i, name in enumerate(names) if name == column]
+    if len(positions) > 1:
+        raise ValueError(
+            f"qid={column!r} names {len(positions)} columns of X (positions "
+            f"{', '.join(map(str, positions))}); the query-id column must be unique. "
+            "Rename the others, or give the integer position of the query-id column."
+        )
+    return positions[0]
 
 
 def split_qid_column(X, column) -> tuple[object, np.ndarray]:
@@ -80,7 +87,7 @@ def split_qid_column(X, column) -> tuple[object, np.ndarray]:
         return X[:, keep], X[:, position]
     names = list(X.columns)
     position = _position(column, len(names), names, X)
-    if kind == "pandas":  # by position: column names may repeat
+    if kind == "pandas":  # by position: other columns' names may repeat
         keep = [i for i in range(len(names)) if i != position]
         return X.iloc[:, keep], X.iloc[:, position]
     # polars (names are unique): by name, without converting the frame

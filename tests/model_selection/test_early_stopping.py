@@ -217,6 +217,50 @@ def test_errors(data):
         RankingEvaluator(model, early_stopping=3, validation_fraction=1.0).fit(X, y, qid=qid)
 
 
+@pytest.mark.parametrize(
+    "n_queries, fraction, held_out",
+    [
+        (3, 0.9, 3),  # hand computation: ceil(0.9 * 3) = 3 of 3 queries
+        (3, 0.7, 3),  # ceil(2.1) = 3
+        (10, 0.95, 10),  # ceil(9.5) = 10
+    ],
+)
+def test_validation_fraction_too_large_for_the_queries(n_queries, fraction, held_out):
+    X, y, qid = make_ranking(n_queries=n_queries, random_state=0)
+    match = (
+        rf"validation_fraction={fraction}\) would hold out {held_out} of the {n_queries} "
+        rf"queries in fit .*validation_fraction must be at most {n_queries - 1}/{n_queries}"
+    )
+    # refused before the model is asked anything: the same for any estimator
+    for model in (Ridge(), HistGradientBoostingRegressor()):
+        evaluator = RankingEvaluator(model, early_stopping=3, validation_fraction=fraction)
+        with pytest.raises(ValueError, match=match):
+            evaluator.fit(X, y, qid=qid)
+
+
+@pytest.mark.parametrize("fraction, held_out", [(0.1, 1), (2 / 3, 2)])
+def test_validation_fraction_rounds_up_to_whole_queries(fraction, held_out):
+    # 3 queries: a small fraction still holds out one query (ceil(0.3) = 1), and
+    # 2/3 holds out 2, leaving one query to train on
+    lightgbm = pytest.importorskip("lightgbm")
+    X, y, qid = make_ranking(n_queries=3, random_state=0)
+    seen = {}
+
+    class Spy(lightgbm.LGBMRanker):
+        def fit(self, X, y, group=None, **kwargs):
+            seen["group"], seen["eval_group"] = group, kwargs["eval_group"][0]
+            return super().fit(X, y, group=group, **kwargs)
+
+    model = Spy(n_estimators=5, min_child_samples=1, verbose=-1)
+    evaluator = RankingEvaluator(
+        model, early_stopping=2, validation_fraction=fraction, random_state=SEED
+    )
+    evaluator.fit(X, y, qid=qid)
+    assert (len(seen["group"]), len(seen["eval_group"])) == (3 - held_out, held_out)
+    # reference: scikit-learn's GroupShuffleSplit on the query ids
+    assert seen["eval_group"].sum() == len(validation_rows(qid, fraction))
+
+
 @pytest.mark.skipif(HGB_HAS_X_VAL, reason="scikit-learn >= 1.7 takes X_val")
 def test_histgradientboosting_before_scikit_learn_1_7(data):
     X, y, qid = data

@@ -534,6 +534,39 @@ def test_column_and_argument_both_given():
             make_scorer(k=5, qid="qid")(model, X_qid, y, qid=QID)
 
 
+def _duplicated_qid_name():
+    """A DataFrame with two columns named "qid": the query ids (at POSITION) and a
+    feature renamed "qid" (the first column), so that taking either is a guess."""
+    X_qid, _ = _with_qid("pandas")
+    return X_qid.rename(columns={NAMES[0]: "qid"})
+
+
+def test_duplicated_column_name_is_refused():
+    # polars frames cannot repeat a name (polars raises DuplicateError), pandas ones can
+    X_dup = _duplicated_qid_name()
+    before = X_dup.copy()
+    match = rf"qid='qid' names 2 columns of X \(positions 0, {POSITION}\); the query-id column"
+    with pytest.raises(ValueError, match=match):
+        RankingEvaluator(Ridge(), qid="qid").fit(X_dup, y)
+    fitted = RankingEvaluator(Ridge(), qid=POSITION).fit(X_dup, y)  # by position: no guess
+    for make_scorer in (make_ndcg_scorer, make_dcg_scorer):
+        with pytest.raises(ValueError, match=match):
+            make_scorer(k=5, qid="qid")(fitted, X_dup, y)
+    pd.testing.assert_frame_equal(X_dup, before)  # not changed by the refusals
+
+
+def test_duplicated_name_with_column_position():
+    # the qid column given by its position is no guess, whatever the names: the
+    # result is the one with the query ids passed explicitly
+    X_dup = _duplicated_qid_name()
+    X_plain = X_dup.iloc[:, [i for i in range(N_FEATURES + 1) if i != POSITION]]
+    explicit = RankingEvaluator(Ridge()).fit(X_plain, y, qid=QID)
+    model = RankingEvaluator(Ridge(), qid=POSITION).fit(X_dup, y)
+    assert model.score(X_dup, y) == explicit.score(X_plain, y, qid=QID)
+    scorer = make_ndcg_scorer(k=5, qid=POSITION)
+    assert scorer(model, X_dup, y) == make_ndcg_scorer(k=5)(explicit, X_plain, y, qid=QID)
+
+
 def test_refit_on_an_array_forgets_the_feature_names():
     # scikit-learn's own estimators drop feature_names_in_ when refitted on an array
     X, y, qid = make_ranking(n_queries=5, random_state=0)
