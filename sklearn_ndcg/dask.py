@@ -17,7 +17,8 @@ from numpy.typing import ArrayLike
 from ._compat import StrOptions, validate_params
 from ._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
 from ._engine._validation import check_log_base
-from ._metrics._ndcg import _COMMON_PARAMS, _LOG_BASE, _NDCG_PARAMS, query_scores
+from ._metrics._ndcg import query_scores
+from ._options import COMMON_PARAMS, LOG_BASE, NDCG_PARAMS
 
 __all__ = ["dcg_score", "ndcg_score"]
 
@@ -31,14 +32,14 @@ _OPTIONS = {
     "y_true": "no_validation",
     "y_score": "no_validation",
     "sample_weight": "no_validation",
-    **{name: _COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")},
+    **{name: COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")},
     "per_query": ["boolean"],
     "shuffle_method": [StrOptions({"tasks", "p2p", "disk"}), None],
 }
 
 
 @validate_params(
-    {**_OPTIONS, **_NDCG_PARAMS},
+    {**_OPTIONS, **NDCG_PARAMS},
     prefer_skip_nested_validation=True,
 )
 def ndcg_score(
@@ -195,7 +196,7 @@ def ndcg_score(
 
 
 @validate_params(
-    {**_OPTIONS, "log_base": _LOG_BASE},
+    {**_OPTIONS, "log_base": LOG_BASE},
     prefer_skip_nested_validation=True,
 )
 def dcg_score(

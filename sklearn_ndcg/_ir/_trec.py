@@ -13,9 +13,9 @@ from numpy.typing import ArrayLike
 from .._compat import StrOptions, validate_params
 from .._engine._aggregate import weighted_mean
 from .._engine._pool import JudgmentPool
-from .._engine._ties import TIE_RULES
 from .._engine._validation import as_float_array, as_score_array, missing_rows
-from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
+from .._metrics._ndcg import QueryScores, query_scores
+from .._options import COMMON_PARAMS, NDCG_PARAMS, TIES_WITH_DOCNO
 
 
 class TrecRun(NamedTuple):
@@ -398,11 +398,11 @@ def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
         "run": ["array-like"],
         "qrels": ["array-like"],
         "metric": [StrOptions({"ndcg", "dcg"})],
-        "k": _COMMON_PARAMS["k"],
-        "gain": _COMMON_PARAMS["gain"],
-        "discount": _COMMON_PARAMS["discount"],
-        "ties": [StrOptions({*TIE_RULES, "docno"})],
-        **_NDCG_PARAMS,
+        "k": COMMON_PARAMS["k"],
+        "gain": COMMON_PARAMS["gain"],
+        "discount": COMMON_PARAMS["discount"],
+        "ties": TIES_WITH_DOCNO,
+        **NDCG_PARAMS,
         "judged_only": ["boolean"],
         "missing_queries": [StrOptions({"drop", "zero"})],
     },

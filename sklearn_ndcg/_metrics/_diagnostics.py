@@ -10,7 +10,8 @@ from numpy.typing import ArrayLike
 
 from .._compat import validate_params
 from .._engine._aggregate import tie_cut_by_query, weighted_mean
-from ._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, _ndcg, _order_and_sum, _stage
+from .._engine._pipeline import ndcg_per_query, order_and_sum, stage
+from .._options import COMMON_PARAMS, NDCG_PARAMS
 
 
 class TieDiagnostics(NamedTuple):
@@ -51,10 +52,10 @@ TieDiagnostics.weight.__doc__ = "Weight of each query (ones without ``sample_wei
 @validate_params(
     {
         **{
-            name: _COMMON_PARAMS[name]
+            name: COMMON_PARAMS[name]
             for name in ("y_true", "y_score", "k", "gain", "discount", "qid", "sample_weight")
         },
-        **_NDCG_PARAMS,
+        **NDCG_PARAMS,
     },
     prefer_skip_nested_validation=True,
 )
@@ -136,7 +137,7 @@ def tie_diagnostics(
     >>> float(result.spread.mean()), result.cut_share
     (0.5, 0.5)
     """
-    staged = _stage(
+    staged = stage(
         y_true,
         y_score,
         qid=qid,
@@ -149,7 +150,7 @@ def tie_diagnostics(
         normalize=normalize,
     )
     low, high = (
-        _ndcg(_order_and_sum(staged, rule, normalize), zero_division)
+        ndcg_per_query(order_and_sum(staged, rule, normalize), zero_division)
         for rule in ("pessimistic", "optimistic")
     )
     queries = staged.queries

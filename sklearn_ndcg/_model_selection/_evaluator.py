@@ -31,7 +31,8 @@ from .._compat import (
 )
 from .._engine._queries import group_queries, query_weights, rows_by_query
 from .._engine._validation import check_qid, check_weight
-from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, ndcg_score
+from .._metrics._ndcg import ndcg_score
+from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN
 from ._early_stopping import QueryMetric, early_stopping_params, finish_early_stopping, library_of
 from ._qid_column import split_qid_column
 from ._response import ranking_scores
@@ -310,12 +311,12 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict"])],
-        "qid": [str, Integers(None, closed="neither"), None],  # a column name or position
-        "k": _COMMON_PARAMS["k"],
-        "gain": _COMMON_PARAMS["gain"],
-        "discount": _COMMON_PARAMS["discount"],
-        "ties": _COMMON_PARAMS["ties"],
-        **_NDCG_PARAMS,
+        "qid": QID_COLUMN,
+        "k": COMMON_PARAMS["k"],
+        "gain": COMMON_PARAMS["gain"],
+        "discount": COMMON_PARAMS["discount"],
+        "ties": COMMON_PARAMS["ties"],
+        **NDCG_PARAMS,
         "early_stopping": [Integers(1), None],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "random_state": ["random_state"],

@@ -9,25 +9,24 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn import config_context, get_config
 
-from .._compat import Integers, StrOptions, _Scorer, validate_params
+from .._compat import StrOptions, _Scorer, validate_params
 from .._engine._aggregate import weighted_mean
-from .._metrics._ndcg import (
-    _COMMON_PARAMS,
-    _NDCG_PARAMS,
-    _REPLACE_UNDEFINED,
+from .._metrics._ndcg import at_cutoffs, dcg_score, ndcg_score
+from .._options import (
+    COMMON_PARAMS,
+    NDCG_PARAMS,
+    QID_COLUMN,
+    REPLACE_UNDEFINED,
     ZERO_DIVISION,
-    at_cutoffs,
-    dcg_score,
-    ndcg_score,
+    check_cutoffs,
     resolve_zero_division,
 )
 from ._qid_column import split_qid_column
 from ._response import RESPONSE_METHODS, check_response_method, ranking_scores
 
-_OPTIONS = {name: _COMMON_PARAMS[name] for name in ("gain", "discount", "ties")}
-_OPTIONS["k"] = [*_COMMON_PARAMS["k"], list, tuple, np.ndarray]  # several cutoffs: a dict
+_OPTIONS = {name: COMMON_PARAMS[name] for name in ("gain", "discount", "ties")}
+_OPTIONS["k"] = [*COMMON_PARAMS["k"], list, tuple, np.ndarray]  # several cutoffs: a dict
 _RESPONSE_METHOD = [StrOptions({"auto", *RESPONSE_METHODS}), tuple, list]
-_QID_COLUMN = [str, Integers(None, closed="neither"), None]  # a column name or position
 
 
 class _RankingScorer(_Scorer):
@@ -103,18 +102,6 @@ def _at_cutoffs(y_true, y_score, *, ks, metric, qid=None, sample_weight=None, **
     return {f"{metric}@{k}": weighted_mean(values[:, i], weight) for i, k in enumerate(ks)}
 
 
-def _check_cutoffs(k) -> np.ndarray | None:
-    """Several cutoffs as an int array, or None for one cutoff (an int or None)."""
-    if k is None or isinstance(k, Integral):
-        return None
-    ks = list(k)
-    if not ks or not all(isinstance(v, Integral) and not isinstance(v, bool) for v in ks):
-        raise ValueError(f"k as a list of cutoffs must hold positive integers; got {k!r}.")
-    if min(ks) < 1 or len(set(ks)) != len(ks):
-        raise ValueError(f"k as a list of cutoffs must hold distinct integers >= 1; got {k!r}.")
-    return np.array(sorted(ks))
-
-
 def _check_scorer_input(y_true, y_score, qid, metric: str) -> None:
     """Catch what goes wrong between a search and a ranking scorer.
 
@@ -153,7 +140,8 @@ def _check_scorer_input(y_true, y_score, qid, metric: str) -> None:
 def _make_ranking_scorer(
     score_func: Callable, response_method, options: dict, metric: str, qid=None
 ) -> _RankingScorer:
-    ks = _check_cutoffs(options["k"])
+    k = options["k"]
+    ks = None if k is None or isinstance(k, Integral) else check_cutoffs(k, name="k")
     if ks is not None:  # several cutoffs: one scorer returning a dict
         options = {**options, "ks": ks, "metric": metric}
         del options["k"]
@@ -171,10 +159,10 @@ def _make_ranking_scorer(
 @validate_params(
     {
         **_OPTIONS,
-        **_NDCG_PARAMS,
-        **_REPLACE_UNDEFINED,
+        **NDCG_PARAMS,
+        **REPLACE_UNDEFINED,
         "response_method": _RESPONSE_METHOD,
-        "qid": _QID_COLUMN,
+        "qid": QID_COLUMN,
     },
     prefer_skip_nested_validation=True,
 )
@@ -319,7 +307,7 @@ def make_ndcg_scorer(
 
 
 @validate_params(
-    {**_OPTIONS, "response_method": _RESPONSE_METHOD, "qid": _QID_COLUMN},
+    {**_OPTIONS, "response_method": _RESPONSE_METHOD, "qid": QID_COLUMN},
     prefer_skip_nested_validation=True,
 )
 def make_dcg_scorer(

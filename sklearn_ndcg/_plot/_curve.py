@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
@@ -12,6 +10,7 @@ from .._engine._queries import group_queries
 from .._engine._validation import check_ranking_input
 from .._metrics._ndcg import at_cutoffs
 from .._model_selection._response import ranking_scores
+from .._options import check_cutoffs
 
 _DEFAULT_MAX_K = 20
 
@@ -25,30 +24,6 @@ def _import_pyplot():
             "pip install 'sklearn-ndcg[plot]' (or pip install matplotlib)."
         ) from exc
     return plt
-
-
-def _check_ks(ks, longest: int) -> np.ndarray:
-    """The cutoffs as a sorted int array; None means 1 .. min(longest, 20)."""
-    if ks is None:
-        return np.arange(1, min(longest, _DEFAULT_MAX_K) + 1)
-    if isinstance(ks, Integral) or np.ndim(ks) == 0:
-        value = np.asarray(ks).item() if isinstance(ks, np.ndarray) else ks
-        raise TypeError(
-            f"ks must be a sequence of cutoffs such as range(1, 11), got the single "
-            f"value {value!r}; write ks=[{value!r}] for one cutoff."
-        )
-    if any(isinstance(k, (bool, np.bool_)) for k in ks):
-        raise TypeError(f"ks must hold integers >= 1, not booleans; got {list(ks)!r}.")
-    values = np.asarray(ks)
-    if values.ndim != 1 or values.size == 0:
-        raise ValueError(
-            f"ks must be a non-empty 1-D sequence of cutoffs, got an array of shape {values.shape}."
-        )
-    if not np.issubdtype(values.dtype, np.integer) or (values < 1).any():
-        raise ValueError(f"ks must hold integers >= 1, got {values.tolist()!r}.")
-    if np.unique(values).size != values.size:
-        raise ValueError(f"ks must not repeat a cutoff, got {values.tolist()!r}.")
-    return np.sort(values.astype(np.intp))
 
 
 def _longest_query(y_true, y_score, qid, sample_weight) -> int:
@@ -311,7 +286,8 @@ class NDCGCurveDisplay:
         array([1.    , 0.895 , 0.9762])
         """
         low, high = _check_quantiles(spread_quantiles)
-        ks = _check_ks(ks, _longest_query(y_true, y_score, qid, sample_weight))
+        longest = _longest_query(y_true, y_score, qid, sample_weight)
+        ks = check_cutoffs(ks, name="ks", none_means_up_to=min(longest, _DEFAULT_MAX_K))
         options = dict(
             qid=qid,
             gain=gain,

@@ -26,16 +26,17 @@ from .._compat import (
     validate_params,
 )
 from .._engine._validation import check_qid
-from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
+from .._metrics._ndcg import QueryScores, query_scores
 from .._model_selection._evaluator import RankingEvaluator
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RESPONSE_METHOD
+from .._options import COMMON_PARAMS, NDCG_PARAMS
 from ._paired import compare_models
 
 _METRIC_OPTIONS = {
     "metric": [StrOptions({"ndcg", "dcg"})],
-    **{name: _COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")},
-    **_NDCG_PARAMS,
+    **{name: COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")},
+    **NDCG_PARAMS,
     "response_method": _RESPONSE_METHOD,
 }
 

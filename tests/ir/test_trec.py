@@ -366,8 +366,14 @@ def test_command_default_measures(files, capsys):
         ("ndcg.1", "'1' is not of the form level=gain"),
         ("ndcg.-1=2", "level -1 is negative"),
         ("ndcg.1=2,1=3", "level 1 more than one gain"),
-        ("ndcg_cut.0,5", "cutoffs must be positive"),
-        ("ndcg_cut.5,5.5", "cutoff 5 more than once"),
+        (
+            "ndcg_cut.0,5",
+            "the cutoffs of ndcg_cut.0,5 must be a non-empty list of distinct integers >= 1",
+        ),
+        (
+            "ndcg_cut.5,5.5",
+            "integers >= 1 (the cutoffs), e.g. [1, 5, 10]; got [5, 5]",
+        ),
     ],
 )
 def test_command_bad_measure(files, capsys, measure, match):
