@@ -322,6 +322,7 @@ def _evaluate(
     if sample_weight is not None:
         columns["sample_weight"] = sample_weight
     _check_columns(frame, columns)
+    _check_qid_types(_source_qid_types(frame, qid))
     check_log_base(options.get("log_base"), options["discount"])
 
     names = list(dict.fromkeys(columns.values()))  # y_true may be y_score
@@ -353,6 +354,41 @@ def _evaluate(
     if per_query:
         return score, scores[metric]
     return score
+
+
+def _source_qid_types(frame, qid) -> list[str]:
+    """Types of the query ids in the pandas frames that ``frame`` was made from.
+
+    Dask converts object columns to strings by default (``dataframe.convert-string``),
+    which turns ``5`` and ``"5"`` into one id before any partition is scored, so
+    the in-memory check cannot see them; the pandas frames given to
+    ``dd.from_pandas`` still can. Best effort: other sources give no types.
+    """
+    types = set()
+    try:
+        nodes = list(frame.expr.walk())
+    except AttributeError:  # pragma: no cover - a dask without expressions
+        return []
+    for node in nodes:
+        if type(node).__name__ != "FromPandas":
+            continue
+        source = getattr(node.frame, "_data", node.frame)  # the pandas frame itself
+        try:
+            column = source[qid]
+        except Exception:  # a source without the column (renamed or computed later)
+            continue
+        if getattr(getattr(column, "dtype", None), "kind", None) == "O":
+            types |= {type(v).__name__ for v in column.dropna()}
+    return sorted(types)
+
+
+def _check_qid_types(types) -> None:
+    """Refuse query ids that mix strings with other types, as the in-memory engine does."""
+    if "str" in types and len(types) > 1:
+        raise TypeError(
+            f"qid mixes values that cannot be compared with each other (types "
+            f"{', '.join(types)}); give query ids of one sortable type."
+        )
 
 
 def _holds_whole_queries(frame, qid) -> bool:
@@ -508,12 +544,7 @@ def _weighted_mean(partials) -> float:
     """The weighted mean from the partitions' sums, as the in-memory engine takes it."""
     if partials["n_queries"].sum() == 0:
         raise ValueError("frame has no rows; at least one query with one document is needed.")
-    types = sorted({t for names in partials["qid_types"] for t in names.split(",") if t})
-    if "str" in types and len(types) > 1:
-        raise TypeError(
-            f"qid mixes values that cannot be compared with each other (types "
-            f"{', '.join(types)}); give query ids of one sortable type."
-        )
+    _check_qid_types(sorted({t for names in partials["qid_types"] for t in names.split(",") if t}))
     # each partition's sums in units of the largest weight of all partitions
     factor = partials["scale"].to_numpy() / max(partials["scale"].max(), np.finfo(float).tiny)
     scaled = {"weighted_sum", "kept_weight", "total_weight"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
@@ -15,7 +16,14 @@ from .._engine._aggregate import weighted_mean
 from .._engine._pool import JudgmentPool
 from .._engine._validation import as_float_array, as_score_array, missing_rows
 from .._metrics._ndcg import QueryScores, query_scores
-from .._options import COMMON_PARAMS, NDCG_PARAMS, TIES_WITH_DOCNO
+from .._options import (
+    COMMON_PARAMS,
+    DEFAULT_UNJUDGED,
+    MISSING_QUERIES,
+    NDCG_PARAMS,
+    TIES_WITH_DOCNO,
+    UNJUDGED,
+)
 
 
 class TrecRun(NamedTuple):
@@ -393,6 +401,26 @@ def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
     return qid, docno, values
 
 
+def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
+    """``unjudged`` from itself or from its deprecated alias ``judged_only``."""
+    if judged_only is None:
+        return unjudged
+    if unjudged is not DEFAULT_UNJUDGED:
+        raise ValueError(
+            f"judged_only is the deprecated name of unjudged; got unjudged={unjudged!r} "
+            f"and judged_only={judged_only!r}. Give unjudged alone."
+        )
+    replacement = "drop" if judged_only else "zero"
+    warnings.warn(
+        f"judged_only was renamed unjudged in 0.2 and will be removed in 0.3 (the name the "
+        f"metric functions use for trec_eval's -J); use unjudged={replacement!r} instead "
+        f"of judged_only={judged_only!r}.",
+        FutureWarning,
+        stacklevel=4,  # the caller of evaluate_run, through validate_params
+    )
+    return replacement
+
+
 @validate_params(
     {
         "run": ["array-like"],
@@ -403,8 +431,9 @@ def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
         "discount": COMMON_PARAMS["discount"],
         "ties": TIES_WITH_DOCNO,
         **NDCG_PARAMS,
-        "judged_only": ["boolean"],
-        "missing_queries": [StrOptions({"drop", "zero"})],
+        "unjudged": [StrOptions(set(UNJUDGED))],
+        "judged_only": ["boolean", None],
+        "missing_queries": [StrOptions(set(MISSING_QUERIES))],
     },
     prefer_skip_nested_validation=True,
 )
@@ -419,8 +448,9 @@ def evaluate_run(
     ties: str = "average",
     zero_division: float = 0.0,
     normalize: str = "ideal",
-    judged_only: bool = False,
+    unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = "drop",
+    judged_only: bool | None = None,
 ) -> RunEvaluation:
     """NDCG of a run against relevance judgments (qrels), matched by document id.
 
@@ -467,12 +497,19 @@ def evaluate_run(
         document); ``np.nan`` leaves such queries out of the mean.
     normalize : {"ideal", "minmax"}, default="ideal"
         What the DCG of each query is divided by; see :func:`ndcg_score`.
-    judged_only : bool, default=False
-        Remove the unjudged documents from the ranking before ranks are
-        assigned (trec_eval's ``-J``), instead of counting them as gaining 0.
+    unjudged : {"zero", "drop"}, default="zero"
+        Ranked documents the qrels do not list gain 0 ("zero"), or are removed
+        from the ranking before ranks are assigned ("drop", trec_eval's
+        ``-J``); the same option as in :func:`ndcg_score`.
     missing_queries : {"drop", "zero"}, default="drop"
         Queries of the qrels that the run lacks are left out ("drop", as
         trec_eval by default) or score 0 ("zero", trec_eval's ``-c``).
+    judged_only : bool, default=None
+        Deprecated alias: ``judged_only=True`` is ``unjudged="drop"`` and
+        ``judged_only=False`` is ``unjudged="zero"``.
+
+        .. deprecated:: 0.2
+            Use ``unjudged``; ``judged_only`` will be removed in 0.3.
 
     Returns
     -------
@@ -503,7 +540,7 @@ def evaluate_run(
     the mean; the ``sklearn-ndcg trec-eval`` command prints trec_eval's report.
     One difference remains: trec_eval reads a negative qrels level as "in the
     pool but not judged", so its ``-J`` removes such documents from the
-    ranking, where ``judged_only=True`` keeps them as judged documents gaining
+    ranking, where ``unjudged="drop"`` keeps them as judged documents gaining
     0.
 
     Examples
@@ -558,7 +595,7 @@ def evaluate_run(
         zero_division=zero_division,
         normalize=normalize,
         pool=JudgmentPool(joined.qrels_qid, relevance),
-        unjudged="drop" if judged_only else "zero",
+        unjudged=_resolve_judged_only(unjudged, judged_only),
         missing_queries=missing_queries,
     )
     per_query = per_query._replace(qid=joined.qids[per_query.qid])

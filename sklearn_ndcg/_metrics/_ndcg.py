@@ -38,6 +38,32 @@ class QueryScores(NamedTuple):
     score: np.ndarray
     weight: np.ndarray
 
+    def to_frame(self):
+        """The per-query values as a pandas DataFrame.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            One row per query, with the columns ``qid``, ``score`` and
+            ``weight``; needs pandas.
+
+        Examples
+        --------
+        >>> from sklearn_ndcg import query_scores
+        >>> query_scores([1, 0, 0, 1], [2, 1, 2, 1], qid=[1, 1, 2, 2]).to_frame().round(4)
+           qid   score  weight
+        0    1  1.0000     1.0
+        1    2  0.6309     1.0
+        """
+        try:
+            import pandas as pd
+        except ImportError as error:
+            raise ImportError(
+                "QueryScores.to_frame needs pandas; install it (pip install pandas) "
+                "or use the arrays qid, score and weight."
+            ) from error
+        return pd.DataFrame({"qid": self.qid, "score": self.score, "weight": self.weight})
+
 
 # the fields' own docstrings (namedtuple gives them "Alias for field number 0")
 QueryScores.qid.__doc__ = "Query ids, sorted; ``arange(n_queries)`` for 2-D input."
