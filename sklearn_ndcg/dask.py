@@ -83,31 +83,26 @@ def ndcg_score(
         Name of a column of query weights, one per document and equal within a
         query. None weighs every query 1.
     k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label; see
-        :func:`sklearn_ndcg.ndcg_score`.
-
-        - "linear": the label itself.
-        - "exponential": ``2**label - 1``.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`sklearn_ndcg.ndcg_score`.
-
-        - "log2": ``1 / log2(r + 1)``.
-        - "reciprocal": ``1 / r``.
-        - "none": 1.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered.
-
-        - "average": each tied document gets the mean gain of its group.
-        - "first": tied documents keep their order in ``frame`` (partition by
-          partition, row by row), as if ``frame.compute()`` had been scored.
-        - "optimistic": tied documents by decreasing gain.
-        - "pessimistic": tied documents by increasing gain.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query with no relevant document; ``np.nan`` leaves such
-        queries out of the mean. If every query is left out the result is NaN,
-        with an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`. If every query is left out
+        the result is NaN, with an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
     per_query : bool, default=False
         Also return the NDCG of each query, as a dask Series.
     shuffle_method : {"tasks", "p2p", "disk"}, default=None
@@ -115,8 +110,9 @@ def ndcg_score(
         dask choose (``"p2p"`` on a distributed cluster, which streams
         through disk and keeps worker memory bounded).
     normalize : {"ideal", "minmax"}, default="ideal"
-        Divide the DCG by the ideal DCG, or min-max normalise it between the
-        worst and the ideal DCG; see :func:`sklearn_ndcg.ndcg_score`.
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`.
 
     Returns
     -------
@@ -226,35 +222,33 @@ def dcg_score(
     frame : dask.dataframe.DataFrame
         Long format: one row per document.
     qid : hashable, default="qid"
-        Name of the query id column.
+        Name of the query id column. Ids may be of any sortable type.
     y_true : hashable, default="label"
         Name of the column of relevance labels.
     y_score : hashable, default="score"
         Name of the column of predicted scores.
     sample_weight : hashable, default=None
-        Name of a column of query weights, equal within a query.
+        Name of a column of query weights, one per document and equal within a query. None
+        weighs every query 1.
     k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label.
-
-        - "linear": the label itself.
-        - "exponential": ``2**label - 1``.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank.
-
-        - "log2": ``1 / log2(r + 1)``.
-        - "reciprocal": ``1 / r``.
-        - "none": 1.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered; see :func:`ndcg_score`.
-
-        - "average": each tied document gets the mean gain of its group.
-        - "first": tied documents keep their order in ``frame``.
-        - "optimistic": tied documents by decreasing gain.
-        - "pessimistic": tied documents by increasing gain.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     log_base : float > 1, default=None
-        Base of the logarithmic discount (only with ``discount="log2"``).
+        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only with
+        ``discount="log2"``; None means base 2.
     per_query : bool, default=False
         Also return the DCG of each query, as a dask Series named ``"dcg"``.
     shuffle_method : {"tasks", "p2p", "disk"}, default=None

@@ -479,24 +479,33 @@ def evaluate_run(
     metric : {"ndcg", "dcg"}, default="ndcg"
         Which metric to compute per query.
     k : int, default=None
-        Only the top ``k`` documents count, in the DCG and in the ideal DCG
-        (trec_eval's ``ndcg_cut_k``). None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents. With ``k``, trec_eval's
+        ``ndcg_cut_k``.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a relevance level; see :func:`ndcg_score`. The built-in gains
-        refuse negative levels; :func:`positive_part_gain` counts them as 0, as
-        trec_eval does.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`. The built-in gains refuse negative levels;
+        :func:`positive_part_gain` counts them as 0, as trec_eval does.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`ndcg_score`.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
-        How documents with equal scores are ordered; see :func:`ndcg_score`.
-
-        - "docno": by decreasing document id (byte-wise string order), as
-          trec_eval and pytrec_eval break ties.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
+        "docno": by decreasing document id (byte-wise string order), as trec_eval and
+        pytrec_eval break ties; only here, where document ids are known.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query whose ideal DCG is not positive (no relevant judged
-        document); ``np.nan`` leaves such queries out of the mean.
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`.
     normalize : {"ideal", "minmax"}, default="ideal"
-        What the DCG of each query is divided by; see :func:`ndcg_score`.
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     unjudged : {"zero", "drop"}, default="zero"
         Ranked documents the qrels do not list gain 0 ("zero"), or are removed
         from the ranking before ranks are assigned ("drop", trec_eval's

@@ -220,37 +220,58 @@ def query_scores(
     metric : {"ndcg", "dcg"}, default="ndcg"
         Which metric to compute per query.
     k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        See :func:`ndcg_score`.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        See :func:`ndcg_score`.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        See :func:`ndcg_score`.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input.
+        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
+        type, in any order, and queries of any length.
     sample_weight : array-like, default=None
-        One weight per query (2-D input) or per document (long format, equal
-        within a query); returned as ``weight``.
+        Weight of each query in the mean: one per row for 2-D input; for long format one per
+        document, equal within a query. Returned as ``weight``.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query with no relevant document. Ignored for DCG.
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`. Ignored for DCG.
     log_base : float > 1, default=None
-        Base of the logarithmic discount for DCG (NDCG does not depend on it).
+        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only with
+        ``discount="log2"``; None means base 2. NDCG does not depend on it.
     normalize : {"ideal", "minmax"}, default="ideal"
-        What the DCG of each query is divided by; see :func:`ndcg_score`.
-        Ignored for DCG.
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`. Ignored for DCG.
     document_weight : array-like of the shape of y_true, default=None
-        A weight per document that multiplies its gain in the DCG (not in the
-        ideal DCG); see :func:`ndcg_score`.
+        A weight per document that multiplies its gain in the DCG (not in the ideal DCG),
+        e.g. an inverse propensity for unbiased (IPS) DCG; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     pool : JudgmentPool, default=None
-        Every judged document of each query: the ideal DCG comes from it; see
-        :func:`ndcg_score`.
+        Every judged document of each query (the qrels): the ideal DCG comes from the pool
+        instead of the ranked documents, so relevant documents the system missed count
+        against it. Needs long-format input; see :func:`~sklearn_ndcg.ndcg_score` and
+        :class:`~sklearn_ndcg.JudgmentPool`.
     unjudged : {"zero", "drop"}, default="zero"
-        With ``pool``: unjudged documents gain 0, or are removed from the ranking.
+        With ``pool`` only (refused without one): unjudged ranked documents gain 0 ("zero"),
+        or are removed from the ranking ("drop", trec_eval's ``-J``).
     missing_queries : {"drop", "zero"}, default="drop"
-        With ``pool``: queries of the pool that the ranking lacks are left out, or score 0.
+        With ``pool`` only (refused without one): queries of the pool that the ranking lacks
+        are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
+        ``-c``).
     replace_undefined_by : {0.0, 1.0, np.nan}, default=None
-        Another name for ``zero_division``; see :func:`ndcg_score`.
+        Another name for ``zero_division`` (the one scikit-learn is adopting), with the same
+        values; give one of the two, not both. None means ``zero_division`` decides; see
+        :func:`~sklearn_ndcg.ndcg_score`.
 
     Returns
     -------
@@ -347,8 +368,8 @@ def ndcg_score(
     y_score : array-like of the same shape as y_true
         Predicted scores; documents are ranked by decreasing score.
     k : int, default=None
-        Only the top ``k`` documents of each query count, in the DCG and in the
-        ideal DCG. None means all documents. A ``k`` larger than a query is fine.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
         Gain of a document from its relevance label.
 
@@ -382,20 +403,19 @@ def ndcg_score(
         - "optimistic": tied documents by decreasing gain (an upper bound).
         - "pessimistic": tied documents by increasing gain (a lower bound).
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input. Ids may be of
-        any sortable type, in any order, and queries of any length.
+        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
+        type, in any order, and queries of any length.
     sample_weight : array-like, default=None
-        Weight of each query in the mean: one per row for 2-D input; for long
-        format one per document, equal within a query.
+        Weight of each query in the mean: one per row for 2-D input; for long format one per
+        document, equal within a query.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
         NDCG of a query whose ideal DCG is not positive (no relevant document):
         0.0 as in scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan``
         to leave such queries out of the mean. If every query is left out the
         result is NaN, with an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
     ignore_ties : bool, default=None
-        The keyword of scikit-learn: True means the fastest tie rule (``"first"``,
-        the same value on tie-free scores), False means ``"average"``. Give
-        ``ties`` or ``ignore_ties``, not both.
+        The keyword of scikit-learn: True means ``ties="first"``, False means
+        ``ties="average"``. Give ``ties`` or ``ignore_ties``, not both.
     normalize : {"ideal", "minmax"}, default="ideal"
         What the DCG of each query is divided by.
 
@@ -420,12 +440,12 @@ def ndcg_score(
         ``pd.NA``) in ``y_true`` are then unjudged; queries of ``qid`` the
         pool lacks are not judged and left out. See :class:`JudgmentPool`.
     unjudged : {"zero", "drop"}, default="zero"
-        With ``pool``: unjudged ranked documents gain 0 ("zero"), or are
-        removed from the ranking ("drop", trec_eval's ``-J``).
+        With ``pool`` only (refused without one): unjudged ranked documents gain 0 ("zero"),
+        or are removed from the ranking ("drop", trec_eval's ``-J``).
     missing_queries : {"drop", "zero"}, default="drop"
-        With ``pool``: queries of the pool that the ranking lacks (an empty
-        ranking) are left out ("drop", as trec_eval by default) or score 0
-        ("zero", trec_eval's ``-c``).
+        With ``pool`` only (refused without one): queries of the pool that the ranking lacks
+        are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
+        ``-c``).
     replace_undefined_by : {0.0, 1.0, np.nan}, default=None
         Another name for ``zero_division``, the one scikit-learn is adopting
         for scores that can be undefined (scikit-learn 1.9 uses it in
@@ -552,34 +572,50 @@ def dcg_score(
     y_score : array-like of the same shape as y_true
         Predicted scores; documents are ranked by decreasing score.
     k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label; see :func:`ndcg_score`.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`ndcg_score`.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered; see :func:`ndcg_score`.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input.
+        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
+        type, in any order, and queries of any length.
     sample_weight : array-like, default=None
-        Weight of each query in the mean: one per row for 2-D input; for long
-        format one per document, equal within a query.
+        Weight of each query in the mean: one per row for 2-D input; for long format one per
+        document, equal within a query.
     log_base : float > 1, default=None
-        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only
-        with ``discount="log2"``; None means base 2.
+        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only with
+        ``discount="log2"``; None means base 2.
     ignore_ties : bool, default=None
         The keyword of scikit-learn: True means ``ties="first"``, False means
         ``ties="average"``. Give ``ties`` or ``ignore_ties``, not both.
     document_weight : array-like of the shape of y_true, default=None
-        A weight per document that multiplies its gain, e.g. an inverse
-        propensity for unbiased (IPS) DCG; see :func:`ndcg_score`.
+        A weight per document that multiplies its gain in the DCG (not in the ideal DCG),
+        e.g. an inverse propensity for unbiased (IPS) DCG; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     pool : JudgmentPool, default=None
-        Every judged document of each query; see :func:`ndcg_score`. Here it
-        decides which documents are judged and which queries count.
+        Every judged document of each query (the qrels): the ideal DCG comes from the pool
+        instead of the ranked documents, so relevant documents the system missed count
+        against it. Needs long-format input; see :func:`~sklearn_ndcg.ndcg_score` and
+        :class:`~sklearn_ndcg.JudgmentPool`. Here it decides which documents are judged and
+        which queries count.
     unjudged : {"zero", "drop"}, default="zero"
-        With ``pool``: see :func:`ndcg_score`.
+        With ``pool`` only (refused without one): unjudged ranked documents gain 0 ("zero"),
+        or are removed from the ranking ("drop", trec_eval's ``-J``).
     missing_queries : {"drop", "zero"}, default="drop"
-        With ``pool``: see :func:`ndcg_score`.
+        With ``pool`` only (refused without one): queries of the pool that the ranking lacks
+        are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
+        ``-c``).
 
     Returns
     -------

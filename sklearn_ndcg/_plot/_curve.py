@@ -238,21 +238,33 @@ class NDCGCurveDisplay:
         y_score : array-like of the same shape as y_true
             Predicted scores; documents are ranked by decreasing score.
         qid : array-like of shape (n_samples,), default=None
-            Query id of each document, for 1-D (long format) input.
+            Query id of each document, for 1-D (long format) input. Ids may be of any
+            sortable type, in any order, and queries of any length.
         ks : array-like of int, default=None
             The cutoffs. None means 1, 2, ... up to the longest query, at
             most 20.
         gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-            Gain of a document from its relevance label; see :func:`ndcg_score`.
+            Gain of a document from its relevance label: "linear" (the label, as
+            scikit-learn), "exponential" (``2**label - 1``, as LightGBM and XGBoost), a
+            mapping from label to gain, a sequence indexed by label (LightGBM's
+            ``label_gain``) or a callable; see :func:`~sklearn_ndcg.ndcg_score`.
         discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-            Weight of each rank; see :func:`ndcg_score`.
+            Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+            "reciprocal" (``1 / r``), "none" (1) or a callable; see
+            :func:`~sklearn_ndcg.ndcg_score`.
         ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-            How documents with equal scores are ordered; see :func:`ndcg_score`.
+            How documents with equal scores are ordered: "average" (the mean DCG over all
+            their orders, as scikit-learn), "first" (input order), "optimistic" (by
+            decreasing gain) or "pessimistic" (by increasing gain); see
+            :func:`~sklearn_ndcg.ndcg_score`.
         zero_division : {0.0, 1.0, np.nan}, default=0.0
-            NDCG of a query with no relevant document; ``np.nan`` leaves such
-            queries out of the mean and of the band.
+            NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as
+            in scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such
+            queries out of the mean; see :func:`~sklearn_ndcg.ndcg_score`. ``np.nan`` also
+            leaves them out of the band.
         sample_weight : array-like, default=None
-            Weight of each query in the mean; see :func:`ndcg_score`.
+            Weight of each query in the mean: one per row for 2-D input; for long format one
+            per document, equal within a query.
         name : str, default=None
             Label of the curve in the legend.
         ax : matplotlib Axes, default=None
@@ -262,8 +274,9 @@ class NDCGCurveDisplay:
         spread_quantiles : tuple of two floats, default=(0.25, 0.75)
             The quantiles (unweighted, over queries) bounding the band.
         normalize : {"ideal", "minmax"}, default="ideal"
-            Divide the DCG by the ideal DCG, or min-max normalise it between
-            the worst and the ideal DCG; see :func:`ndcg_score`.
+            What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+            NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+            :func:`~sklearn_ndcg.ndcg_score`.
         show_tie_range : bool, default=False
             Draw the band between the pessimistic and the optimistic mean
             NDCG@k (``tie_range_``, always computed): how far the order of
@@ -359,15 +372,26 @@ class NDCGCurveDisplay:
             classifier by its decision function, a classifier of graded
             labels by its expected label ``predict_proba(X) @ classes_``.
         gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-            Gain of a document from its relevance label; see :func:`ndcg_score`.
+            Gain of a document from its relevance label: "linear" (the label, as
+            scikit-learn), "exponential" (``2**label - 1``, as LightGBM and XGBoost), a
+            mapping from label to gain, a sequence indexed by label (LightGBM's
+            ``label_gain``) or a callable; see :func:`~sklearn_ndcg.ndcg_score`.
         discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-            Weight of each rank; see :func:`ndcg_score`.
+            Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+            "reciprocal" (``1 / r``), "none" (1) or a callable; see
+            :func:`~sklearn_ndcg.ndcg_score`.
         ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-            How documents with equal scores are ordered; see :func:`ndcg_score`.
+            How documents with equal scores are ordered: "average" (the mean DCG over all
+            their orders, as scikit-learn), "first" (input order), "optimistic" (by
+            decreasing gain) or "pessimistic" (by increasing gain); see
+            :func:`~sklearn_ndcg.ndcg_score`.
         zero_division : {0.0, 1.0, np.nan}, default=0.0
-            NDCG of a query with no relevant document; see :func:`ndcg_score`.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weight of each query, given per document (equal within a query).
+            NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as
+            in scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such
+            queries out of the mean; see :func:`~sklearn_ndcg.ndcg_score`.
+        sample_weight : array-like, default=None
+            Weight of each query in the mean: one per row for 2-D input; for long format one
+            per document, equal within a query.
         name : str, default=None
             Label of the curve; None means the estimator's class name.
         ax : matplotlib Axes, default=None
@@ -377,8 +401,9 @@ class NDCGCurveDisplay:
         spread_quantiles : tuple of two floats, default=(0.25, 0.75)
             The quantiles (unweighted, over queries) bounding the band.
         normalize : {"ideal", "minmax"}, default="ideal"
-            Divide the DCG by the ideal DCG, or min-max normalise it between
-            the worst and the ideal DCG; see :func:`ndcg_score`.
+            What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+            NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+            :func:`~sklearn_ndcg.ndcg_score`.
         show_tie_range : bool, default=False
             Draw the band between the pessimistic and the optimistic mean
             NDCG@k (``tie_range_``, always computed): how far the order of
