@@ -18,7 +18,8 @@ from numpy.typing import ArrayLike
 from ._compat import INSTALL_HINT, StrOptions, validate_params
 from ._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
 from ._engine._validation import check_log_base
-from ._metrics._ndcg import _COMMON_PARAMS, _LOG_BASE, _NDCG_PARAMS, query_scores
+from ._metrics._ndcg import query_scores
+from ._options import COMMON_PARAMS, LOG_BASE, NDCG_PARAMS
 
 __all__ = ["dcg_score", "ndcg_score"]
 
@@ -32,14 +33,14 @@ _OPTIONS = {
     "y_true": "no_validation",
     "y_score": "no_validation",
     "sample_weight": "no_validation",
-    **{name: _COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")},
+    **{name: COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")},
     "per_query": ["boolean"],
     "shuffle_method": [StrOptions({"tasks", "p2p", "disk"}), None],
 }
 
 
 @validate_params(
-    {**_OPTIONS, **_NDCG_PARAMS},
+    {**_OPTIONS, **NDCG_PARAMS},
     prefer_skip_nested_validation=True,
 )
 def ndcg_score(
@@ -83,31 +84,26 @@ def ndcg_score(
         Name of a column of query weights, one per document and equal within a
         query. None weighs every query 1.
     k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label; see
-        :func:`sklearn_ndcg.ndcg_score`.
-
-        - "linear": the label itself.
-        - "exponential": ``2**label - 1``.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`sklearn_ndcg.ndcg_score`.
-
-        - "log2": ``1 / log2(r + 1)``.
-        - "reciprocal": ``1 / r``.
-        - "none": 1.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered.
-
-        - "average": each tied document gets the mean gain of its group.
-        - "first": tied documents keep their order in ``frame`` (partition by
-          partition, row by row), as if ``frame.compute()`` had been scored.
-        - "optimistic": tied documents by decreasing gain.
-        - "pessimistic": tied documents by increasing gain.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query with no relevant document; ``np.nan`` leaves such
-        queries out of the mean. If every query is left out the result is NaN,
-        with an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`. If every query is left out
+        the result is NaN, with an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
     per_query : bool, default=False
         Also return the NDCG of each query, as a dask Series.
     shuffle_method : {"tasks", "p2p", "disk"}, default=None
@@ -115,8 +111,9 @@ def ndcg_score(
         dask choose (``"p2p"`` on a distributed cluster, which streams
         through disk and keeps worker memory bounded).
     normalize : {"ideal", "minmax"}, default="ideal"
-        Divide the DCG by the ideal DCG, or min-max normalise it between the
-        worst and the ideal DCG; see :func:`sklearn_ndcg.ndcg_score`.
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`.
 
     Returns
     -------
@@ -196,7 +193,7 @@ def ndcg_score(
 
 
 @validate_params(
-    {**_OPTIONS, "log_base": _LOG_BASE},
+    {**_OPTIONS, "log_base": LOG_BASE},
     prefer_skip_nested_validation=True,
 )
 def dcg_score(
@@ -226,35 +223,33 @@ def dcg_score(
     frame : dask.dataframe.DataFrame
         Long format: one row per document.
     qid : hashable, default="qid"
-        Name of the query id column.
+        Name of the query id column. Ids may be of any sortable type.
     y_true : hashable, default="label"
         Name of the column of relevance labels.
     y_score : hashable, default="score"
         Name of the column of predicted scores.
     sample_weight : hashable, default=None
-        Name of a column of query weights, equal within a query.
+        Name of a column of query weights, one per document and equal within a query. None
+        weighs every query 1.
     k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label.
-
-        - "linear": the label itself.
-        - "exponential": ``2**label - 1``.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank.
-
-        - "log2": ``1 / log2(r + 1)``.
-        - "reciprocal": ``1 / r``.
-        - "none": 1.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered; see :func:`ndcg_score`.
-
-        - "average": each tied document gets the mean gain of its group.
-        - "first": tied documents keep their order in ``frame``.
-        - "optimistic": tied documents by decreasing gain.
-        - "pessimistic": tied documents by increasing gain.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     log_base : float > 1, default=None
-        Base of the logarithmic discount (only with ``discount="log2"``).
+        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only with
+        ``discount="log2"``; None means base 2.
     per_query : bool, default=False
         Also return the DCG of each query, as a dask Series named ``"dcg"``.
     shuffle_method : {"tasks", "p2p", "disk"}, default=None
@@ -322,6 +317,7 @@ def _evaluate(
     if sample_weight is not None:
         columns["sample_weight"] = sample_weight
     _check_columns(frame, columns)
+    _check_qid_types(_source_qid_types(frame, qid))
     check_log_base(options.get("log_base"), options["discount"])
 
     names = list(dict.fromkeys(columns.values()))  # y_true may be y_score
@@ -353,6 +349,41 @@ def _evaluate(
     if per_query:
         return score, scores[metric]
     return score
+
+
+def _source_qid_types(frame, qid) -> list[str]:
+    """Types of the query ids in the pandas frames that ``frame`` was made from.
+
+    Dask converts object columns to strings by default (``dataframe.convert-string``),
+    which turns ``5`` and ``"5"`` into one id before any partition is scored, so
+    the in-memory check cannot see them; the pandas frames given to
+    ``dd.from_pandas`` still can. Best effort: other sources give no types.
+    """
+    types = set()
+    try:
+        nodes = list(frame.expr.walk())
+    except AttributeError:  # pragma: no cover - a dask without expressions
+        return []
+    for node in nodes:
+        if type(node).__name__ != "FromPandas":
+            continue
+        source = getattr(node.frame, "_data", node.frame)  # the pandas frame itself
+        try:
+            column = source[qid]
+        except Exception:  # a source without the column (renamed or computed later)
+            continue
+        if getattr(getattr(column, "dtype", None), "kind", None) == "O":
+            types |= {type(v).__name__ for v in column.dropna()}
+    return sorted(types)
+
+
+def _check_qid_types(types) -> None:
+    """Refuse query ids that mix strings with other types, as the in-memory engine does."""
+    if "str" in types and len(types) > 1:
+        raise TypeError(
+            f"qid mixes values that cannot be compared with each other (types "
+            f"{', '.join(types)}); give query ids of one sortable type."
+        )
 
 
 def _holds_whole_queries(frame, qid) -> bool:
@@ -508,12 +539,7 @@ def _weighted_mean(partials) -> float:
     """The weighted mean from the partitions' sums, as the in-memory engine takes it."""
     if partials["n_queries"].sum() == 0:
         raise ValueError("frame has no rows; at least one query with one document is needed.")
-    types = sorted({t for names in partials["qid_types"] for t in names.split(",") if t})
-    if "str" in types and len(types) > 1:
-        raise TypeError(
-            f"qid mixes values that cannot be compared with each other (types "
-            f"{', '.join(types)}); give query ids of one sortable type."
-        )
+    _check_qid_types(sorted({t for names in partials["qid_types"] for t in names.split(",") if t}))
     # each partition's sums in units of the largest weight of all partitions
     factor = partials["scale"].to_numpy() / max(partials["scale"].max(), np.finfo(float).tiny)
     scaled = {"weighted_sum", "kept_weight", "total_weight"}

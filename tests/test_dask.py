@@ -382,3 +382,24 @@ def test_partitions_holding_whole_queries_are_scored_in_place(ties):
     assert sklearn_ndcg.dask.ndcg_score(interleaved, k=3, ties=ties) == pytest.approx(
         expected_interleaved, rel=1e-12
     )
+
+
+@pytest.mark.parametrize("convert_string", [True, False])
+@pytest.mark.parametrize("npartitions", [1, 2])
+@pytest.mark.parametrize("ids", [[5, 5, "5", "5"], [5, "5", 5, "5"], [1.5, 1.5, "x", "x"]])
+def test_mixed_qid_types_refused_as_in_memory(client, ids, npartitions, convert_string):
+    """5 and "5" are refused with the in-memory message, also after dask's string
+    conversion has merged them into one id."""
+    import dask
+
+    rows = pd.DataFrame(
+        {"qid": pd.Series(ids, dtype=object), "label": [1, 0, 0, 1], "score": [1.0, 2, 3, 4]}
+    )
+    with pytest.raises(TypeError) as in_memory:
+        sklearn_ndcg.ndcg_score(rows["label"], rows["score"], qid=list(rows["qid"]))
+    with dask.config.set({"dataframe.convert-string": convert_string}):
+        frame = dd.from_pandas(rows, npartitions=npartitions)
+        with pytest.raises(TypeError) as on_dask:
+            sklearn_ndcg.dask.ndcg_score(frame)
+    assert str(on_dask.value) == str(in_memory.value)
+    assert "qid mixes values that cannot be compared" in str(on_dask.value)

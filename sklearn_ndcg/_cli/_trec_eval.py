@@ -30,6 +30,7 @@ from .._ir._trec import (
     trec_order_score,
 )
 from .._metrics._ndcg import query_scores
+from .._options import check_cutoffs
 
 MEASURES = ("ndcg", "ndcg_cut")
 DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -102,13 +103,7 @@ def _cutoffs(params: str) -> tuple[int, ...]:
     for item in params.split(","):
         match = _LEADING_INTEGER.match(item)
         cutoffs.append(int(match[1]) if match else 0)
-    cutoffs.sort()
-    if cutoffs[0] <= 0:
-        raise ValueError(f"ndcg_cut cutoffs must be positive whole numbers; got {params!r}.")
-    repeated = [a for a, b in zip(cutoffs, cutoffs[1:]) if a == b]
-    if repeated:
-        raise ValueError(f"ndcg_cut has the cutoff {repeated[0]} more than once.")
-    return tuple(cutoffs)
+    return tuple(check_cutoffs(cutoffs, name=f"the cutoffs of ndcg_cut.{params}").tolist())
 
 
 def measures_from(specs: list[tuple[str, str | None]] | None) -> Measures:

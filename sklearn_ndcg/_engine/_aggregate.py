@@ -116,6 +116,15 @@ def tie_cut_by_query(score: np.ndarray, queries: Queries, k: int) -> np.ndarray:
     return cut
 
 
+def check_overflow(dcg: np.ndarray, gains: np.ndarray) -> None:
+    """Refuse DCGs that overflowed float64 (huge labels with an exponential gain)."""
+    if not np.isfinite(dcg).all():
+        raise ValueError(
+            "the DCG of some queries overflows float64 (gains up to "
+            f"{np.abs(gains).max():g}); use smaller labels or gain='linear'."
+        )
+
+
 def ndcg_from_dcg(
     dcg: np.ndarray,
     ideal_dcg: np.ndarray,

@@ -1,11 +1,15 @@
-"""JudgmentPool: every judged document of each query, retrieved or not."""
+"""JudgmentPool: every judged document of each query, retrieved or not; and its DCG."""
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import as_float_array, check_qid
+from ._aggregate import QueryDCG, check_overflow, dcg_by_query
+from ._discount import discount_weights
+from ._gain import compute_gain
+from ._queries import group_queries, query_weights
+from ._validation import as_float_array, check_qid, check_ranking_input
 
 
 class JudgmentPool:
@@ -74,3 +78,90 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     array = np.array(array, copy=True)
     array.flags.writeable = False
     return array
+
+
+def pool_query_dcg(
+    y_true,
+    y_score,
+    pool: JudgmentPool,
+    *,
+    qid,
+    sample_weight,
+    document_weight,
+    k,
+    gain,
+    discount,
+    ties,
+    log_base,
+    normalize,
+    unjudged,
+    missing_queries,
+) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
+    """The data path with the ideal (and worst) DCG of each query from the pool.
+
+    Unjudged documents (missing labels) gain 0; ``unjudged="drop"`` also ranks
+    them below every judged one, which equals removing them from the ranking.
+    Queries of the ranking that the pool lacks are not judged and left out;
+    queries of the pool that the ranking lacks score a DCG of 0 with
+    ``missing_queries="zero"`` and are left out with ``"drop"``.
+    """
+    if qid is None or np.ndim(y_true) != 1:
+        raise ValueError(
+            "pool needs long-format input: 1-D y_true and y_score with qid, so that the "
+            "documents can be matched with the pool's queries."
+        )
+    data = check_ranking_input(
+        y_true, y_score, qid, sample_weight, document_weight, unjudged_ok=True
+    )
+    if missing_queries == "zero" and data.sample_weight is not None:
+        raise ValueError(
+            "sample_weight cannot weigh the queries that missing_queries='zero' adds from "
+            "the pool (they have no documents to carry a weight); drop one of them."
+        )
+    negative = normalize == "minmax"
+    judged = ~np.isnan(data.y_true)
+    gains = np.zeros(judged.shape[0])
+    gains[judged] = compute_gain(data.y_true[judged], gain, negative_labels=negative)
+    score = data.y_score
+    if unjudged == "drop" and not judged.all():
+        score = np.where(judged, score, -np.inf)  # below every judged document
+    queries = group_queries(data.qid, None)
+    pooled = group_queries(pool.qid, None)
+    pool_gains = compute_gain(pool.y_true, gain, negative_labels=negative)
+    longest = int(max(queries.sizes.max(), pooled.sizes.max()))
+    discounts = discount_weights(discount, longest, k, log_base)
+    with np.errstate(over="ignore", invalid="ignore"):
+        dcg = dcg_by_query(
+            gains, score, queries, ties, discounts, document_weight=data.document_weight
+        ).dcg
+    check_overflow(dcg, gains)
+    # a system need not retrieve the pool's documents of negative gain: they never
+    # lower the ideal DCG (they do set the worst one)
+    ideal = dcg_by_query(np.maximum(pool_gains, 0.0), None, pooled, ties, discounts, ideal=True)
+    worst = (
+        dcg_by_query(pool_gains, None, pooled, ties, discounts, worst=True) if negative else None
+    )
+    try:
+        ids, in_ranking, in_pool = np.intersect1d(
+            queries.ids, pooled.ids, assume_unique=True, return_indices=True
+        )
+    except TypeError:
+        raise TypeError(
+            "qid and the pool's query ids cannot be compared (e.g. numbers and strings); "
+            "give both the same type."
+        ) from None
+    weight = query_weights(data.sample_weight, queries)
+    if missing_queries == "zero":  # every query of the pool, a DCG of 0 where not ranked
+        ranked_dcg, dcg = dcg, np.zeros(pooled.ids.shape[0])
+        dcg[in_pool] = ranked_dcg[in_ranking]
+        ids, in_pool = pooled.ids, slice(None)  # weight is None (checked above)
+    else:  # the queries of both, sorted by id like their intersection
+        dcg = dcg[in_ranking]
+        weight = None if weight is None else weight[in_ranking]
+    if ids.shape[0] == 0:
+        raise ValueError(
+            "no query of the ranking is in the pool; the pool must hold the judged "
+            "documents of the queries in qid."
+        )
+    worst_dcg = None if worst is None else worst.worst[in_pool]
+    return ids, QueryDCG(dcg, ideal.ideal[in_pool], worst_dcg), weight

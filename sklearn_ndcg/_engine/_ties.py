@@ -7,26 +7,6 @@ import numpy as np
 TIE_RULES = ("average", "first", "optimistic", "pessimistic")
 
 
-class _DefaultTies(str):
-    """The default of ``ties``, told apart from an explicit ``ties="average"``."""
-
-
-DEFAULT_TIES = _DefaultTies("average")
-
-
-def resolve_ties(ties: str, ignore_ties: bool | None) -> str:
-    """The tie rule, from ``ties`` or scikit-learn's ``ignore_ties``, not both."""
-    if ignore_ties is None:
-        return str(ties)
-    if ties is not DEFAULT_TIES:
-        raise ValueError(
-            f"give either ties (got {str(ties)!r}) or scikit-learn's ignore_ties (got "
-            f"{ignore_ties!r}), not both; ignore_ties=True is ties='first' and "
-            "ignore_ties=False is ties='average'."
-        )
-    return "first" if ignore_ties else "average"
-
-
 def rank_block(
     score: np.ndarray, gain: np.ndarray, sizes: np.ndarray, ties: str, k: int | None
 ) -> np.ndarray:

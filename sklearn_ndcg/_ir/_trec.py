@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
@@ -13,9 +14,16 @@ from numpy.typing import ArrayLike
 from .._compat import StrOptions, validate_params
 from .._engine._aggregate import weighted_mean
 from .._engine._pool import JudgmentPool
-from .._engine._ties import TIE_RULES
 from .._engine._validation import as_float_array, as_score_array, missing_rows
-from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
+from .._metrics._ndcg import QueryScores, query_scores
+from .._options import (
+    COMMON_PARAMS,
+    DEFAULT_UNJUDGED,
+    MISSING_QUERIES,
+    NDCG_PARAMS,
+    TIES_WITH_DOCNO,
+    UNJUDGED,
+)
 
 
 class TrecRun(NamedTuple):
@@ -393,18 +401,39 @@ def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
     return qid, docno, values
 
 
+def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
+    """``unjudged`` from itself or from its deprecated alias ``judged_only``."""
+    if judged_only is None:
+        return unjudged
+    if unjudged is not DEFAULT_UNJUDGED:
+        raise ValueError(
+            f"judged_only is the deprecated name of unjudged; got unjudged={unjudged!r} "
+            f"and judged_only={judged_only!r}. Give unjudged alone."
+        )
+    replacement = "drop" if judged_only else "zero"
+    warnings.warn(
+        f"judged_only was renamed unjudged in 0.2 and will be removed in 0.3 (the name the "
+        f"metric functions use for trec_eval's -J); use unjudged={replacement!r} instead "
+        f"of judged_only={judged_only!r}.",
+        FutureWarning,
+        stacklevel=4,  # the caller of evaluate_run, through validate_params
+    )
+    return replacement
+
+
 @validate_params(
     {
         "run": ["array-like"],
         "qrels": ["array-like"],
         "metric": [StrOptions({"ndcg", "dcg"})],
-        "k": _COMMON_PARAMS["k"],
-        "gain": _COMMON_PARAMS["gain"],
-        "discount": _COMMON_PARAMS["discount"],
-        "ties": [StrOptions({*TIE_RULES, "docno"})],
-        **_NDCG_PARAMS,
-        "judged_only": ["boolean"],
-        "missing_queries": [StrOptions({"drop", "zero"})],
+        "k": COMMON_PARAMS["k"],
+        "gain": COMMON_PARAMS["gain"],
+        "discount": COMMON_PARAMS["discount"],
+        "ties": TIES_WITH_DOCNO,
+        **NDCG_PARAMS,
+        "unjudged": [StrOptions(set(UNJUDGED))],
+        "judged_only": ["boolean", None],
+        "missing_queries": [StrOptions(set(MISSING_QUERIES))],
     },
     prefer_skip_nested_validation=True,
 )
@@ -419,8 +448,9 @@ def evaluate_run(
     ties: str = "average",
     zero_division: float = 0.0,
     normalize: str = "ideal",
-    judged_only: bool = False,
+    unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = "drop",
+    judged_only: bool | None = None,
 ) -> RunEvaluation:
     """NDCG of a run against relevance judgments (qrels), matched by document id.
 
@@ -449,30 +479,46 @@ def evaluate_run(
     metric : {"ndcg", "dcg"}, default="ndcg"
         Which metric to compute per query.
     k : int, default=None
-        Only the top ``k`` documents count, in the DCG and in the ideal DCG
-        (trec_eval's ``ndcg_cut_k``). None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents. With ``k``, trec_eval's
+        ``ndcg_cut_k``.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a relevance level; see :func:`ndcg_score`. The built-in gains
-        refuse negative levels; :func:`positive_part_gain` counts them as 0, as
-        trec_eval does.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`. The built-in gains refuse negative levels;
+        :func:`positive_part_gain` counts them as 0, as trec_eval does.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`ndcg_score`.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
-        How documents with equal scores are ordered; see :func:`ndcg_score`.
-
-        - "docno": by decreasing document id (byte-wise string order), as
-          trec_eval and pytrec_eval break ties.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
+        "docno": by decreasing document id (byte-wise string order), as trec_eval and
+        pytrec_eval break ties; only here, where document ids are known.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query whose ideal DCG is not positive (no relevant judged
-        document); ``np.nan`` leaves such queries out of the mean.
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`.
     normalize : {"ideal", "minmax"}, default="ideal"
-        What the DCG of each query is divided by; see :func:`ndcg_score`.
-    judged_only : bool, default=False
-        Remove the unjudged documents from the ranking before ranks are
-        assigned (trec_eval's ``-J``), instead of counting them as gaining 0.
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`.
+    unjudged : {"zero", "drop"}, default="zero"
+        Ranked documents the qrels do not list gain 0 ("zero"), or are removed
+        from the ranking before ranks are assigned ("drop", trec_eval's
+        ``-J``); the same option as in :func:`ndcg_score`.
     missing_queries : {"drop", "zero"}, default="drop"
         Queries of the qrels that the run lacks are left out ("drop", as
         trec_eval by default) or score 0 ("zero", trec_eval's ``-c``).
+    judged_only : bool, default=None
+        Deprecated alias: ``judged_only=True`` is ``unjudged="drop"`` and
+        ``judged_only=False`` is ``unjudged="zero"``.
+
+        .. deprecated:: 0.2
+            Use ``unjudged``; ``judged_only`` will be removed in 0.3.
 
     Returns
     -------
@@ -503,7 +549,7 @@ def evaluate_run(
     the mean; the ``sklearn-ndcg trec-eval`` command prints trec_eval's report.
     One difference remains: trec_eval reads a negative qrels level as "in the
     pool but not judged", so its ``-J`` removes such documents from the
-    ranking, where ``judged_only=True`` keeps them as judged documents gaining
+    ranking, where ``unjudged="drop"`` keeps them as judged documents gaining
     0.
 
     Examples
@@ -558,7 +604,7 @@ def evaluate_run(
         zero_division=zero_division,
         normalize=normalize,
         pool=JudgmentPool(joined.qrels_qid, relevance),
-        unjudged="drop" if judged_only else "zero",
+        unjudged=_resolve_judged_only(unjudged, judged_only),
         missing_queries=missing_queries,
     )
     per_query = per_query._replace(qid=joined.qids[per_query.qid])

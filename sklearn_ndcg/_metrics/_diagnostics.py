@@ -10,7 +10,8 @@ from numpy.typing import ArrayLike
 
 from .._compat import validate_params
 from .._engine._aggregate import tie_cut_by_query, weighted_mean
-from ._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, _ndcg, _order_and_sum, _stage
+from .._engine._pipeline import ndcg_per_query, order_and_sum, stage
+from .._options import COMMON_PARAMS, NDCG_PARAMS
 
 
 class TieDiagnostics(NamedTuple):
@@ -51,10 +52,10 @@ TieDiagnostics.weight.__doc__ = "Weight of each query (ones without ``sample_wei
 @validate_params(
     {
         **{
-            name: _COMMON_PARAMS[name]
+            name: COMMON_PARAMS[name]
             for name in ("y_true", "y_score", "k", "gain", "discount", "qid", "sample_weight")
         },
-        **_NDCG_PARAMS,
+        **NDCG_PARAMS,
     },
     prefer_skip_nested_validation=True,
 )
@@ -91,21 +92,32 @@ def tie_diagnostics(
     y_score : array-like of the same shape as y_true
         Predicted scores; documents are ranked by decreasing score.
     k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label; see :func:`ndcg_score`.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`ndcg_score`.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input.
+        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
+        type, in any order, and queries of any length.
     sample_weight : array-like, default=None
-        Weight of each query; see :func:`ndcg_score`. Used by the summaries
-        ``cut_share`` and ``mean_spread``.
+        Weight of each query in the mean: one per row for 2-D input; for long format one per
+        document, equal within a query. Used by the summaries ``cut_share`` and
+        ``mean_spread``.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query with no relevant document; see :func:`ndcg_score`.
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`.
     normalize : {"ideal", "minmax"}, default="ideal"
-        Divide the DCG by the ideal DCG, or min-max normalise it; see
-        :func:`ndcg_score`.
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`.
 
     Returns
     -------
@@ -136,7 +148,7 @@ def tie_diagnostics(
     >>> float(result.spread.mean()), result.cut_share
     (0.5, 0.5)
     """
-    staged = _stage(
+    staged = stage(
         y_true,
         y_score,
         qid=qid,
@@ -149,7 +161,7 @@ def tie_diagnostics(
         normalize=normalize,
     )
     low, high = (
-        _ndcg(_order_and_sum(staged, rule, normalize), zero_division)
+        ndcg_per_query(order_and_sum(staged, rule, normalize), zero_division)
         for rule in ("pessimistic", "optimistic")
     )
     queries = staged.queries

@@ -3,73 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import Integers, Interval, Options, StrOptions, validate_params
-from .._engine._aggregate import (
-    QueryDCG,
-    dcg_at_cutoffs,
-    dcg_by_query,
-    ndcg_from_dcg,
-    weighted_mean,
-)
-from .._engine._discount import DISCOUNTS, discount_weights
-from .._engine._gain import GAINS, compute_gain
+from .._compat import StrOptions, validate_params
+from .._engine._aggregate import weighted_mean
+from .._engine._pipeline import ndcg_per_query, query_dcg, stage_cutoffs, sums_at_cutoffs
 from .._engine._pool import JudgmentPool
-from .._engine._queries import Queries, group_queries, query_weights
-from .._engine._ties import DEFAULT_TIES, TIE_RULES, resolve_ties
-from .._engine._validation import check_log_base, check_ranking_input
-
-_COMMON_PARAMS = {
-    "y_true": ["array-like"],
-    "y_score": ["array-like"],
-    "k": [Integers(1), None],
-    "gain": [StrOptions(set(GAINS)), Mapping, callable, "array-like"],
-    "discount": [StrOptions(set(DISCOUNTS)), callable],
-    "ties": [StrOptions(set(TIE_RULES))],
-    "qid": ["array-like", None],
-    "sample_weight": ["array-like", None],
-}
-_IGNORE_TIES = {"ignore_ties": ["boolean", None]}  # scikit-learn's keyword
-_ZERO_DIVISION = [Options(Real, {0.0, 1.0}), "nan"]
-_LOG_BASE = [Interval(Real, 1, None, closed="neither"), None]
-NORMALIZE = ("ideal", "minmax")
-_NDCG_PARAMS = {"zero_division": _ZERO_DIVISION, "normalize": [StrOptions(set(NORMALIZE))]}
-_REPLACE_UNDEFINED = {"replace_undefined_by": [*_ZERO_DIVISION, None]}
-
-
-class _Default(float):
-    """A default value that tells itself apart from the same value given explicitly."""
-
-
-ZERO_DIVISION = _Default(0.0)
-"""The default of ``zero_division``: 0.0, unless ``replace_undefined_by`` is given."""
-
-
-def resolve_zero_division(zero_division: float, replace_undefined_by: float | None) -> float:
-    """``zero_division`` under either of its names; refuse both at once."""
-    if replace_undefined_by is None:
-        return zero_division
-    if zero_division is not ZERO_DIVISION:
-        raise ValueError(
-            "zero_division and replace_undefined_by are two names for the same option "
-            f"(the NDCG of a query without relevant document); got zero_division="
-            f"{zero_division!r} and replace_undefined_by={replace_undefined_by!r}. Give "
-            "one of the two."
-        )
-    return replace_undefined_by
-
-
-_DOCUMENT_WEIGHT = {"document_weight": ["array-like", None]}
-_POOL = {
-    "pool": [JudgmentPool, None],
-    "unjudged": [StrOptions({"zero", "drop"})],
-    "missing_queries": [StrOptions({"drop", "zero"})],
-}
+from .._engine._validation import check_log_base
+from .._options import (
+    COMMON_PARAMS,
+    DEFAULT_MISSING_QUERIES,
+    DEFAULT_TIES,
+    DEFAULT_UNJUDGED,
+    DOCUMENT_WEIGHT,
+    IGNORE_TIES,
+    LOG_BASE,
+    NDCG_PARAMS,
+    POOL,
+    REPLACE_UNDEFINED,
+    ZERO_DIVISION,
+    check_pool_options,
+    resolve_ties,
+    resolve_zero_division,
+)
 
 
 class QueryScores(NamedTuple):
@@ -78,6 +37,32 @@ class QueryScores(NamedTuple):
     qid: np.ndarray
     score: np.ndarray
     weight: np.ndarray
+
+    def to_frame(self):
+        """The per-query values as a pandas DataFrame.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            One row per query, with the columns ``qid``, ``score`` and
+            ``weight``; needs pandas.
+
+        Examples
+        --------
+        >>> from sklearn_ndcg import query_scores
+        >>> query_scores([1, 0, 0, 1], [2, 1, 2, 1], qid=[1, 1, 2, 2]).to_frame().round(4)
+           qid   score  weight
+        0    1  1.0000     1.0
+        1    2  0.6309     1.0
+        """
+        try:
+            import pandas as pd
+        except ImportError as error:
+            raise ImportError(
+                "QueryScores.to_frame needs pandas; install it (pip install pandas) "
+                "or use the arrays qid, score and weight."
+            ) from error
+        return pd.DataFrame({"qid": self.qid, "score": self.score, "weight": self.weight})
 
 
 # the fields' own docstrings (namedtuple gives them "Alias for field number 0")
@@ -88,186 +73,45 @@ QueryScores.score.__doc__ = (
 QueryScores.weight.__doc__ = "Weight of each query (ones without ``sample_weight``)."
 
 
-class _Staged(NamedTuple):
-    """Input through the stages before ordering: queries, gains and discounts."""
+def _per_query(
+    y_true, y_score, *, metric: str, options: dict
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The one way from the public functions to the data path: ids, values, weights.
 
-    score: np.ndarray
-    queries: Queries
-    weight: np.ndarray | None
-    gains: np.ndarray
-    discounts: np.ndarray
-    document_weight: np.ndarray | None
-
-
-def _stage(
-    y_true, y_score, *, qid, sample_weight, document_weight, k, gain, discount, log_base, normalize
-) -> _Staged:
-    """Validate, group into queries, gains, discounts."""
-    data = check_ranking_input(y_true, y_score, qid, sample_weight, document_weight)
-    queries = group_queries(data.qid, data.shape)
-    weight = query_weights(data.sample_weight, queries)
-    gains = compute_gain(data.y_true, gain, negative_labels=normalize == "minmax")
-    discounts = discount_weights(discount, int(queries.sizes.max()), k, log_base)
-    return _Staged(data.y_score, queries, weight, gains, discounts, data.document_weight)
-
-
-def _order_and_sum(staged: _Staged, ties: str, normalize: str | None) -> QueryDCG:
-    """Order with the tie rule, discount and sum per query.
-
-    ``normalize`` None computes the DCG alone; "ideal" adds the ideal DCG and
-    "minmax" the ideal and the worst DCG.
+    ``options`` holds the (resolved) options of the calling function; the
+    missing ones take their defaults, and ``pool``-only options are refused
+    without a pool.
     """
-    with np.errstate(over="ignore", invalid="ignore"):
-        result = dcg_by_query(
-            staged.gains,
-            staged.score,
-            staged.queries,
-            ties,
-            staged.discounts,
-            ideal=normalize is not None,
-            worst=normalize == "minmax",
-            document_weight=staged.document_weight,
-        )
-    _check_overflow(result.dcg, staged.gains)
-    return result
-
-
-def _query_dcg(
-    y_true,
-    y_score,
-    *,
-    ties,
-    normalize,
-    pool=None,
-    unjudged="zero",
-    missing_queries="drop",
-    **options,
-) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
-    """The stages from validation to the sums per query: ids, DCGs and weights."""
-    if pool is None:
-        staged = _stage(y_true, y_score, normalize=normalize, **options)
-        return staged.queries.ids, _order_and_sum(staged, ties, normalize), staged.weight
-    return _pool_query_dcg(
+    options = dict(options)
+    zero_division = options.pop("zero_division", ZERO_DIVISION)
+    normalize = options.pop("normalize", "ideal")
+    check_pool_options(
+        options.get("pool"),
+        options.get("unjudged", DEFAULT_UNJUDGED),
+        options.get("missing_queries", DEFAULT_MISSING_QUERIES),
+    )
+    log_base = options.pop("log_base", None)
+    check_log_base(log_base, options["discount"])
+    ids, result, weight = query_dcg(
         y_true,
         y_score,
-        pool,
-        ties=ties,
-        normalize=normalize,
-        unjudged=unjudged,
-        missing_queries=missing_queries,
+        normalize=normalize if metric == "ndcg" else None,
+        log_base=None if metric == "ndcg" else log_base,  # the base cancels in NDCG
         **options,
     )
-
-
-def _pool_query_dcg(
-    y_true,
-    y_score,
-    pool: JudgmentPool,
-    *,
-    qid,
-    sample_weight,
-    document_weight,
-    k,
-    gain,
-    discount,
-    ties,
-    log_base,
-    normalize,
-    unjudged,
-    missing_queries,
-) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
-    """:func:`_query_dcg` with the ideal (and worst) DCG of each query from the pool.
-
-    Unjudged documents (missing labels) gain 0; ``unjudged="drop"`` also ranks
-    them below every judged one, which equals removing them from the ranking.
-    Queries of the ranking that the pool lacks are not judged and left out;
-    queries of the pool that the ranking lacks score a DCG of 0 with
-    ``missing_queries="zero"`` and are left out with ``"drop"``.
-    """
-    if qid is None or np.ndim(y_true) != 1:
-        raise ValueError(
-            "pool needs long-format input: 1-D y_true and y_score with qid, so that the "
-            "documents can be matched with the pool's queries."
-        )
-    data = check_ranking_input(
-        y_true, y_score, qid, sample_weight, document_weight, unjudged_ok=True
-    )
-    if missing_queries == "zero" and data.sample_weight is not None:
-        raise ValueError(
-            "sample_weight cannot weigh the queries that missing_queries='zero' adds from "
-            "the pool (they have no documents to carry a weight); drop one of them."
-        )
-    negative = normalize == "minmax"
-    judged = ~np.isnan(data.y_true)
-    gains = np.zeros(judged.shape[0])
-    gains[judged] = compute_gain(data.y_true[judged], gain, negative_labels=negative)
-    score = data.y_score
-    if unjudged == "drop" and not judged.all():
-        score = np.where(judged, score, -np.inf)  # below every judged document
-    queries = group_queries(data.qid, None)
-    pooled = group_queries(pool.qid, None)
-    pool_gains = compute_gain(pool.y_true, gain, negative_labels=negative)
-    longest = int(max(queries.sizes.max(), pooled.sizes.max()))
-    discounts = discount_weights(discount, longest, k, log_base)
-    staged = _Staged(score, queries, None, gains, discounts, data.document_weight)
-    dcg = _order_and_sum(staged, ties, None).dcg
-    # a system need not retrieve the pool's documents of negative gain: they never
-    # lower the ideal DCG (they do set the worst one)
-    ideal = dcg_by_query(np.maximum(pool_gains, 0.0), None, pooled, ties, discounts, ideal=True)
-    worst = (
-        dcg_by_query(pool_gains, None, pooled, ties, discounts, worst=True) if negative else None
-    )
-    try:
-        ids, in_ranking, in_pool = np.intersect1d(
-            queries.ids, pooled.ids, assume_unique=True, return_indices=True
-        )
-    except TypeError:
-        raise TypeError(
-            "qid and the pool's query ids cannot be compared (e.g. numbers and strings); "
-            "give both the same type."
-        ) from None
-    weight = query_weights(data.sample_weight, queries)
-    if missing_queries == "zero":  # every query of the pool, a DCG of 0 where not ranked
-        ranked_dcg, dcg = dcg, np.zeros(pooled.ids.shape[0])
-        dcg[in_pool] = ranked_dcg[in_ranking]
-        ids, in_pool = pooled.ids, slice(None)  # weight is None (checked above)
-    else:  # the queries of both, sorted by id like their intersection
-        dcg = dcg[in_ranking]
-        weight = None if weight is None else weight[in_ranking]
-    if ids.shape[0] == 0:
-        raise ValueError(
-            "no query of the ranking is in the pool; the pool must hold the judged "
-            "documents of the queries in qid."
-        )
-    worst_dcg = None if worst is None else worst.worst[in_pool]
-    return ids, QueryDCG(dcg, ideal.ideal[in_pool], worst_dcg), weight
-
-
-def _ndcg(result: QueryDCG, zero_division: float, document_weight=None) -> np.ndarray:
-    """NDCG per query; min-max NDCG without document weights is kept in [0, 1]
-    (tie averaging can round it an ulp beyond)."""
-    ndcg = ndcg_from_dcg(result.dcg, result.ideal, zero_division, result.worst)
-    if result.worst is not None and document_weight is None:
-        np.clip(ndcg, 0.0, 1.0, out=ndcg)
-    return ndcg
-
-
-def _check_overflow(dcg: np.ndarray, gains: np.ndarray) -> None:
-    if not np.isfinite(dcg).all():
-        raise ValueError(
-            "the DCG of some queries overflows float64 (gains up to "
-            f"{np.abs(gains).max():g}); use smaller labels or gain='linear'."
-        )
+    if metric == "dcg":
+        return ids, result.dcg, weight
+    return ids, ndcg_per_query(result, zero_division, options["document_weight"]), weight
 
 
 @validate_params(
     {
         **{
-            name: _COMMON_PARAMS[name]
+            name: COMMON_PARAMS[name]
             for name in ("y_true", "y_score", "gain", "discount", "ties", "qid", "sample_weight")
         },
-        **_NDCG_PARAMS,
-        **_DOCUMENT_WEIGHT,
+        **NDCG_PARAMS,
+        **DOCUMENT_WEIGHT,
         "ks": ["array-like"],
         "metric": [StrOptions({"ndcg", "dcg"})],
     },
@@ -295,7 +139,7 @@ def at_cutoffs(
     shape (n_queries, n_cutoffs), and the query weights (None without
     ``sample_weight``).
     """
-    staged = _stage_cutoffs(
+    staged = stage_cutoffs(
         y_true,
         y_score,
         metric=metric,
@@ -306,7 +150,7 @@ def at_cutoffs(
         gain=gain,
         discount=discount,
     )
-    values = _sums_at_cutoffs(
+    values = sums_at_cutoffs(
         staged,
         np.asarray(ks),
         ties=ties,
@@ -317,61 +161,15 @@ def at_cutoffs(
     return values, staged.weight
 
 
-def _stage_cutoffs(y_true, y_score, *, metric: str, normalize: str, **options) -> _Staged:
-    """:func:`_stage` for every cutoff at once: the discounts cover the longest query.
-
-    ``options`` are ``qid``, ``sample_weight``, ``document_weight``, ``gain``
-    and ``discount``. The result serves :func:`_sums_at_cutoffs` for any
-    cutoffs and tie rules.
-    """
-    return _stage(
-        y_true,
-        y_score,
-        k=None,
-        log_base=None,
-        normalize=normalize if metric == "ndcg" else None,
-        **options,
-    )
-
-
-def _sums_at_cutoffs(
-    staged: _Staged,
-    ks: np.ndarray,
-    *,
-    ties: str,
-    metric: str,
-    normalize: str,
-    zero_division: float,
-) -> np.ndarray:
-    """Order with the tie rule once, then NDCG@k (or DCG@k) of each query for every
-    k in ``ks``: shape (n_queries, n_cutoffs)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        result = dcg_at_cutoffs(
-            staged.gains,
-            staged.score,
-            staged.queries,
-            ties,
-            staged.discounts,
-            ks,
-            worst=metric == "ndcg" and normalize == "minmax",
-            document_weight=staged.document_weight,
-        )
-    _check_overflow(result.dcg, staged.gains)
-    if metric == "dcg":
-        return result.dcg
-    flat = QueryDCG(*(None if a is None else a.ravel() for a in result))
-    return _ndcg(flat, zero_division, staged.document_weight).reshape(result.dcg.shape)
-
-
 @validate_params(
     {
-        **_COMMON_PARAMS,
-        **_NDCG_PARAMS,
-        **_DOCUMENT_WEIGHT,
-        **_POOL,
-        **_REPLACE_UNDEFINED,
+        **COMMON_PARAMS,
+        **NDCG_PARAMS,
+        **DOCUMENT_WEIGHT,
+        **POOL,
+        **REPLACE_UNDEFINED,
         "metric": [StrOptions({"ndcg", "dcg"})],
-        "log_base": _LOG_BASE,
+        "log_base": LOG_BASE,
     },
     prefer_skip_nested_validation=True,
 )
@@ -383,7 +181,7 @@ def query_scores(
     k: int | None = None,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     qid: ArrayLike | None = None,
     sample_weight: ArrayLike | None = None,
     zero_division: float = ZERO_DIVISION,
@@ -391,8 +189,8 @@ def query_scores(
     normalize: str = "ideal",
     document_weight: ArrayLike | None = None,
     pool: JudgmentPool | None = None,
-    unjudged: str = "zero",
-    missing_queries: str = "drop",
+    unjudged: str = DEFAULT_UNJUDGED,
+    missing_queries: str = DEFAULT_MISSING_QUERIES,
     replace_undefined_by: float | None = None,
 ) -> QueryScores:
     """NDCG or DCG of each query, with the query ids they belong to.
@@ -413,37 +211,58 @@ def query_scores(
     metric : {"ndcg", "dcg"}, default="ndcg"
         Which metric to compute per query.
     k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        See :func:`ndcg_score`.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        See :func:`ndcg_score`.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        See :func:`ndcg_score`.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input.
+        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
+        type, in any order, and queries of any length.
     sample_weight : array-like, default=None
-        One weight per query (2-D input) or per document (long format, equal
-        within a query); returned as ``weight``.
+        Weight of each query in the mean: one per row for 2-D input; for long format one per
+        document, equal within a query. Returned as ``weight``.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query with no relevant document. Ignored for DCG.
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`. Ignored for DCG.
     log_base : float > 1, default=None
-        Base of the logarithmic discount for DCG (NDCG does not depend on it).
+        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only with
+        ``discount="log2"``; None means base 2. NDCG does not depend on it.
     normalize : {"ideal", "minmax"}, default="ideal"
-        What the DCG of each query is divided by; see :func:`ndcg_score`.
-        Ignored for DCG.
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`. Ignored for DCG.
     document_weight : array-like of the shape of y_true, default=None
-        A weight per document that multiplies its gain in the DCG (not in the
-        ideal DCG); see :func:`ndcg_score`.
+        A weight per document that multiplies its gain in the DCG (not in the ideal DCG),
+        e.g. an inverse propensity for unbiased (IPS) DCG; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     pool : JudgmentPool, default=None
-        Every judged document of each query: the ideal DCG comes from it; see
-        :func:`ndcg_score`.
+        Every judged document of each query (the qrels): the ideal DCG comes from the pool
+        instead of the ranked documents, so relevant documents the system missed count
+        against it. Needs long-format input; see :func:`~sklearn_ndcg.ndcg_score` and
+        :class:`~sklearn_ndcg.JudgmentPool`.
     unjudged : {"zero", "drop"}, default="zero"
-        With ``pool``: unjudged documents gain 0, or are removed from the ranking.
+        With ``pool`` only (refused without one): unjudged ranked documents gain 0 ("zero"),
+        or are removed from the ranking ("drop", trec_eval's ``-J``).
     missing_queries : {"drop", "zero"}, default="drop"
-        With ``pool``: queries of the pool that the ranking lacks are left out, or score 0.
+        With ``pool`` only (refused without one): queries of the pool that the ranking lacks
+        are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
+        ``-c``).
     replace_undefined_by : {0.0, 1.0, np.nan}, default=None
-        Another name for ``zero_division``; see :func:`ndcg_score`.
+        Another name for ``zero_division`` (the one scikit-learn is adopting), with the same
+        values; give one of the two, not both. None means ``zero_division`` decides; see
+        :func:`~sklearn_ndcg.ndcg_score`.
 
     Returns
     -------
@@ -466,40 +285,38 @@ def query_scores(
     >>> result.score.round(4)
     array([1.    , 0.9386])
     """
-    ties = resolve_ties(ties, None)
-    zero_division = resolve_zero_division(zero_division, replace_undefined_by)
-    check_log_base(log_base, discount)
-    if metric == "ndcg":
-        log_base = None  # the base cancels in NDCG
-    ids, result, weight = _query_dcg(
+    ids, score, weight = _per_query(
         y_true,
         y_score,
-        qid=qid,
-        sample_weight=sample_weight,
-        document_weight=document_weight,
-        pool=pool,
-        unjudged=unjudged,
-        missing_queries=missing_queries,
-        k=k,
-        gain=gain,
-        discount=discount,
-        ties=ties,
-        log_base=log_base,
-        normalize=normalize if metric == "ndcg" else None,
+        metric=metric,
+        options=dict(
+            k=k,
+            gain=gain,
+            discount=discount,
+            ties=resolve_ties(ties, None),
+            qid=qid,
+            sample_weight=sample_weight,
+            zero_division=resolve_zero_division(zero_division, replace_undefined_by),
+            log_base=log_base,
+            normalize=normalize,
+            document_weight=document_weight,
+            pool=pool,
+            unjudged=unjudged,
+            missing_queries=missing_queries,
+        ),
     )
-    score = result.dcg if metric == "dcg" else _ndcg(result, zero_division, document_weight)
     weight = np.ones(ids.shape[0]) if weight is None else weight
     return QueryScores(ids, score, weight)
 
 
 @validate_params(
     {
-        **_COMMON_PARAMS,
-        **_IGNORE_TIES,
-        **_NDCG_PARAMS,
-        **_DOCUMENT_WEIGHT,
-        **_POOL,
-        **_REPLACE_UNDEFINED,
+        **COMMON_PARAMS,
+        **IGNORE_TIES,
+        **NDCG_PARAMS,
+        **DOCUMENT_WEIGHT,
+        **POOL,
+        **REPLACE_UNDEFINED,
     },
     prefer_skip_nested_validation=True,
 )
@@ -518,8 +335,8 @@ def ndcg_score(
     normalize: str = "ideal",
     document_weight: ArrayLike | None = None,
     pool: JudgmentPool | None = None,
-    unjudged: str = "zero",
-    missing_queries: str = "drop",
+    unjudged: str = DEFAULT_UNJUDGED,
+    missing_queries: str = DEFAULT_MISSING_QUERIES,
     replace_undefined_by: float | None = None,
 ) -> float:
     """Normalized Discounted Cumulative Gain, averaged over queries.
@@ -542,8 +359,8 @@ def ndcg_score(
     y_score : array-like of the same shape as y_true
         Predicted scores; documents are ranked by decreasing score.
     k : int, default=None
-        Only the top ``k`` documents of each query count, in the DCG and in the
-        ideal DCG. None means all documents. A ``k`` larger than a query is fine.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
         Gain of a document from its relevance label.
 
@@ -577,20 +394,19 @@ def ndcg_score(
         - "optimistic": tied documents by decreasing gain (an upper bound).
         - "pessimistic": tied documents by increasing gain (a lower bound).
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input. Ids may be of
-        any sortable type, in any order, and queries of any length.
+        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
+        type, in any order, and queries of any length.
     sample_weight : array-like, default=None
-        Weight of each query in the mean: one per row for 2-D input; for long
-        format one per document, equal within a query.
+        Weight of each query in the mean: one per row for 2-D input; for long format one per
+        document, equal within a query.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
         NDCG of a query whose ideal DCG is not positive (no relevant document):
         0.0 as in scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan``
         to leave such queries out of the mean. If every query is left out the
         result is NaN, with an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
     ignore_ties : bool, default=None
-        The keyword of scikit-learn: True means the fastest tie rule (``"first"``,
-        the same value on tie-free scores), False means ``"average"``. Give
-        ``ties`` or ``ignore_ties``, not both.
+        The keyword of scikit-learn: True means ``ties="first"``, False means
+        ``ties="average"``. Give ``ties`` or ``ignore_ties``, not both.
     normalize : {"ideal", "minmax"}, default="ideal"
         What the DCG of each query is divided by.
 
@@ -615,12 +431,12 @@ def ndcg_score(
         ``pd.NA``) in ``y_true`` are then unjudged; queries of ``qid`` the
         pool lacks are not judged and left out. See :class:`JudgmentPool`.
     unjudged : {"zero", "drop"}, default="zero"
-        With ``pool``: unjudged ranked documents gain 0 ("zero"), or are
-        removed from the ranking ("drop", trec_eval's ``-J``).
+        With ``pool`` only (refused without one): unjudged ranked documents gain 0 ("zero"),
+        or are removed from the ranking ("drop", trec_eval's ``-J``).
     missing_queries : {"drop", "zero"}, default="drop"
-        With ``pool``: queries of the pool that the ranking lacks (an empty
-        ranking) are left out ("drop", as trec_eval by default) or score 0
-        ("zero", trec_eval's ``-c``).
+        With ``pool`` only (refused without one): queries of the pool that the ranking lacks
+        are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
+        ``-c``).
     replace_undefined_by : {0.0, 1.0, np.nan}, default=None
         Another name for ``zero_division``, the one scikit-learn is adopting
         for scores that can be undefined (scikit-learn 1.9 uses it in
@@ -687,29 +503,30 @@ def ndcg_score(
     ...                  qid=[7, 7, 7, 8, 8], gain="exponential"), 6)
     0.977915
     """
-    ties = resolve_ties(ties, ignore_ties)
-    zero_division = resolve_zero_division(zero_division, replace_undefined_by)
-    _, result, weight = _query_dcg(
+    _, score, weight = _per_query(
         y_true,
         y_score,
-        qid=qid,
-        sample_weight=sample_weight,
-        document_weight=document_weight,
-        pool=pool,
-        unjudged=unjudged,
-        missing_queries=missing_queries,
-        k=k,
-        gain=gain,
-        discount=discount,
-        ties=ties,
-        log_base=None,
-        normalize=normalize,
+        metric="ndcg",
+        options=dict(
+            k=k,
+            gain=gain,
+            discount=discount,
+            ties=resolve_ties(ties, ignore_ties),
+            qid=qid,
+            sample_weight=sample_weight,
+            zero_division=resolve_zero_division(zero_division, replace_undefined_by),
+            normalize=normalize,
+            document_weight=document_weight,
+            pool=pool,
+            unjudged=unjudged,
+            missing_queries=missing_queries,
+        ),
     )
-    return weighted_mean(_ndcg(result, zero_division, document_weight), weight)
+    return weighted_mean(score, weight)
 
 
 @validate_params(
-    {**_COMMON_PARAMS, **_IGNORE_TIES, **_DOCUMENT_WEIGHT, **_POOL, "log_base": _LOG_BASE},
+    {**COMMON_PARAMS, **IGNORE_TIES, **DOCUMENT_WEIGHT, **POOL, "log_base": LOG_BASE},
     prefer_skip_nested_validation=True,
 )
 def dcg_score(
@@ -726,8 +543,8 @@ def dcg_score(
     ignore_ties: bool | None = None,
     document_weight: ArrayLike | None = None,
     pool: JudgmentPool | None = None,
-    unjudged: str = "zero",
-    missing_queries: str = "drop",
+    unjudged: str = DEFAULT_UNJUDGED,
+    missing_queries: str = DEFAULT_MISSING_QUERIES,
 ) -> float:
     """Discounted Cumulative Gain, averaged over queries.
 
@@ -746,34 +563,50 @@ def dcg_score(
     y_score : array-like of the same shape as y_true
         Predicted scores; documents are ranked by decreasing score.
     k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label; see :func:`ndcg_score`.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`ndcg_score`.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered; see :func:`ndcg_score`.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input.
+        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
+        type, in any order, and queries of any length.
     sample_weight : array-like, default=None
-        Weight of each query in the mean: one per row for 2-D input; for long
-        format one per document, equal within a query.
+        Weight of each query in the mean: one per row for 2-D input; for long format one per
+        document, equal within a query.
     log_base : float > 1, default=None
-        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only
-        with ``discount="log2"``; None means base 2.
+        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only with
+        ``discount="log2"``; None means base 2.
     ignore_ties : bool, default=None
         The keyword of scikit-learn: True means ``ties="first"``, False means
         ``ties="average"``. Give ``ties`` or ``ignore_ties``, not both.
     document_weight : array-like of the shape of y_true, default=None
-        A weight per document that multiplies its gain, e.g. an inverse
-        propensity for unbiased (IPS) DCG; see :func:`ndcg_score`.
+        A weight per document that multiplies its gain in the DCG (not in the ideal DCG),
+        e.g. an inverse propensity for unbiased (IPS) DCG; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     pool : JudgmentPool, default=None
-        Every judged document of each query; see :func:`ndcg_score`. Here it
-        decides which documents are judged and which queries count.
+        Every judged document of each query (the qrels): the ideal DCG comes from the pool
+        instead of the ranked documents, so relevant documents the system missed count
+        against it. Needs long-format input; see :func:`~sklearn_ndcg.ndcg_score` and
+        :class:`~sklearn_ndcg.JudgmentPool`. Here it decides which documents are judged and
+        which queries count.
     unjudged : {"zero", "drop"}, default="zero"
-        With ``pool``: see :func:`ndcg_score`.
+        With ``pool`` only (refused without one): unjudged ranked documents gain 0 ("zero"),
+        or are removed from the ranking ("drop", trec_eval's ``-J``).
     missing_queries : {"drop", "zero"}, default="drop"
-        With ``pool``: see :func:`ndcg_score`.
+        With ``pool`` only (refused without one): queries of the pool that the ranking lacks
+        are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
+        ``-c``).
 
     Returns
     -------
@@ -798,22 +631,22 @@ def dcg_score(
     >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]], discount="reciprocal"), 6)
     4.225
     """
-    ties = resolve_ties(ties, ignore_ties)
-    check_log_base(log_base, discount)
-    _, result, weight = _query_dcg(
+    _, score, weight = _per_query(
         y_true,
         y_score,
-        qid=qid,
-        sample_weight=sample_weight,
-        document_weight=document_weight,
-        pool=pool,
-        unjudged=unjudged,
-        missing_queries=missing_queries,
-        k=k,
-        gain=gain,
-        discount=discount,
-        ties=ties,
-        log_base=log_base,
-        normalize=None,
+        metric="dcg",
+        options=dict(
+            k=k,
+            gain=gain,
+            discount=discount,
+            ties=resolve_ties(ties, ignore_ties),
+            qid=qid,
+            sample_weight=sample_weight,
+            log_base=log_base,
+            document_weight=document_weight,
+            pool=pool,
+            unjudged=unjudged,
+            missing_queries=missing_queries,
+        ),
     )
-    return weighted_mean(result.dcg, weight)
+    return weighted_mean(score, weight)

@@ -27,7 +27,8 @@ from .._compat import (
     get_tags,
 )
 from .._engine._validation import check_qid, check_weight
-from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, ndcg_score
+from .._metrics._ndcg import ndcg_score
+from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN
 from ._early_stopping import QueryMetric, hold_out_queries
 from ._learners import FitInput, adapter_for
 from ._qid_column import split_qid_column
@@ -98,32 +99,33 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         splits rows. None means the query ids come as the ``qid`` argument of
         :meth:`fit` and :meth:`score`.
     k : int, default=10
-        Only the top ``k`` documents of each query count in :meth:`score`.
-        None means all documents.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents. The default is 10, not
+        None as elsewhere: the evaluator is the score a search selects models with, and an
+        NDCG without cutoff over long queries is dominated by the order of the tail, which a
+        ranked list's user never sees; NDCG@10 is also what LightGBM, XGBoost and CatBoost
+        rankers report for model selection.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label; see :func:`ndcg_score`.
-
-        - "linear": the label itself.
-        - "exponential": ``2**label - 1``.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`ndcg_score`.
-
-        - "log2": ``1 / log2(r + 1)``.
-        - "reciprocal": ``1 / r``.
-        - "none": 1.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered; see :func:`ndcg_score`.
-
-        - "average": the expected DCG over all orders of the tied documents.
-        - "first": tied documents keep their input order.
-        - "optimistic": tied documents by decreasing gain.
-        - "pessimistic": tied documents by increasing gain.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query with no relevant document; ``np.nan`` leaves such
-        queries out of the mean.
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`.
     normalize : {"ideal", "minmax"}, default="ideal"
-        Divide the DCG by the ideal DCG, or min-max normalise it between the
-        worst and the ideal DCG; see :func:`ndcg_score`.
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     early_stopping : int or None, default=None
         Stop boosting when the NDCG\\@k of the validation queries (with the
         options above, as :meth:`score` computes it) has not improved for this
@@ -242,12 +244,12 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict"])],
-        "qid": [str, Integers(None, closed="neither"), None],  # a column name or position
-        "k": _COMMON_PARAMS["k"],
-        "gain": _COMMON_PARAMS["gain"],
-        "discount": _COMMON_PARAMS["discount"],
-        "ties": _COMMON_PARAMS["ties"],
-        **_NDCG_PARAMS,
+        "qid": QID_COLUMN,
+        "k": COMMON_PARAMS["k"],
+        "gain": COMMON_PARAMS["gain"],
+        "discount": COMMON_PARAMS["discount"],
+        "ties": COMMON_PARAMS["ties"],
+        **NDCG_PARAMS,
         "early_stopping": [Integers(1), None],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "random_state": ["random_state"],

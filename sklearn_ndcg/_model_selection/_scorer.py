@@ -9,25 +9,24 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn import config_context, get_config
 
-from .._compat import Integers, StrOptions, _Scorer, validate_params
+from .._compat import StrOptions, _Scorer, validate_params
 from .._engine._aggregate import weighted_mean
-from .._metrics._ndcg import (
-    _COMMON_PARAMS,
-    _NDCG_PARAMS,
-    _REPLACE_UNDEFINED,
+from .._metrics._ndcg import at_cutoffs, dcg_score, ndcg_score
+from .._options import (
+    COMMON_PARAMS,
+    NDCG_PARAMS,
+    QID_COLUMN,
+    REPLACE_UNDEFINED,
     ZERO_DIVISION,
-    at_cutoffs,
-    dcg_score,
-    ndcg_score,
+    check_cutoffs,
     resolve_zero_division,
 )
 from ._qid_column import split_qid_column
 from ._response import RESPONSE_METHODS, check_response_method, ranking_scores
 
-_OPTIONS = {name: _COMMON_PARAMS[name] for name in ("gain", "discount", "ties")}
-_OPTIONS["k"] = [*_COMMON_PARAMS["k"], list, tuple, np.ndarray]  # several cutoffs: a dict
+_OPTIONS = {name: COMMON_PARAMS[name] for name in ("gain", "discount", "ties")}
+_OPTIONS["k"] = [*COMMON_PARAMS["k"], list, tuple, np.ndarray]  # several cutoffs: a dict
 _RESPONSE_METHOD = [StrOptions({"auto", *RESPONSE_METHODS}), tuple, list]
-_QID_COLUMN = [str, Integers(None, closed="neither"), None]  # a column name or position
 
 
 class _RankingScorer(_Scorer):
@@ -103,18 +102,6 @@ def _at_cutoffs(y_true, y_score, *, ks, metric, qid=None, sample_weight=None, **
     return {f"{metric}@{k}": weighted_mean(values[:, i], weight) for i, k in enumerate(ks)}
 
 
-def _check_cutoffs(k) -> np.ndarray | None:
-    """Several cutoffs as an int array, or None for one cutoff (an int or None)."""
-    if k is None or isinstance(k, Integral):
-        return None
-    ks = list(k)
-    if not ks or not all(isinstance(v, Integral) and not isinstance(v, bool) for v in ks):
-        raise ValueError(f"k as a list of cutoffs must hold positive integers; got {k!r}.")
-    if min(ks) < 1 or len(set(ks)) != len(ks):
-        raise ValueError(f"k as a list of cutoffs must hold distinct integers >= 1; got {k!r}.")
-    return np.array(sorted(ks))
-
-
 def _check_scorer_input(y_true, y_score, qid, metric: str) -> None:
     """Catch what goes wrong between a search and a ranking scorer.
 
@@ -153,7 +140,8 @@ def _check_scorer_input(y_true, y_score, qid, metric: str) -> None:
 def _make_ranking_scorer(
     score_func: Callable, response_method, options: dict, metric: str, qid=None
 ) -> _RankingScorer:
-    ks = _check_cutoffs(options["k"])
+    k = options["k"]
+    ks = None if k is None or isinstance(k, Integral) else check_cutoffs(k, name="k")
     if ks is not None:  # several cutoffs: one scorer returning a dict
         options = {**options, "ks": ks, "metric": metric}
         del options["k"]
@@ -171,10 +159,10 @@ def _make_ranking_scorer(
 @validate_params(
     {
         **_OPTIONS,
-        **_NDCG_PARAMS,
-        **_REPLACE_UNDEFINED,
+        **NDCG_PARAMS,
+        **REPLACE_UNDEFINED,
         "response_method": _RESPONSE_METHOD,
-        "qid": _QID_COLUMN,
+        "qid": QID_COLUMN,
     },
     prefer_skip_nested_validation=True,
 )
@@ -207,19 +195,28 @@ def make_ndcg_scorer(
     Parameters
     ----------
     k : int or list of int, default=None
-        Only the top ``k`` documents of each query count. None means all. A
-        list of cutoffs, e.g. ``[1, 5, 10]``, makes a multi-metric scorer: it
-        returns a dict with keys ``"ndcg@1"``, ``"ndcg@5"``, ``"ndcg@10"``,
-        all computed from one prediction and one ranking per fold; use it as
-        ``scoring=`` with ``refit="ndcg@10"``.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents. A list of cutoffs, e.g.
+        ``[1, 5, 10]``, makes a multi-metric scorer: it returns a dict with the keys
+        ``"ndcg@1"``, ``"ndcg@5"`` and ``"ndcg@10"``, from one ranking of each query; give
+        ``refit`` the key to select with.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label; see :func:`ndcg_score`.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`ndcg_score`.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered; see :func:`ndcg_score`.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query with no relevant document; see :func:`ndcg_score`.
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`.
     response_method : "auto", {"decision_function", "predict_proba", "predict"} \
             or tuple of them, default="auto"
         How the estimator scores documents. "auto" is the rule shared with
@@ -236,8 +233,9 @@ def make_ndcg_scorer(
         A method name, or a tuple of them tried in order, calls that method
         instead (``predict_proba`` still gives the expected label).
     normalize : {"ideal", "minmax"}, default="ideal"
-        Divide the DCG by the ideal DCG, or min-max normalise it between the
-        worst and the ideal DCG; see :func:`ndcg_score`.
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     qid : str, int or None, default=None
         The column of ``X`` that holds the query ids, for tools that do not
         route metadata (Optuna's ``OptunaSearchCV``, scikit-learn's searches
@@ -248,8 +246,9 @@ def make_ndcg_scorer(
         ``RankingEvaluator(..., qid=<column>)``). None takes ``qid`` from
         routing or the call.
     replace_undefined_by : {0.0, 1.0, np.nan}, default=None
-        Another name for ``zero_division``; see :func:`ndcg_score`. Give one
-        of the two.
+        Another name for ``zero_division`` (the one scikit-learn is adopting), with the same
+        values; give one of the two, not both. None means ``zero_division`` decides; see
+        :func:`~sklearn_ndcg.ndcg_score`.
 
     Returns
     -------
@@ -319,7 +318,7 @@ def make_ndcg_scorer(
 
 
 @validate_params(
-    {**_OPTIONS, "response_method": _RESPONSE_METHOD, "qid": _QID_COLUMN},
+    {**_OPTIONS, "response_method": _RESPONSE_METHOD, "qid": QID_COLUMN},
     prefer_skip_nested_validation=True,
 )
 def make_dcg_scorer(
@@ -345,20 +344,33 @@ def make_dcg_scorer(
     Parameters
     ----------
     k : int or list of int, default=None
-        Only the top ``k`` documents of each query count. None means all. A
-        list of cutoffs makes a multi-metric scorer with keys ``"dcg@k"``;
-        see :func:`make_ndcg_scorer`.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents. A list of cutoffs makes a
+        multi-metric scorer with the keys ``"dcg@k"``; see :func:`make_ndcg_scorer`.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label; see :func:`ndcg_score`.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`ndcg_score`.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered; see :func:`ndcg_score`.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     response_method : "auto", {"decision_function", "predict_proba", "predict"} \
             or tuple of them, default="auto"
         How the estimator scores documents; see :func:`make_ndcg_scorer`.
     qid : str, int or None, default=None
-        The column of ``X`` that holds the query ids; see :func:`make_ndcg_scorer`.
+        The column of ``X`` that holds the query ids, for tools that do not route metadata
+        (Optuna's ``OptunaSearchCV``, scikit-learn's searches with routing off,
+        ``permutation_importance``): a DataFrame column name, or a column position. The
+        scorer reads each fold's query ids from it and hands ``X`` to the estimator whole,
+        so the estimator must drop the column itself (a pipeline whose first step drops it,
+        or ``RankingEvaluator(..., qid=<column>)``). None takes ``qid`` from routing or the
+        call.
 
     Returns
     -------

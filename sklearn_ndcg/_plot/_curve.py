@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
 from sklearn import get_config
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import INSTALL_HINT, validate_parameter_constraints
 from .._engine._aggregate import weighted_mean
-from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, _stage_cutoffs, _sums_at_cutoffs
+from .._engine._pipeline import stage_cutoffs, sums_at_cutoffs
 from .._model_selection._response import ranking_scores
+from .._options import COMMON_PARAMS, NDCG_PARAMS, check_cutoffs
 
 _DEFAULT_MAX_K = 20
 
@@ -27,36 +26,12 @@ def _import_pyplot():
     return plt
 
 
-def _check_ks(ks, longest: int) -> np.ndarray:
-    """The cutoffs as a sorted int array; None means 1 .. min(longest, 20)."""
-    if ks is None:
-        return np.arange(1, min(longest, _DEFAULT_MAX_K) + 1)
-    if isinstance(ks, Integral) or np.ndim(ks) == 0:
-        value = np.asarray(ks).item() if isinstance(ks, np.ndarray) else ks
-        raise TypeError(
-            f"ks must be a sequence of cutoffs such as range(1, 11), got the single "
-            f"value {value!r}; write ks=[{value!r}] for one cutoff."
-        )
-    if any(isinstance(k, (bool, np.bool_)) for k in ks):
-        raise TypeError(f"ks must hold integers >= 1, not booleans; got {list(ks)!r}.")
-    values = np.asarray(ks)
-    if values.ndim != 1 or values.size == 0:
-        raise ValueError(
-            f"ks must be a non-empty 1-D sequence of cutoffs, got an array of shape {values.shape}."
-        )
-    if not np.issubdtype(values.dtype, np.integer) or (values < 1).any():
-        raise ValueError(f"ks must hold integers >= 1, got {values.tolist()!r}.")
-    if np.unique(values).size != values.size:
-        raise ValueError(f"ks must not repeat a cutoff, got {values.tolist()!r}.")
-    return np.sort(values.astype(np.intp))
-
-
 _OPTIONS = {
     **{
-        name: _COMMON_PARAMS[name]
+        name: COMMON_PARAMS[name]
         for name in ("y_true", "y_score", "gain", "discount", "ties", "qid", "sample_weight")
     },
-    **_NDCG_PARAMS,
+    **NDCG_PARAMS,
 }
 _TIE_RANGE = ("pessimistic", "optimistic")
 
@@ -84,14 +59,15 @@ def _curve_values(
             },
             caller_name="NDCGCurveDisplay",
         )
-    staged = _stage_cutoffs(
+    staged = stage_cutoffs(
         y_true, y_score, metric="ndcg", normalize=normalize, document_weight=None, **options
     )
-    ks = _check_ks(ks, int(staged.queries.sizes.max()))
+    longest = int(staged.queries.sizes.max())
+    ks = check_cutoffs(ks, name="ks", none_means_up_to=min(longest, _DEFAULT_MAX_K))
     per_rule = {}
     for rule in (ties, *_TIE_RANGE):
         if rule not in per_rule:
-            per_rule[rule] = _sums_at_cutoffs(
+            per_rule[rule] = sums_at_cutoffs(
                 staged,
                 ks,
                 ties=rule,
@@ -308,21 +284,33 @@ class NDCGCurveDisplay:
         y_score : array-like of the same shape as y_true
             Predicted scores; documents are ranked by decreasing score.
         qid : array-like of shape (n_samples,), default=None
-            Query id of each document, for 1-D (long format) input.
+            Query id of each document, for 1-D (long format) input. Ids may be of any
+            sortable type, in any order, and queries of any length.
         ks : array-like of int, default=None
             The cutoffs. None means 1, 2, ... up to the longest query, at
             most 20.
         gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-            Gain of a document from its relevance label; see :func:`ndcg_score`.
+            Gain of a document from its relevance label: "linear" (the label, as
+            scikit-learn), "exponential" (``2**label - 1``, as LightGBM and XGBoost), a
+            mapping from label to gain, a sequence indexed by label (LightGBM's
+            ``label_gain``) or a callable; see :func:`~sklearn_ndcg.ndcg_score`.
         discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-            Weight of each rank; see :func:`ndcg_score`.
+            Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+            "reciprocal" (``1 / r``), "none" (1) or a callable; see
+            :func:`~sklearn_ndcg.ndcg_score`.
         ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-            How documents with equal scores are ordered; see :func:`ndcg_score`.
+            How documents with equal scores are ordered: "average" (the mean DCG over all
+            their orders, as scikit-learn), "first" (input order), "optimistic" (by
+            decreasing gain) or "pessimistic" (by increasing gain); see
+            :func:`~sklearn_ndcg.ndcg_score`.
         zero_division : {0.0, 1.0, np.nan}, default=0.0
-            NDCG of a query with no relevant document; ``np.nan`` leaves such
-            queries out of the mean and of the band.
+            NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as
+            in scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such
+            queries out of the mean; see :func:`~sklearn_ndcg.ndcg_score`. ``np.nan`` also
+            leaves them out of the band.
         sample_weight : array-like, default=None
-            Weight of each query in the mean; see :func:`ndcg_score`.
+            Weight of each query in the mean: one per row for 2-D input; for long format one
+            per document, equal within a query.
         name : str, default=None
             Label of the curve in the legend.
         ax : matplotlib Axes, default=None
@@ -332,8 +320,9 @@ class NDCGCurveDisplay:
         spread_quantiles : tuple of two floats, default=(0.25, 0.75)
             The quantiles (unweighted, over queries) bounding the band.
         normalize : {"ideal", "minmax"}, default="ideal"
-            Divide the DCG by the ideal DCG, or min-max normalise it between
-            the worst and the ideal DCG; see :func:`ndcg_score`.
+            What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+            NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+            :func:`~sklearn_ndcg.ndcg_score`.
         show_tie_range : bool, default=False
             Draw the band between the pessimistic and the optimistic mean
             NDCG@k (``tie_range_``, always computed): how far the order of
@@ -426,15 +415,26 @@ class NDCGCurveDisplay:
             classifier by its decision function, a classifier of graded
             labels by its expected label ``predict_proba(X) @ classes_``.
         gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-            Gain of a document from its relevance label; see :func:`ndcg_score`.
+            Gain of a document from its relevance label: "linear" (the label, as
+            scikit-learn), "exponential" (``2**label - 1``, as LightGBM and XGBoost), a
+            mapping from label to gain, a sequence indexed by label (LightGBM's
+            ``label_gain``) or a callable; see :func:`~sklearn_ndcg.ndcg_score`.
         discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-            Weight of each rank; see :func:`ndcg_score`.
+            Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+            "reciprocal" (``1 / r``), "none" (1) or a callable; see
+            :func:`~sklearn_ndcg.ndcg_score`.
         ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-            How documents with equal scores are ordered; see :func:`ndcg_score`.
+            How documents with equal scores are ordered: "average" (the mean DCG over all
+            their orders, as scikit-learn), "first" (input order), "optimistic" (by
+            decreasing gain) or "pessimistic" (by increasing gain); see
+            :func:`~sklearn_ndcg.ndcg_score`.
         zero_division : {0.0, 1.0, np.nan}, default=0.0
-            NDCG of a query with no relevant document; see :func:`ndcg_score`.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weight of each query, given per document (equal within a query).
+            NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as
+            in scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such
+            queries out of the mean; see :func:`~sklearn_ndcg.ndcg_score`.
+        sample_weight : array-like, default=None
+            Weight of each query in the mean: one per row for 2-D input; for long format one
+            per document, equal within a query.
         name : str, default=None
             Label of the curve; None means the estimator's class name.
         ax : matplotlib Axes, default=None
@@ -444,8 +444,9 @@ class NDCGCurveDisplay:
         spread_quantiles : tuple of two floats, default=(0.25, 0.75)
             The quantiles (unweighted, over queries) bounding the band.
         normalize : {"ideal", "minmax"}, default="ideal"
-            Divide the DCG by the ideal DCG, or min-max normalise it between
-            the worst and the ideal DCG; see :func:`ndcg_score`.
+            What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+            NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+            :func:`~sklearn_ndcg.ndcg_score`.
         show_tie_range : bool, default=False
             Draw the band between the pessimistic and the optimistic mean
             NDCG@k (``tie_range_``, always computed): how far the order of

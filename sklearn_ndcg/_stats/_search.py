@@ -26,16 +26,17 @@ from .._compat import (
     validate_params,
 )
 from .._engine._validation import check_qid
-from .._metrics._ndcg import _COMMON_PARAMS, _NDCG_PARAMS, QueryScores, query_scores
+from .._metrics._ndcg import QueryScores, query_scores
 from .._model_selection._evaluator import RankingEvaluator
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RESPONSE_METHOD
+from .._options import COMMON_PARAMS, NDCG_PARAMS
 from ._paired import compare_models
 
 _METRIC_OPTIONS = {
     "metric": [StrOptions({"ndcg", "dcg"})],
-    **{name: _COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")},
-    **_NDCG_PARAMS,
+    **{name: COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")},
+    **NDCG_PARAMS,
     "response_method": _RESPONSE_METHOD,
 }
 
@@ -121,18 +122,29 @@ def cross_val_query_scores(
     metric : {"ndcg", "dcg"}, default="ndcg"
         Which metric each query gets.
     k : int, default=None
-        Only the top ``k`` documents of each query count. None means all.
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label; see :func:`ndcg_score`.
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of each rank; see :func:`ndcg_score`.
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered; see :func:`ndcg_score`.
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query with no relevant document; see :func:`ndcg_score`.
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`.
     normalize : {"ideal", "minmax"}, default="ideal"
-        Divide the DCG by the ideal DCG, or min-max normalise it; see
-        :func:`ndcg_score`.
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     response_method : "auto", {"decision_function", "predict_proba", \
             "predict"} or tuple of them, default="auto"
         How the fitted estimator scores documents; see :func:`make_ndcg_scorer`.

@@ -360,7 +360,8 @@ def test_pipeline_gets_weights_on_its_last_step():
 
 def test_ks_as_a_zero_dimensional_array():
     pytest.importorskip("matplotlib").use("Agg")
-    with pytest.raises(TypeError, match=r"got the single value 3; write ks=\[3\]"):
+    # one cutoff-list check (_options.check_cutoffs): the value shown as 3, not array(3)
+    with pytest.raises(TypeError, match=r"got 3\. Write ks=\[3\] for one cutoff"):
         NDCGCurveDisplay.from_predictions([[1, 0, 2]], [[3, 2, 1]], ks=np.array(3))
 
 

@@ -4,43 +4,7 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import dcg_score, ndcg_score
-from sklearn_ndcg._engine._ties import (
-    DEFAULT_TIES,
-    TIE_RULES,
-    ideal_block,
-    rank_block,
-    resolve_ties,
-)
-
-
-@pytest.mark.parametrize(
-    "ties, ignore_ties, expected",
-    [
-        (DEFAULT_TIES, None, "average"),
-        (DEFAULT_TIES, True, "first"),
-        (DEFAULT_TIES, False, "average"),
-        ("first", None, "first"),
-        ("average", None, "average"),
-        ("optimistic", None, "optimistic"),
-        ("pessimistic", None, "pessimistic"),
-    ],
-)
-def test_resolve_ties(ties, ignore_ties, expected):
-    assert resolve_ties(ties, ignore_ties) == expected
-    assert type(resolve_ties(ties, ignore_ties)) is str
-
-
-@pytest.mark.parametrize("ties", TIE_RULES)
-@pytest.mark.parametrize("ignore_ties", [True, False])
-def test_resolve_ties_rejects_both(ties, ignore_ties):
-    with pytest.raises(ValueError, match="give either ties"):
-        resolve_ties(ties, ignore_ties)
-
-
-def test_default_ties_is_average():
-    assert DEFAULT_TIES == "average"
-    assert type(DEFAULT_TIES) is not str  # told apart from an explicit "average"
-
+from sklearn_ndcg._engine._ties import TIE_RULES, ideal_block, rank_block
 
 # one query; scores 2, 1, 1, 1, 0 with gains 0, 1, 5, 3, 4 (input order)
 GAIN = np.array([[0.0, 1.0, 5.0, 3.0, 4.0]])

@@ -162,7 +162,7 @@ def test_evaluate_run_on_files(files):
 
 def test_judged_only_and_missing_queries(files):
     qrels, run = read_trec_qrels(files[0]), read_trec_run(files[1])
-    judged_only = evaluate_run(run, qrels, ties="docno", judged_only=True)
+    judged_only = evaluate_run(run, qrels, ties="docno", unjudged="drop")
     np.testing.assert_allclose(judged_only.per_query.score, [Q1_JUDGED_ONLY, Q2], rtol=1e-15)
     zero = evaluate_run(run, qrels, ties="docno", missing_queries="zero")
     assert zero.per_query.qid.tolist() == ["q1", "q2", "q3"]
@@ -245,7 +245,7 @@ def test_inputs_are_not_changed():
     qid, docno = np.array(["q", "q"], dtype=object), np.array(["b", "a"], dtype=object)
     score, level = np.array([1.0, 1.0]), np.array([1.0, 0.0])
     copies = [a.copy() for a in (qid, docno, score, level)]
-    evaluate_run((qid, docno, score), (qid, docno, level), ties="docno", judged_only=True)
+    evaluate_run((qid, docno, score), (qid, docno, level), ties="docno", unjudged="drop")
     for array, copy in zip((qid, docno, score, level), copies):
         np.testing.assert_array_equal(array, copy)
 
@@ -366,8 +366,14 @@ def test_command_default_measures(files, capsys):
         ("ndcg.1", "'1' is not of the form level=gain"),
         ("ndcg.-1=2", "level -1 is negative"),
         ("ndcg.1=2,1=3", "level 1 more than one gain"),
-        ("ndcg_cut.0,5", "cutoffs must be positive"),
-        ("ndcg_cut.5,5.5", "cutoff 5 more than once"),
+        (
+            "ndcg_cut.0,5",
+            "the cutoffs of ndcg_cut.0,5 must be a non-empty list of distinct integers >= 1",
+        ),
+        (
+            "ndcg_cut.5,5.5",
+            "integers >= 1 (the cutoffs), e.g. [1, 5, 10]; got [5, 5]",
+        ),
     ],
 )
 def test_command_bad_measure(files, capsys, measure, match):
@@ -434,3 +440,43 @@ def test_python_m_trec_eval_runs(files):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == _line("ndcg", "all", (Q1 + Q2) / 2) + "\n"
+
+
+def test_unjudged_is_the_one_name_of_trec_eval_J(files):
+    """evaluate_run takes unjudged= as the metrics do; judged_only= warns for one release."""
+    qrels, run = read_trec_qrels(files[0]), read_trec_run(files[1])
+    dropped = evaluate_run(run, qrels, ties="docno", unjudged="drop")
+    with pytest.warns(FutureWarning, match="judged_only was renamed unjudged"):
+        old = evaluate_run(run, qrels, ties="docno", judged_only=True)
+    np.testing.assert_array_equal(old.per_query.score, dropped.per_query.score)
+    with pytest.warns(FutureWarning, match="use unjudged='zero' instead of judged_only=False"):
+        old = evaluate_run(run, qrels, ties="docno", judged_only=False)
+    np.testing.assert_allclose(old.per_query.score, [Q1, Q2], rtol=1e-15)  # hand values above
+    for unjudged in ("zero", "drop"):
+        with pytest.raises(ValueError, match="judged_only is the deprecated name of unjudged"):
+            evaluate_run(run, qrels, unjudged=unjudged, judged_only=True)
+
+
+def test_judged_only_warning_points_at_the_caller(files):
+    qrels, run = read_trec_qrels(files[0]), read_trec_run(files[1])
+    with pytest.warns(FutureWarning) as record:
+        evaluate_run(run, qrels, judged_only=True)
+    assert record[0].filename == __file__
+
+
+def test_ties_docno_is_refused_without_document_ids():
+    """ties="docno" needs document ids: evaluate_run has them, the metrics do not."""
+    from sklearn_ndcg import dcg_score, make_ndcg_scorer, ndcg_score, query_scores
+
+    for call in (
+        lambda: ndcg_score([[1, 0]], [[1, 1]], ties="docno"),
+        lambda: dcg_score([[1, 0]], [[1, 1]], ties="docno"),
+        lambda: query_scores([[1, 0]], [[1, 1]], ties="docno"),
+        lambda: make_ndcg_scorer(ties="docno"),
+    ):
+        with pytest.raises(ValueError, match="ties='docno'.*needs document ids.*evaluate_run"):
+            call()
+    run = (["q", "q"], ["a", "b"], [1.0, 1.0])
+    qrels = (["q", "q"], ["a", "b"], [0, 1])
+    # trec_eval orders tied scores by decreasing docno: b (gain 1) first
+    assert evaluate_run(run, qrels, ties="docno").score == 1.0

@@ -81,3 +81,51 @@ def test_query_scores_ndcg_ignores_log_base():
         assert query_scores(y_true, y_score, log_base=base).score[0] == pytest.approx(
             0.980840401274087, rel=1e-14
         )
+
+
+def test_to_frame():
+    pd = pytest.importorskip("pandas")
+    result = query_scores([1, 0, 0, 1], [2, 1, 2, 1], qid=["b", "b", "a", "a"])
+    frame = result.to_frame()
+    assert isinstance(frame, pd.DataFrame)
+    assert frame.columns.tolist() == ["qid", "score", "weight"]
+    assert frame["qid"].tolist() == ["a", "b"]
+    # by hand: query a ranks its relevant document second, 1 / log2(3); b first, 1
+    np.testing.assert_allclose(frame["score"], [1 / np.log2(3), 1.0], rtol=1e-15)
+    assert frame["weight"].tolist() == [1.0, 1.0]
+
+
+def test_to_frame_without_pandas(monkeypatch):
+    import sys
+
+    result = query_scores([1, 0], [2, 1], qid=[1, 1])
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match="QueryScores.to_frame needs pandas"):
+        result.to_frame()
+
+
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        ({"unjudged": "drop"}, "unjudged='drop'"),
+        ({"unjudged": "zero"}, "unjudged='zero'"),  # the default's value, given explicitly
+        ({"missing_queries": "zero"}, "missing_queries='zero'"),
+        ({"missing_queries": "drop"}, "missing_queries='drop'"),
+    ],
+)
+@pytest.mark.parametrize("function", ["ndcg_score", "dcg_score", "query_scores"])
+def test_pool_options_without_pool_are_refused(function, options, named):
+    """unjudged= and missing_queries= mean nothing without a pool: refused, not ignored."""
+    import sklearn_ndcg
+
+    with pytest.raises(ValueError, match=f"{named} only applies with a pool"):
+        getattr(sklearn_ndcg, function)([1, 0], [2, 1], qid=[1, 1], **options)
+
+
+def test_pool_options_with_pool_are_accepted():
+    from sklearn_ndcg import JudgmentPool
+
+    pool = JudgmentPool(qid=[1, 1], y_true=[1, 1])
+    # by hand: DCG 1 (the relevant document first), ideal DCG from the pool 1 + 1/log2(3)
+    value = ndcg_score([1, 0], [2, 1], qid=[1, 1], pool=pool, unjudged="zero")
+    assert value == pytest.approx(1 / (1 + 1 / np.log2(3)), rel=1e-15)

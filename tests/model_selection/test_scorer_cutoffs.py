@@ -85,12 +85,12 @@ def test_in_cross_validate():
 @pytest.mark.parametrize(
     "k, match",
     [
-        ([], "positive integers"),
-        ([0, 5], "distinct integers >= 1"),
-        ([5, 5], "distinct integers >= 1"),
-        ([1.5], "positive integers"),
-        ([True, 3], "positive integers"),
-        (["5"], "positive integers"),
+        ([], "k must be a non-empty list of distinct integers >= 1"),
+        ([0, 5], "k must be a non-empty list of distinct integers >= 1"),
+        ([5, 5], "k must be a non-empty list of distinct integers >= 1"),
+        ([1.5], "k must be a non-empty list of distinct integers >= 1"),
+        ([True, 3], "k must be a non-empty list of distinct integers >= 1"),
+        (["5"], "k must be a non-empty list of distinct integers >= 1"),
     ],
 )
 def test_bad_cutoff_lists(k, match):

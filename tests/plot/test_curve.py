@@ -177,10 +177,10 @@ def test_from_estimator_needs_a_fitted_estimator():
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"ks": 5}, "ks must be a sequence of cutoffs"),
-        ({"ks": [0, 1]}, r"ks must hold integers >= 1"),
-        ({"ks": [1.5]}, r"ks must hold integers >= 1"),
-        ({"ks": [2, 2]}, "ks must not repeat"),
+        ({"ks": 5}, "ks must be a non-empty list.*Write ks=\\[5\\] for one cutoff"),  # one check
+        ({"ks": [0, 1]}, "ks must be a non-empty list of distinct integers >= 1"),
+        ({"ks": [1.5]}, "ks must be a non-empty list of distinct integers >= 1"),
+        ({"ks": [2, 2]}, "ks must be a non-empty list of distinct integers >= 1"),
         ({"ks": []}, "ks must be a non-empty"),
         ({"spread_quantiles": (0.9, 0.1)}, "spread_quantiles must be two numbers"),
         ({"spread_quantiles": 0.5}, "spread_quantiles must be two numbers"),

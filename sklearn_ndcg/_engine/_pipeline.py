@@ -1,0 +1,158 @@
+"""The data path in its order, from raw input to the sums per query.
+
+1. validate (:mod:`._validation`): flat float64 copies, query ids, weights;
+2. group into queries (:mod:`._queries`): sort order, offsets, query weights;
+3. gains (:mod:`._gain`): relevance label -> gain;
+4. order with the tie rule (:mod:`._ties`), inside the aggregation;
+5. discounts (:mod:`._discount`): rank -> weight, zero after ``k``;
+6. aggregate (:mod:`._aggregate`): DCG, ideal and worst DCG per query, NDCG.
+
+:func:`stage` runs steps 1, 2, 3 and 5 once per call; :func:`order_and_sum` runs 4
+and 6, so a caller that needs several tie rules (tie diagnostics) stages once;
+:func:`stage_cutoffs` and :func:`sums_at_cutoffs` do the same for several cutoffs
+(the multi-cutoff scorer, the NDCG curve).
+:func:`query_dcg` is the whole path, with a judgment pool handed to
+:func:`._pool.pool_query_dcg`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._aggregate import QueryDCG, check_overflow, dcg_at_cutoffs, dcg_by_query, ndcg_from_dcg
+from ._discount import discount_weights
+from ._gain import compute_gain
+from ._pool import JudgmentPool, pool_query_dcg
+from ._queries import Queries, group_queries, query_weights
+from ._validation import check_ranking_input
+
+
+class Staged(NamedTuple):
+    """Input through the stages before ordering: queries, gains and discounts."""
+
+    score: np.ndarray
+    queries: Queries
+    weight: np.ndarray | None
+    gains: np.ndarray
+    discounts: np.ndarray
+    document_weight: np.ndarray | None
+
+
+def stage(
+    y_true, y_score, *, qid, sample_weight, document_weight, k, gain, discount, log_base, normalize
+) -> Staged:
+    """Validate, group into queries, gains, discounts."""
+    data = check_ranking_input(y_true, y_score, qid, sample_weight, document_weight)
+    queries = group_queries(data.qid, data.shape)
+    weight = query_weights(data.sample_weight, queries)
+    gains = compute_gain(data.y_true, gain, negative_labels=normalize == "minmax")
+    discounts = discount_weights(discount, int(queries.sizes.max()), k, log_base)
+    return Staged(data.y_score, queries, weight, gains, discounts, data.document_weight)
+
+
+def order_and_sum(staged: Staged, ties: str, normalize: str | None) -> QueryDCG:
+    """Order with the tie rule, discount and sum per query.
+
+    ``normalize`` None computes the DCG alone; "ideal" adds the ideal DCG and
+    "minmax" the ideal and the worst DCG.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        result = dcg_by_query(
+            staged.gains,
+            staged.score,
+            staged.queries,
+            ties,
+            staged.discounts,
+            ideal=normalize is not None,
+            worst=normalize == "minmax",
+            document_weight=staged.document_weight,
+        )
+    check_overflow(result.dcg, staged.gains)
+    return result
+
+
+def query_dcg(
+    y_true,
+    y_score,
+    *,
+    ties: str,
+    normalize: str | None,
+    pool: JudgmentPool | None = None,
+    unjudged: str = "zero",
+    missing_queries: str = "drop",
+    **options,
+) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
+    """The whole path, from validation to the sums per query: ids, DCGs and weights.
+
+    ``options`` are the keywords of :func:`stage` but ``normalize``.
+    """
+    if pool is None:
+        staged = stage(y_true, y_score, normalize=normalize, **options)
+        return staged.queries.ids, order_and_sum(staged, ties, normalize), staged.weight
+    return pool_query_dcg(
+        y_true,
+        y_score,
+        pool,
+        ties=ties,
+        normalize=normalize,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+        **options,
+    )
+
+
+def ndcg_per_query(result: QueryDCG, zero_division: float, document_weight=None) -> np.ndarray:
+    """NDCG per query; min-max NDCG without document weights is kept in [0, 1]
+    (tie averaging can round it an ulp beyond)."""
+    ndcg = ndcg_from_dcg(result.dcg, result.ideal, zero_division, result.worst)
+    if result.worst is not None and document_weight is None:
+        np.clip(ndcg, 0.0, 1.0, out=ndcg)
+    return ndcg
+
+
+def stage_cutoffs(y_true, y_score, *, metric: str, normalize: str, **options) -> Staged:
+    """:func:`stage` for every cutoff at once: the discounts cover the longest query.
+
+    ``options`` are ``qid``, ``sample_weight``, ``document_weight``, ``gain``
+    and ``discount``. The result serves :func:`sums_at_cutoffs` for any
+    cutoffs and tie rules.
+    """
+    return stage(
+        y_true,
+        y_score,
+        k=None,
+        log_base=None,
+        normalize=normalize if metric == "ndcg" else None,
+        **options,
+    )
+
+
+def sums_at_cutoffs(
+    staged: Staged,
+    ks: np.ndarray,
+    *,
+    ties: str,
+    metric: str,
+    normalize: str,
+    zero_division: float,
+) -> np.ndarray:
+    """Order with the tie rule once, then NDCG@k (or DCG@k) of each query for every
+    k in ``ks``: shape (n_queries, n_cutoffs)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        result = dcg_at_cutoffs(
+            staged.gains,
+            staged.score,
+            staged.queries,
+            ties,
+            staged.discounts,
+            ks,
+            worst=metric == "ndcg" and normalize == "minmax",
+            document_weight=staged.document_weight,
+        )
+    check_overflow(result.dcg, staged.gains)
+    if metric == "dcg":
+        return result.dcg
+    flat = QueryDCG(*(None if a is None else a.ravel() for a in result))
+    return ndcg_per_query(flat, zero_division, staged.document_weight).reshape(result.dcg.shape)

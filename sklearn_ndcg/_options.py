@@ -1,0 +1,193 @@
+"""The option vocabulary shared by every entry point: constraints, defaults, aliases.
+
+One place for what ``k``, ``gain``, ``discount``, ``ties``, ``zero_division`` (alias
+``replace_undefined_by``), ``normalize``, ``qid``, ``sample_weight``,
+``document_weight``, ``log_base``, ``pool``, ``unjudged`` and ``missing_queries`` accept,
+their defaults, how aliases resolve (``ignore_ties`` -> ``ties``, ``replace_undefined_by``
+-> ``zero_division``), and the one check of a list of cutoffs. The metric functions, the
+scorers, the evaluator, the displays, :mod:`sklearn_ndcg.dask`, the statistics and the
+TREC tools import their constraints from here; this module imports only from ``_compat``
+and ``_engine``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from numbers import Integral, Real
+
+import numpy as np
+
+from ._compat import Integers, Interval, Options, StrOptions
+from ._engine._discount import DISCOUNTS
+from ._engine._gain import GAINS
+from ._engine._pool import JudgmentPool
+from ._engine._ties import TIE_RULES
+
+DOCNO = "docno"
+"""trec_eval's tie rule: tied scores by decreasing document id; needs document ids."""
+
+
+class _TieRules(StrOptions):
+    """The tie rules; the error message says where ``ties="docno"`` is accepted."""
+
+    def __str__(self) -> str:
+        return (
+            f"{super().__str__()} (ties='docno', trec_eval's order by document id, needs "
+            "document ids: use evaluate_run or the trec-eval command)"
+        )
+
+
+TIES = [_TieRules(set(TIE_RULES))]
+"""The constraint of ``ties`` where document ids are unknown (all but evaluate_run)."""
+TIES_WITH_DOCNO = [StrOptions({*TIE_RULES, DOCNO})]
+"""The constraint of ``ties`` where document ids are known (evaluate_run)."""
+
+COMMON_PARAMS = {
+    "y_true": ["array-like"],
+    "y_score": ["array-like"],
+    "k": [Integers(1), None],
+    "gain": [StrOptions(set(GAINS)), Mapping, callable, "array-like"],
+    "discount": [StrOptions(set(DISCOUNTS)), callable],
+    "ties": TIES,
+    "qid": ["array-like", None],
+    "sample_weight": ["array-like", None],
+}
+IGNORE_TIES = {"ignore_ties": ["boolean", None]}  # scikit-learn's keyword
+ZERO_DIVISION_VALUES = [Options(Real, {0.0, 1.0}), "nan"]
+LOG_BASE = [Interval(Real, 1, None, closed="neither"), None]
+NORMALIZE = ("ideal", "minmax")
+NDCG_PARAMS = {"zero_division": ZERO_DIVISION_VALUES, "normalize": [StrOptions(set(NORMALIZE))]}
+REPLACE_UNDEFINED = {"replace_undefined_by": [*ZERO_DIVISION_VALUES, None]}
+DOCUMENT_WEIGHT = {"document_weight": ["array-like", None]}
+UNJUDGED = ("zero", "drop")
+MISSING_QUERIES = ("drop", "zero")
+POOL = {
+    "pool": [JudgmentPool, None],
+    "unjudged": [StrOptions(set(UNJUDGED))],
+    "missing_queries": [StrOptions(set(MISSING_QUERIES))],
+}
+QID_COLUMN = [str, Integers(None, closed="neither"), None]
+"""``qid=`` of the scorers and the evaluator: a column name or position of X."""
+
+
+class _DefaultStr(str):
+    """A default string that tells itself apart from the same string given explicitly."""
+
+
+class _Default(float):
+    """A default value that tells itself apart from the same value given explicitly."""
+
+
+DEFAULT_TIES = _DefaultStr("average")
+"""The default of ``ties``: "average", unless ``ignore_ties`` is given."""
+DEFAULT_UNJUDGED = _DefaultStr("zero")
+"""The default of ``unjudged``; any value given explicitly needs a ``pool``."""
+DEFAULT_MISSING_QUERIES = _DefaultStr("drop")
+"""The default of ``missing_queries``; any value given explicitly needs a ``pool``."""
+ZERO_DIVISION = _Default(0.0)
+"""The default of ``zero_division``: 0.0, unless ``replace_undefined_by`` is given."""
+
+
+def resolve_ties(ties: str, ignore_ties: bool | None) -> str:
+    """The tie rule, from ``ties`` or scikit-learn's ``ignore_ties``, not both."""
+    if ignore_ties is None:
+        return str(ties)
+    if ties is not DEFAULT_TIES:
+        raise ValueError(
+            f"give either ties (got {str(ties)!r}) or scikit-learn's ignore_ties (got "
+            f"{ignore_ties!r}), not both; ignore_ties=True is ties='first' and "
+            "ignore_ties=False is ties='average'."
+        )
+    return "first" if ignore_ties else "average"
+
+
+def resolve_zero_division(zero_division: float, replace_undefined_by: float | None) -> float:
+    """``zero_division`` under either of its names; refuse both at once."""
+    if replace_undefined_by is None:
+        return zero_division
+    if zero_division is not ZERO_DIVISION:
+        raise ValueError(
+            "zero_division and replace_undefined_by are two names for the same option "
+            f"(the NDCG of a query without relevant document); got zero_division="
+            f"{zero_division!r} and replace_undefined_by={replace_undefined_by!r}. Give "
+            "one of the two."
+        )
+    return replace_undefined_by
+
+
+def check_pool_options(pool: JudgmentPool | None, unjudged: str, missing_queries: str) -> None:
+    """Refuse ``unjudged=`` or ``missing_queries=`` given explicitly without a ``pool``.
+
+    Both say what to do with documents or queries that only a judgment pool
+    defines; without one they would be ignored, so any explicit value (even
+    the default's) is refused.
+    """
+    if pool is not None:
+        return
+    given = [
+        f"{name}={str(value)!r}"
+        for name, value, default in (
+            ("unjudged", unjudged, DEFAULT_UNJUDGED),
+            ("missing_queries", missing_queries, DEFAULT_MISSING_QUERIES),
+        )
+        if value is not default
+    ]
+    if given:
+        raise ValueError(
+            f"{' and '.join(given)} only applies with a pool (a JudgmentPool of every "
+            "judged document); without pool= there are no unjudged documents or missing "
+            "queries. Pass pool=JudgmentPool(qid, y_true) or leave these options out."
+        )
+
+
+def check_cutoffs(ks, *, name: str = "k", none_means_up_to: int | None = None) -> np.ndarray | None:
+    """A list of cutoffs as a sorted int array, with one message for every caller.
+
+    Parameters
+    ----------
+    ks : sequence of int or None
+        The cutoffs: non-empty, integers >= 1, distinct (in any order).
+    name : str, default="k"
+        The argument's name in the message.
+    none_means_up_to : int, default=None
+        What ``ks=None`` means: the cutoffs ``1 .. none_means_up_to`` (the display's
+        default); None means that ``ks=None`` stays None.
+
+    Returns
+    -------
+    ndarray of int or None
+        The sorted cutoffs.
+
+    Raises
+    ------
+    TypeError
+        If ``ks`` is a single value, not a sequence.
+    ValueError
+        If ``ks`` is empty, not 1-D, or holds anything but distinct integers >= 1.
+    """
+    if ks is None:
+        return None if none_means_up_to is None else np.arange(1, none_means_up_to + 1)
+    message = (
+        f"{name} must be a non-empty list of distinct integers >= 1 (the cutoffs), e.g. "
+        f"[1, 5, 10]; got {_shown(ks)}."
+    )
+    if isinstance(ks, (str, bytes, Integral, Real)) or np.ndim(ks) == 0:
+        raise TypeError(f"{message} Write {name}=[{_shown(ks)}] for one cutoff.")
+    values = list(ks) if np.ndim(ks) == 1 else None
+    if (
+        not values
+        or not all(isinstance(v, Integral) and not isinstance(v, (bool, np.bool_)) for v in values)
+        or min(values) < 1
+        or len(set(values)) != len(values)
+    ):
+        raise ValueError(message)
+    return np.array(sorted(int(v) for v in values), dtype=np.intp)
+
+
+def _shown(value) -> str:
+    """A value for a message: arrays as lists."""
+    if isinstance(value, np.ndarray):
+        return repr(value.tolist())
+    if isinstance(value, (range, tuple)):
+        return repr(list(value))
+    return repr(value)
