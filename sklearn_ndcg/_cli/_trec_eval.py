@@ -2,12 +2,12 @@
 
 trec_eval's rules (from its m_ndcg.c, m_ndcg_cut.c and form_res_rels.c) and
 where this command departs from them are listed in the command's help
-(``sklearn-ndcg trec-eval --help``, written in ``__main__.py``). Each value
-comes from :func:`query_scores` with a :class:`JudgmentPool` built from the
-qrels: the run in trec_eval's tie-free order with ``ties="first"``, unjudged
-documents with missing labels, and gains computed here and passed as labels
-(the pool holding the positive part of each judged document's gain, which
-makes the ideal DCG trec_eval's).
+(``sklearn-ndcg trec-eval --help``, written in ``_main.py``). The run and the qrels
+are staged once (:func:`._engine._pool.stage_pool`: the run in trec_eval's tie-free
+order with ``ties="first"``, unjudged documents with missing labels, the qrels as a
+judgment pool of levels); each measure then sums them with its own gain, the ideal DCG
+holding the positive part of each judged document's gain (levels below 0 gain 0), which
+makes it trec_eval's; ``ndcg_cut`` sums every cutoff from one ordering.
 """
 
 from __future__ import annotations
@@ -15,11 +15,14 @@ from __future__ import annotations
 import math
 import re
 import sys
+from functools import partial
 from typing import NamedTuple, TextIO
 
 import numpy as np
 
-from .._engine._pool import JudgmentPool
+from .._engine._aggregate import QueryDCG
+from .._engine._pipeline import ndcg_per_query
+from .._engine._pool import JudgmentPool, pool_sums, stage_pool
 from .._ir._trec import (
     TrecQrels,
     TrecRun,
@@ -29,7 +32,6 @@ from .._ir._trec import (
     refuse_unjudged_run,
     trec_order_score,
 )
-from .._metrics._ndcg import query_scores
 from .._options import check_cutoffs
 
 MEASURES = ("ndcg", "ndcg_cut")
@@ -144,11 +146,6 @@ class Report(NamedTuple):
     columns: list[tuple[str, np.ndarray]]
 
 
-def _as_given(gain: np.ndarray) -> np.ndarray:
-    """The gain of a label that already is a gain."""
-    return gain
-
-
 def _top_of_each_query(qid_code: np.ndarray, score: np.ndarray, n: int) -> np.ndarray:
     """Mask of the first ``n`` documents of each query by decreasing (tie-free) score."""
     order = np.lexsort((-score, qid_code))
@@ -162,11 +159,13 @@ def _top_of_each_query(qid_code: np.ndarray, score: np.ndarray, n: int) -> np.nd
     return keep
 
 
-def _custom_gains(levels: np.ndarray, pairs: tuple[tuple[int, float], ...]) -> np.ndarray:
-    """Gain of each level: its custom gain, or the level itself (NaN stays NaN)."""
+def _gains_of_judged(levels: np.ndarray, pairs: tuple[tuple[int, float], ...]) -> np.ndarray:
+    """Gain of each level: its custom gain or the level itself; 0 below level 0
+    (judged non-relevant: in the pool, never in the ideal DCG)."""
     gains = levels.copy()
     for level, gain in pairs:
         gains[levels == level] = gain
+    gains[levels < 0] = 0.0
     return gains
 
 
@@ -202,28 +201,31 @@ def trec_eval_scores(
         qid, score, label = qid[keep], score[keep], label[keep]
     judged = np.where(label >= 0, label, np.nan)  # negative: in the pool, not judged
     level = qrels.relevance
-    options = {
-        "qid": qid,
-        "gain": _as_given,
-        "ties": "first",
-        "zero_division": 0.0,
-        "unjudged": "drop" if judged_only else "zero",
-        "missing_queries": "zero" if complete else "drop",
-    }
-    columns, ids = [], None
+    # one staging for every measure: the pool holds the levels, each measure its gain
+    staged = stage_pool(
+        judged,
+        score,
+        JudgmentPool(joined.qrels_qid, level),
+        qid=qid,
+        sample_weight=None,
+        document_weight=None,
+        unjudged="drop" if judged_only else "zero",
+        missing_queries="zero" if complete else "drop",
+    )
+    options = {"discount": "log2", "ties": "first", "normalize": "ideal"}
+    columns = []
     if measures.ndcg is not None:
-        # the ideal DCG holds the positive gains only: the pool gains 0 elsewhere
-        gain = _custom_gains(level, measures.gains)
-        pool = JudgmentPool(joined.qrels_qid, np.where(level >= 0, np.maximum(gain, 0.0), 0.0))
-        result = query_scores(_custom_gains(judged, measures.gains), score, pool=pool, **options)
-        columns.append((measures.ndcg, result.score))
-        ids = result.qid
+        # the ideal DCG holds the positive gains only: levels below 0 gain 0 in the pool
+        custom = partial(_gains_of_judged, pairs=measures.gains)
+        result = pool_sums(staged, gain=custom, **options)
+        columns.append((measures.ndcg, ndcg_per_query(result, 0.0)))
     if measures.cutoffs:
-        pool = JudgmentPool(joined.qrels_qid, np.maximum(level, 0.0))
-        for cutoff in measures.cutoffs:
-            result = query_scores(judged, score, pool=pool, k=cutoff, **options)
-            columns.append((f"ndcg_cut_{cutoff}", result.score))
-            ids = result.qid
+        ks = np.asarray(measures.cutoffs)
+        result = pool_sums(staged, gain=partial(_gains_of_judged, pairs=()), ks=ks, **options)
+        values = ndcg_per_query(QueryDCG(*(a.ravel() for a in result[:2]), None), 0.0)
+        values = values.reshape(result.dcg.shape)
+        columns.extend((f"ndcg_cut_{k}", values[:, i]) for i, k in enumerate(measures.cutoffs))
+    ids = staged.ids
     return Report(joined.qids[ids], columns)
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._aggregate import QueryDCG, check_overflow, dcg_by_query
+from ._aggregate import QueryDCG, check_overflow, dcg_at_cutoffs, dcg_by_query
 from ._discount import discount_weights
 from ._gain import compute_gain
-from ._queries import group_queries, query_weights
+from ._queries import Queries, group_queries, query_weights
 from ._validation import as_float_array, check_qid, check_ranking_input
 
 
@@ -80,7 +82,23 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def pool_query_dcg(
+class PoolStaged(NamedTuple):
+    """A ranking and its pool through validation and grouping, before the gains."""
+
+    y_true: np.ndarray  # NaN for unjudged documents
+    score: np.ndarray  # -inf for unjudged documents with unjudged="drop"
+    document_weight: np.ndarray | None
+    queries: Queries  # of the ranking
+    pool: JudgmentPool
+    pooled: Queries  # of the pool
+    ids: np.ndarray  # the queries scored, sorted
+    from_ranking: np.ndarray  # positions in ``queries`` of the ranked queries scored
+    to_result: np.ndarray | slice  # and their positions among ``ids``
+    from_pool: np.ndarray | slice  # positions in ``pooled`` of ``ids``
+    weight: np.ndarray | None
+
+
+def stage_pool(
     y_true,
     y_score,
     pool: JudgmentPool,
@@ -88,16 +106,10 @@ def pool_query_dcg(
     qid,
     sample_weight,
     document_weight,
-    k,
-    gain,
-    discount,
-    ties,
-    log_base,
-    normalize,
     unjudged,
     missing_queries,
-) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
-    """The data path with the ideal (and worst) DCG of each query from the pool.
+) -> PoolStaged:
+    """Validate a ranking, group it and its pool into queries and match the two.
 
     Unjudged documents (missing labels) gain 0; ``unjudged="drop"`` also ranks
     them below every judged one, which equals removing them from the ranking.
@@ -118,29 +130,12 @@ def pool_query_dcg(
             "sample_weight cannot weigh the queries that missing_queries='zero' adds from "
             "the pool (they have no documents to carry a weight); drop one of them."
         )
-    negative = normalize == "minmax"
-    judged = ~np.isnan(data.y_true)
-    gains = np.zeros(judged.shape[0])
-    gains[judged] = compute_gain(data.y_true[judged], gain, negative_labels=negative)
     score = data.y_score
+    judged = ~np.isnan(data.y_true)
     if unjudged == "drop" and not judged.all():
         score = np.where(judged, score, -np.inf)  # below every judged document
     queries = group_queries(data.qid, None)
     pooled = group_queries(pool.qid, None)
-    pool_gains = compute_gain(pool.y_true, gain, negative_labels=negative)
-    longest = int(max(queries.sizes.max(), pooled.sizes.max()))
-    discounts = discount_weights(discount, longest, k, log_base)
-    with np.errstate(over="ignore", invalid="ignore"):
-        dcg = dcg_by_query(
-            gains, score, queries, ties, discounts, document_weight=data.document_weight
-        ).dcg
-    check_overflow(dcg, gains)
-    # a system need not retrieve the pool's documents of negative gain: they never
-    # lower the ideal DCG (they do set the worst one)
-    ideal = dcg_by_query(np.maximum(pool_gains, 0.0), None, pooled, ties, discounts, ideal=True)
-    worst = (
-        dcg_by_query(pool_gains, None, pooled, ties, discounts, worst=True) if negative else None
-    )
     try:
         ids, in_ranking, in_pool = np.intersect1d(
             queries.ids, pooled.ids, assume_unique=True, return_indices=True
@@ -152,16 +147,126 @@ def pool_query_dcg(
         ) from None
     weight = query_weights(data.sample_weight, queries)
     if missing_queries == "zero":  # every query of the pool, a DCG of 0 where not ranked
-        ranked_dcg, dcg = dcg, np.zeros(pooled.ids.shape[0])
-        dcg[in_pool] = ranked_dcg[in_ranking]
-        ids, in_pool = pooled.ids, slice(None)  # weight is None (checked above)
+        ids, to_result, from_pool = pooled.ids, in_pool, slice(None)
+        # weight is None (checked above)
     else:  # the queries of both, sorted by id like their intersection
-        dcg = dcg[in_ranking]
+        to_result, from_pool = slice(None), in_pool
         weight = None if weight is None else weight[in_ranking]
     if ids.shape[0] == 0:
         raise ValueError(
             "no query of the ranking is in the pool; the pool must hold the judged "
             "documents of the queries in qid."
         )
-    worst_dcg = None if worst is None else worst.worst[in_pool]
-    return ids, QueryDCG(dcg, ideal.ideal[in_pool], worst_dcg), weight
+    return PoolStaged(
+        data.y_true,
+        score,
+        data.document_weight,
+        queries,
+        pool,
+        pooled,
+        ids,
+        in_ranking,
+        to_result,
+        from_pool,
+        weight,
+    )
+
+
+def pool_sums(
+    staged: PoolStaged,
+    *,
+    gain,
+    discount,
+    ties: str,
+    normalize: str | None,
+    k: int | None = None,
+    log_base: float | None = None,
+    ks: np.ndarray | None = None,
+) -> QueryDCG:
+    """Gains, the order with the tie rule, discounts and the sums of a staged pool.
+
+    The DCG of the ranking, and the ideal (and, for ``normalize="minmax"``,
+    worst) DCG of the pool, in the order of ``staged.ids``: at cutoff ``k``, or
+    for every cutoff in ``ks`` (arrays of shape (n_queries, n_cutoffs)).
+    """
+    negative = normalize == "minmax"
+    judged = ~np.isnan(staged.y_true)
+    gains = np.zeros(judged.shape[0])
+    gains[judged] = compute_gain(staged.y_true[judged], gain, negative_labels=negative)
+    pool_gains = compute_gain(staged.pool.y_true, gain, negative_labels=negative)
+    longest = int(max(staged.queries.sizes.max(), staged.pooled.sizes.max()))
+    discounts = discount_weights(discount, longest, None if ks is not None else k, log_base)
+    # a system need not retrieve the pool's documents of negative gain: they never
+    # lower the ideal DCG (they do set the worst one)
+    best = np.maximum(pool_gains, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if ks is None:
+            dcg = dcg_by_query(
+                gains,
+                staged.score,
+                staged.queries,
+                ties,
+                discounts,
+                document_weight=staged.document_weight,
+            ).dcg
+            ideal = dcg_by_query(best, None, staged.pooled, ties, discounts, ideal=True).ideal
+            worst = (
+                dcg_by_query(pool_gains, None, staged.pooled, ties, discounts, worst=True).worst
+                if negative
+                else None
+            )
+        else:
+            dcg = dcg_at_cutoffs(
+                gains,
+                staged.score,
+                staged.queries,
+                ties,
+                discounts,
+                ks,
+                document_weight=staged.document_weight,
+            ).dcg
+            ideal = dcg_at_cutoffs(best, best, staged.pooled, ties, discounts, ks).ideal
+            worst = (
+                dcg_at_cutoffs(
+                    pool_gains, pool_gains, staged.pooled, ties, discounts, ks, worst=True
+                ).worst
+                if negative
+                else None
+            )
+    check_overflow(dcg, gains)
+    ranked = dcg[staged.from_ranking]
+    if isinstance(staged.to_result, slice):
+        dcg = ranked
+    else:  # missing_queries="zero": a DCG of 0 for the pool's queries not ranked
+        dcg = np.zeros((staged.ids.shape[0], *ranked.shape[1:]))
+        dcg[staged.to_result] = ranked
+    worst = None if worst is None else worst[staged.from_pool]
+    return QueryDCG(dcg, ideal[staged.from_pool], worst)
+
+
+def pool_query_dcg(
+    y_true,
+    y_score,
+    pool: JudgmentPool,
+    *,
+    qid,
+    sample_weight,
+    document_weight,
+    unjudged,
+    missing_queries,
+    **options,
+) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
+    """The data path with the ideal (and worst) DCG of each query from the pool:
+    :func:`stage_pool`, then :func:`pool_sums` (``options``: gain, discount, ties,
+    normalize, k, log_base). Returns the query ids, their sums and weights."""
+    staged = stage_pool(
+        y_true,
+        y_score,
+        pool,
+        qid=qid,
+        sample_weight=sample_weight,
+        document_weight=document_weight,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+    )
+    return staged.ids, pool_sums(staged, **options), staged.weight

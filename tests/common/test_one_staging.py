@@ -189,11 +189,6 @@ def test_dask_stages_once_per_partition(stagings, monkeypatch):
     assert dict(stagings) == {name: calls["query_scores"] for name in STAGES}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="trec_eval_scores scores each ndcg_cut cutoff with its own query_scores call "
-    "(a pool has no multi-cutoff path yet): one staging per measure",
-)
 def test_trec_eval_command_stages_once(stagings):
     from sklearn_ndcg._cli._trec_eval import measures_from, trec_eval_scores
     from sklearn_ndcg._ir._trec import TrecQrels, TrecRun
@@ -202,6 +197,6 @@ def test_trec_eval_command_stages_once(stagings):
     trec_eval_scores(
         TrecQrels(qrels[0].astype(str), qrels[1], qrels[2]),
         TrecRun(run[0].astype(str), run[1], run[2], np.full(run[0].shape[0], "run")),
-        measures_from([("ndcg_cut", "5,10")]),
+        measures_from([("ndcg", None), ("ndcg_cut", "5,10")]),
     )
     assert stagings["check_ranking_input"] == 1
