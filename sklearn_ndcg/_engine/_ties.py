@@ -13,18 +13,29 @@ class _DefaultTies(str):
 
 DEFAULT_TIES = _DefaultTies("average")
 
+ARGSORT_TIES = "argsort"
+"""The rule of scikit-learn's ``ignore_ties=True``: tied documents in the order of
+``np.argsort(y_score)[:, ::-1]`` on 2-D input (laid out so by the validation, see
+``argsort_layout``), in input order ("first") on long-format input. Not an option of
+``ties``."""
+
 
 def resolve_ties(ties: str, ignore_ties: bool | None) -> str:
-    """The tie rule, from ``ties`` or scikit-learn's ``ignore_ties``, not both."""
+    """The tie rule, from ``ties`` or scikit-learn's ``ignore_ties``, not both.
+
+    ``ignore_ties=True`` is :data:`ARGSORT_TIES`, scikit-learn's order of tied
+    documents; ``ignore_ties=False`` is "average".
+    """
     if ignore_ties is None:
         return str(ties)
     if ties is not DEFAULT_TIES:
         raise ValueError(
             f"give either ties (got {str(ties)!r}) or scikit-learn's ignore_ties (got "
-            f"{ignore_ties!r}), not both; ignore_ties=True is ties='first' and "
-            "ignore_ties=False is ties='average'."
+            f"{ignore_ties!r}), not both; ignore_ties=True orders tied documents as "
+            "scikit-learn does (close to ties='first') and ignore_ties=False is "
+            "ties='average'."
         )
-    return "first" if ignore_ties else "average"
+    return ARGSORT_TIES if ignore_ties else "average"
 
 
 def rank_block(
@@ -39,7 +50,7 @@ def rank_block(
         ``-inf`` so that they sort last.
     sizes : ndarray of shape (n_queries,)
         Documents in each query.
-    ties : {"average", "first", "optimistic", "pessimistic"}
+    ties : {"average", "first", "optimistic", "pessimistic", "argsort"}
         How documents with equal scores are ordered.
 
         - "average": each tied document gets the mean gain of its group, which
@@ -48,6 +59,8 @@ def rank_block(
         - "first": tied documents keep their input order (the order of the row).
         - "optimistic": tied documents by decreasing gain (an upper bound).
         - "pessimistic": tied documents by increasing gain (a lower bound).
+        - "argsort": as "first"; the validation has laid out 2-D input in
+          scikit-learn's order (:data:`ARGSORT_TIES`).
     k : int or None
         The cutoff; None means the whole row.
 
@@ -91,7 +104,7 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
     if ties == "optimistic" or ties == "pessimistic":
         secondary = -gain if ties == "optimistic" else gain
         return np.lexsort((secondary, -score), axis=-1)[:, :n_top]
-    if ties == "first":
+    if ties == "first" or ties == ARGSORT_TIES:
         return np.argsort(-score, axis=1, kind="stable")[:, :n_top]
     if 4 * n_top < width:  # select the top first: which tied members is no matter
         top = np.argpartition(-score, n_top - 1, axis=1)[:, :n_top]

@@ -21,7 +21,7 @@ from .._engine._discount import DISCOUNTS, discount_weights
 from .._engine._gain import GAINS, compute_gain
 from .._engine._pool import JudgmentPool
 from .._engine._queries import Queries, group_queries, query_weights
-from .._engine._ties import DEFAULT_TIES, TIE_RULES, resolve_ties
+from .._engine._ties import ARGSORT_TIES, DEFAULT_TIES, TIE_RULES, resolve_ties
 from .._engine._validation import check_log_base, check_ranking_input
 
 _COMMON_PARAMS = {
@@ -100,10 +100,27 @@ class _Staged(NamedTuple):
 
 
 def _stage(
-    y_true, y_score, *, qid, sample_weight, document_weight, k, gain, discount, log_base, normalize
+    y_true,
+    y_score,
+    *,
+    qid,
+    sample_weight,
+    document_weight,
+    k,
+    gain,
+    discount,
+    log_base,
+    normalize,
+    ties=None,
 ) -> _Staged:
-    """Validate, group into queries, gains, discounts."""
-    data = check_ranking_input(y_true, y_score, qid, sample_weight, document_weight)
+    """Validate, group into queries, gains, discounts.
+
+    ``ties`` matters only for scikit-learn's order of tied documents
+    (``ARGSORT_TIES``), which the validation lays out.
+    """
+    data = check_ranking_input(
+        y_true, y_score, qid, sample_weight, document_weight, argsort_ties=ties == ARGSORT_TIES
+    )
     queries = group_queries(data.qid, data.shape)
     weight = query_weights(data.sample_weight, queries)
     gains = compute_gain(data.y_true, gain, negative_labels=normalize == "minmax")
@@ -145,7 +162,7 @@ def _query_dcg(
 ) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
     """The stages from validation to the sums per query: ids, DCGs and weights."""
     if pool is None:
-        staged = _stage(y_true, y_score, normalize=normalize, **options)
+        staged = _stage(y_true, y_score, normalize=normalize, ties=ties, **options)
         return staged.queries.ids, _order_and_sum(staged, ties, normalize), staged.weight
     return _pool_query_dcg(
         y_true,
