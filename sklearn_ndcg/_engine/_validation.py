@@ -113,7 +113,9 @@ def _missing_error(
 def _not_finite_error(name: str, values: np.ndarray, bad: np.ndarray) -> ValueError:
     """The error for the NaN (missing) and infinite ``values`` where ``bad``."""
     bad_values = values[bad]
-    found = [word for word, test in (("NaN", np.isnan), ("infinity", np.isinf)) if test(bad_values).any()]
+    found = [
+        word for word, test in (("NaN", np.isnan), ("infinity", np.isinf)) if test(bad_values).any()
+    ]
     return _missing_error(name, np.flatnonzero(bad), _NOT_FINITE, " and ".join(found))
 
 

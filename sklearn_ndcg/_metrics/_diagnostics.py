@@ -97,7 +97,9 @@ def tie_diagnostics(
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
         Weight of each rank; see :func:`ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input.
+        Query id of each document. Required with 1-D (long format) input, which
+        raises a ValueError without it rather than score all rows as one
+        query; give a single query as one 2-D row instead.
     sample_weight : array-like, default=None
         Weight of each query; see :func:`ndcg_score`. Used by the summaries
         ``cut_share`` and ``mean_spread``.

@@ -401,7 +401,9 @@ def query_scores(
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
         See :func:`ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input.
+        Query id of each document. Required with 1-D (long format) input, which
+        raises a ValueError without it rather than score all rows as one
+        query; give a single query as one 2-D row instead.
     sample_weight : array-like, default=None
         One weight per query (2-D input) or per document (long format, equal
         within a query); returned as ``weight``.
@@ -517,8 +519,9 @@ def ndcg_score(
     ----------
     y_true : array-like of shape (n_queries, n_documents) or (n_samples,)
         Relevance labels (graded or binary). 2-D input holds one query per row,
-        as in scikit-learn; 1-D input is long format, one row per document,
-        grouped into queries by ``qid`` (a single query if ``qid`` is None).
+        as in scikit-learn, with at least 2 documents per query; 1-D input is
+        long format, one row per document, grouped into queries by ``qid``,
+        which it requires.
     y_score : array-like of the same shape as y_true
         Predicted scores; documents are ranked by decreasing score.
     k : int, default=None
@@ -557,7 +560,9 @@ def ndcg_score(
         - "optimistic": tied documents by decreasing gain (an upper bound).
         - "pessimistic": tied documents by increasing gain (a lower bound).
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input. Ids may be of
+        Query id of each document. Required with 1-D (long format) input, which
+        raises a ValueError without it rather than score all rows as one
+        query; give a single query as one 2-D row instead. Ids may be of
         any sortable type, in any order, and queries of any length.
     sample_weight : array-like, default=None
         Weight of each query in the mean: one per row for 2-D input; for long
@@ -568,9 +573,10 @@ def ndcg_score(
         to leave such queries out of the mean. If every query is left out the
         result is NaN, with an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
     ignore_ties : bool, default=None
-        The keyword of scikit-learn: True means the fastest tie rule (``"first"``,
-        the same value on tie-free scores), False means ``"average"``. Give
-        ``ties`` or ``ignore_ties``, not both.
+        The keyword of scikit-learn: True orders tied documents as scikit-learn
+        does, by ``np.argsort(y_score)[:, ::-1]`` on 2-D input (an order of
+        numpy's sort; on long-format input, input order as ``"first"``); False
+        means ``"average"``. Give ``ties`` or ``ignore_ties``, not both.
     normalize : {"ideal", "minmax"}, default="ideal"
         What the DCG of each query is divided by.
 
@@ -734,7 +740,9 @@ def dcg_score(
     ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
         How documents with equal scores are ordered; see :func:`ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input.
+        Query id of each document. Required with 1-D (long format) input, which
+        raises a ValueError without it rather than score all rows as one
+        query; give a single query as one 2-D row instead.
     sample_weight : array-like, default=None
         Weight of each query in the mean: one per row for 2-D input; for long
         format one per document, equal within a query.
@@ -742,8 +750,9 @@ def dcg_score(
         The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only
         with ``discount="log2"``; None means base 2.
     ignore_ties : bool, default=None
-        The keyword of scikit-learn: True means ``ties="first"``, False means
-        ``ties="average"``. Give ``ties`` or ``ignore_ties``, not both.
+        The keyword of scikit-learn: True orders tied documents as scikit-learn
+        does (see :func:`ndcg_score`), False means ``ties="average"``. Give
+        ``ties`` or ``ignore_ties``, not both.
     document_weight : array-like of the shape of y_true, default=None
         A weight per document that multiplies its gain, e.g. an inverse
         propensity for unbiased (IPS) DCG; see :func:`ndcg_score`.

@@ -263,7 +263,9 @@ class NDCGCurveDisplay:
         y_score : array-like of the same shape as y_true
             Predicted scores; documents are ranked by decreasing score.
         qid : array-like of shape (n_samples,), default=None
-            Query id of each document, for 1-D (long format) input.
+            Query id of each document. Required with 1-D (long format) input, which
+            raises a ValueError without it rather than score all rows as one
+            query; give a single query as one 2-D row instead.
         ks : array-like of int, default=None
             The cutoffs. None means 1, 2, ... up to the longest query, at
             most 20.
@@ -372,7 +374,9 @@ class NDCGCurveDisplay:
         y : array-like of shape (n_samples,)
             Their relevance labels.
         qid : array-like of shape (n_samples,), default=None
-            Query id of each document; None means all rows form one query.
+            Query id of each document. Required with 1-D ``y`` (long format),
+            which raises a ValueError without it rather than score all rows as
+            one query.
         ks : array-like of int, default=None
             The cutoffs. None means 1, 2, ... up to the longest query, at
             most 20.

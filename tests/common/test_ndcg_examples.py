@@ -168,9 +168,11 @@ def test_exponential_gain_example_log_base(base):
     def log_base_discount(rank):
         return 1.0 / (np.log(rank + 1.0) / np.log(base))
 
-    assert ndcg_score([labels], [score], gain="exponential", discount=log_base_discount
+    assert ndcg_score(
+        [labels], [score], gain="exponential", discount=log_base_discount
     ) == pytest.approx(ndcg, rel=1e-13)
-    assert dcg_score([labels], [score], gain="exponential", discount=log_base_discount
+    assert dcg_score(
+        [labels], [score], gain="exponential", discount=log_base_discount
     ) == pytest.approx(dcg * math.log2(base), rel=1e-13)
 
 

@@ -117,7 +117,9 @@ def _cases():
         for name, func in vars(_RANKING).items():
             if name.startswith("test_") and "dcg" in name and inspect.isfunction(func):
                 for kwargs in _expand(func) or [{}]:
-                    cases.append(pytest.param("ranking", name, kwargs, id=f"{name}[{_label(kwargs)}]"))
+                    cases.append(
+                        pytest.param("ranking", name, kwargs, id=f"{name}[{_label(kwargs)}]")
+                    )
     if _COMMON is not None:
         for name, func in vars(_COMMON).items():
             if not (name.startswith("test_") and inspect.isfunction(func)):

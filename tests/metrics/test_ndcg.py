@@ -33,7 +33,9 @@ def test_sequence_gain_integer_valued_floats():
     assert ndcg_score([[2, 1]], [[0.9, 0.1]], gain=np.array(table)) == pytest.approx(
         expected, rel=1e-15
     )
-    assert ndcg_score([[2, 1]], [[0.9, 0.1]], gain=tuple(table)) == pytest.approx(expected, rel=1e-15)
+    assert ndcg_score([[2, 1]], [[0.9, 0.1]], gain=tuple(table)) == pytest.approx(
+        expected, rel=1e-15
+    )
 
 
 def test_ties_first_keeps_input_order():
@@ -64,7 +66,9 @@ def test_average_when_k_cuts_through_a_tie_group():
     # hand computation (McSherry & Najork): ranks 1..3 tie with gains 3, 0, 0;
     # with k=2 the expected DCG is the mean gain 1 times the discounts of ranks 1, 2
     expected = 1 * (1 + 1 / np.log2(3))
-    assert dcg_score([3, 0, 0, 2], [1, 1, 1, 0], qid=[5] * 4, k=2) == pytest.approx(expected, rel=1e-15)
+    assert dcg_score([3, 0, 0, 2], [1, 1, 1, 0], qid=[5] * 4, k=2) == pytest.approx(
+        expected, rel=1e-15
+    )
     # scikit-learn agrees
     assert dcg_score([[3, 0, 0, 2]], [[1, 1, 1, 0]], k=2) == pytest.approx(
         skm.dcg_score([[3, 0, 0, 2]], [[1, 1, 1, 0]], k=2), rel=RTOL
