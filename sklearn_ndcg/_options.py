@@ -21,7 +21,7 @@ from ._compat import Integers, Interval, Options, StrOptions
 from ._engine._discount import DISCOUNTS
 from ._engine._gain import GAINS
 from ._engine._pool import JudgmentPool
-from ._engine._ties import TIE_RULES
+from ._engine._ties import ARGSORT_TIES, TIE_RULES
 
 DOCNO = "docno"
 """trec_eval's tie rule: tied scores by decreasing document id; needs document ids."""
@@ -89,16 +89,21 @@ ZERO_DIVISION = _Default(0.0)
 
 
 def resolve_ties(ties: str, ignore_ties: bool | None) -> str:
-    """The tie rule, from ``ties`` or scikit-learn's ``ignore_ties``, not both."""
+    """The tie rule, from ``ties`` or scikit-learn's ``ignore_ties``, not both.
+
+    ``ignore_ties=True`` is ``ARGSORT_TIES`` (of ``_engine._ties``),
+    scikit-learn's order of tied documents; ``ignore_ties=False`` is "average".
+    """
     if ignore_ties is None:
         return str(ties)
     if ties is not DEFAULT_TIES:
         raise ValueError(
             f"give either ties (got {str(ties)!r}) or scikit-learn's ignore_ties (got "
-            f"{ignore_ties!r}), not both; ignore_ties=True is ties='first' and "
-            "ignore_ties=False is ties='average'."
+            f"{ignore_ties!r}), not both; ignore_ties=True orders tied documents as "
+            "scikit-learn does (close to ties='first') and ignore_ties=False is "
+            "ties='average'."
         )
-    return "first" if ignore_ties else "average"
+    return ARGSORT_TIES if ignore_ties else "average"
 
 
 def resolve_zero_division(zero_division: float, replace_undefined_by: float | None) -> float:

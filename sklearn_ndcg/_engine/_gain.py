@@ -33,7 +33,8 @@ def compute_gain(y_true: np.ndarray, gain, negative_labels: bool = False) -> np.
         if not negative_labels and (y_true < 0).any():
             raise ValueError(
                 f"y_true has negative relevance labels (min {y_true.min():g}), which "
-                f'gain="{gain}" does not accept (as in scikit-learn). To penalise bad '
+                f'gain="{gain}" does not accept (as in scikit-learn: ndcg_score should '
+                "not be used on negative y_true values). To penalise bad "
                 'documents, use normalize="minmax" (NDCG stays in [0, 1]), or give gain '
                 "as a mapping or callable, e.g. gain={1: 1.0, 0: 0.0, -1: -1.0}."
             )

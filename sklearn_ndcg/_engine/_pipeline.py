@@ -26,6 +26,7 @@ from ._discount import discount_weights
 from ._gain import compute_gain
 from ._pool import JudgmentPool, pool_query_dcg
 from ._queries import Queries, group_queries, query_weights
+from ._ties import ARGSORT_TIES
 from ._validation import check_ranking_input
 
 
@@ -41,10 +42,27 @@ class Staged(NamedTuple):
 
 
 def stage(
-    y_true, y_score, *, qid, sample_weight, document_weight, k, gain, discount, log_base, normalize
+    y_true,
+    y_score,
+    *,
+    qid,
+    sample_weight,
+    document_weight,
+    k,
+    gain,
+    discount,
+    log_base,
+    normalize,
+    ties: str | None = None,
 ) -> Staged:
-    """Validate, group into queries, gains, discounts."""
-    data = check_ranking_input(y_true, y_score, qid, sample_weight, document_weight)
+    """Validate, group into queries, gains, discounts.
+
+    ``ties`` matters only for scikit-learn's order of tied documents
+    (``ARGSORT_TIES``), which the validation lays out.
+    """
+    data = check_ranking_input(
+        y_true, y_score, qid, sample_weight, document_weight, argsort_ties=ties == ARGSORT_TIES
+    )
     queries = group_queries(data.qid, data.shape)
     weight = query_weights(data.sample_weight, queries)
     gains = compute_gain(data.y_true, gain, negative_labels=normalize == "minmax")
@@ -89,7 +107,7 @@ def query_dcg(
     ``options`` are the keywords of :func:`stage` but ``normalize``.
     """
     if pool is None:
-        staged = stage(y_true, y_score, normalize=normalize, **options)
+        staged = stage(y_true, y_score, normalize=normalize, ties=ties, **options)
         return staged.queries.ids, order_and_sum(staged, ties, normalize), staged.weight
     return pool_query_dcg(
         y_true,

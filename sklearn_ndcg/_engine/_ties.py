@@ -7,6 +7,13 @@ import numpy as np
 TIE_RULES = ("average", "first", "optimistic", "pessimistic")
 
 
+ARGSORT_TIES = "argsort"
+"""The rule of scikit-learn's ``ignore_ties=True``: tied documents in the order of
+``np.argsort(y_score)[:, ::-1]`` on 2-D input (laid out so by the validation, see
+``argsort_layout``), in input order ("first") on long-format input. Not an option of
+``ties``."""
+
+
 def rank_block(
     score: np.ndarray, gain: np.ndarray, sizes: np.ndarray, ties: str, k: int | None
 ) -> np.ndarray:
@@ -19,7 +26,7 @@ def rank_block(
         ``-inf`` so that they sort last.
     sizes : ndarray of shape (n_queries,)
         Documents in each query.
-    ties : {"average", "first", "optimistic", "pessimistic"}
+    ties : {"average", "first", "optimistic", "pessimistic", "argsort"}
         How documents with equal scores are ordered.
 
         - "average": each tied document gets the mean gain of its group, which
@@ -28,6 +35,8 @@ def rank_block(
         - "first": tied documents keep their input order (the order of the row).
         - "optimistic": tied documents by decreasing gain (an upper bound).
         - "pessimistic": tied documents by increasing gain (a lower bound).
+        - "argsort": as "first"; the validation has laid out 2-D input in
+          scikit-learn's order (:data:`ARGSORT_TIES`).
     k : int or None
         The cutoff; None means the whole row.
 
@@ -71,7 +80,7 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
     if ties == "optimistic" or ties == "pessimistic":
         secondary = -gain if ties == "optimistic" else gain
         return np.lexsort((secondary, -score), axis=-1)[:, :n_top]
-    if ties == "first":
+    if ties == "first" or ties == ARGSORT_TIES:
         return np.argsort(-score, axis=1, kind="stable")[:, :n_top]
     if 4 * n_top < width:  # select the top first: which tied members is no matter
         top = np.argpartition(-score, n_top - 1, axis=1)[:, :n_top]

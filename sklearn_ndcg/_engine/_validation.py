@@ -12,6 +12,14 @@ import scipy.sparse as sp
 _RaggedWarning = getattr(np, "exceptions", np).VisibleDeprecationWarning
 
 
+class InputTypeError(TypeError, ValueError):
+    """Input of the wrong kind of values (strings, dates, complex numbers).
+
+    A :class:`TypeError`, and a :class:`ValueError` as scikit-learn raises for
+    such input, so that code written for either catches it.
+    """
+
+
 class RankingInput(NamedTuple):
     """Validated input, one row per document.
 
@@ -90,12 +98,25 @@ def missing_rows(array: np.ndarray) -> np.ndarray:
 _NOT_FINITE = "missing or infinite values (NaN, None, NA or inf)"
 
 
-def _missing_error(name: str, rows: np.ndarray, what: str = "missing values") -> ValueError:
+def _missing_error(
+    name: str, rows: np.ndarray, what: str = "missing values", found: str | None = None
+) -> ValueError:
+    """``found`` says what the values are in scikit-learn's words ("NaN", "infinity")."""
     where = ", ".join(str(i) for i in rows[:5]) + (", ..." if rows.shape[0] > 5 else "")
+    found = "" if found is None else f" ({name} contains {found})"
     return ValueError(
         f"{name} contains {what} at {rows.shape[0]} position(s) of the flattened "
-        f"input (e.g. {where}); every value must be given and finite."
+        f"input (e.g. {where}){found}; every value must be given and finite."
     )
+
+
+def _not_finite_error(name: str, values: np.ndarray, bad: np.ndarray) -> ValueError:
+    """The error for the NaN (missing) and infinite ``values`` where ``bad``."""
+    bad_values = values[bad]
+    found = [
+        word for word, test in (("NaN", np.isnan), ("infinity", np.isinf)) if test(bad_values).any()
+    ]
+    return _missing_error(name, np.flatnonzero(bad), _NOT_FINITE, " and ".join(found))
 
 
 def as_float_array(x, name: str, missing_ok: bool = False) -> np.ndarray:
@@ -106,26 +127,26 @@ def as_float_array(x, name: str, missing_ok: bool = False) -> np.ndarray:
     """
     array = _as_array(x, name)
     if array.dtype.kind == "c":
-        raise TypeError(f"{name} holds complex numbers; real numbers were expected.")
+        raise InputTypeError(f"{name} holds complex numbers; real numbers were expected.")
     if array.dtype.kind in "USVmM":  # strings, bytes, dates and durations
-        raise TypeError(f"{name} holds {array.dtype} values; numbers were expected.")
+        raise InputTypeError(f"{name} holds {array.dtype} values; numbers were expected.")
     if array.dtype.kind == "O":  # e.g. pandas nullable dtypes with pd.NA
         missing = missing_rows(array)
         if missing.shape[0] and not missing_ok:
-            raise _missing_error(name, missing, _NOT_FINITE)
+            raise _missing_error(name, missing, _NOT_FINITE, "NaN")
         if missing.shape[0]:
             array = array.copy()
             array.reshape(-1)[missing] = np.nan
     try:
         result = np.asarray(array, dtype=np.float64)  # the stages never write to it
     except (TypeError, ValueError):
-        raise TypeError(
+        raise InputTypeError(
             f"{name} holds values that are not numbers (dtype {array.dtype}); "
             "numbers were expected."
         ) from None
     bad = ~np.isfinite(result) & ~(missing_ok & np.isnan(result))
     if bad.any():
-        raise _missing_error(name, np.flatnonzero(bad), _NOT_FINITE)
+        raise _not_finite_error(name, result, bad)
     return result
 
 
@@ -153,17 +174,28 @@ def as_score_array(x, name: str = "y_score") -> np.ndarray:
 
 
 def check_ranking_input(
-    y_true, y_score, qid=None, sample_weight=None, document_weight=None, unjudged_ok=False
+    y_true,
+    y_score,
+    qid=None,
+    sample_weight=None,
+    document_weight=None,
+    unjudged_ok=False,
+    argsort_ties=False,
 ) -> RankingInput:
     """Check the arrays of a ranking metric and flatten them.
 
-    2-D input is ``(n_queries, n_documents)``, as in scikit-learn. 1-D input is
-    long format: one row per document, grouped by ``qid`` (one query if None).
-    ``document_weight`` has the shape of ``y_true``. With ``unjudged_ok``, a
-    missing label (NaN, None, ``pd.NA``) marks an unjudged document and stays NaN.
+    2-D input is ``(n_queries, n_documents)``, as in scikit-learn, with at least
+    two documents per query. 1-D input is long format: one row per document,
+    grouped by ``qid``, which it needs (a forgotten qid must not make the whole
+    input one query). ``document_weight`` has the shape of ``y_true``. With
+    ``unjudged_ok``, a missing label (NaN, None, ``pd.NA``) marks an unjudged
+    document and stays NaN. With ``argsort_ties``, the documents of each row of
+    2-D input are laid out in scikit-learn's order for ``ignore_ties=True``
+    (see :func:`argsort_layout`), so that the tie rule "first" reproduces it.
     """
     y_true = as_float_array(y_true, "y_true", missing_ok=unjudged_ok)
-    y_score = as_score_array(y_score, "y_score")
+    raw_score = _as_array(y_score, "y_score")
+    y_score = as_score_array(raw_score, "y_score")
     for name, array in (("y_true", y_true), ("y_score", y_score)):
         if array.ndim not in (1, 2):
             raise ValueError(
@@ -188,19 +220,73 @@ def check_ranking_input(
                 "holds one query per row. Pass qid=None or flatten the input."
             )
         shape = y_true.shape
+        if shape[1] < 2:  # scikit-learn's sentence, which its tests match
+            raise ValueError(
+                f"y_true has shape {shape}, one document per query. Computing NDCG is "
+                f"only meaningful when there is more than 1 document. Got {shape[1]} "
+                "instead. 2-D input needs at least 2 documents per query, as in "
+                "scikit-learn; give queries of one document in long format, with qid."
+            )
         document_weight = _check_document_weight(document_weight, shape)
+        if argsort_ties:
+            y_true, y_score, document_weight = argsort_layout(
+                raw_score if raw_score.dtype.kind != "O" else y_score,
+                y_true,
+                y_score,
+                document_weight,
+            )
         y_true, y_score = y_true.ravel(), y_score.ravel()
         sample_weight = check_weight(sample_weight, shape[0], "one per query (row)")
         return RankingInput(y_true, y_score, None, shape, sample_weight, document_weight)
 
     n_rows = y_true.shape[0]
-    if qid is None:  # a single query
-        qid = np.zeros(n_rows, dtype=np.intp)
-    else:
-        qid = check_qid(qid, n_rows)
+    if qid is None:
+        raise ValueError(
+            f"y_true is 1-D ({n_rows} documents) but qid is None. 1-D input is long "
+            "format: pass qid=, one query id per document. For a single query, give "
+            "2-D input of one row, e.g. np.asarray(y_true).reshape(1, -1) and the "
+            "same for y_score."
+        )
+    qid = check_qid(qid, n_rows)
     sample_weight = check_weight(sample_weight, n_rows, "one per document")
     document_weight = _check_document_weight(document_weight, y_true.shape)
     return RankingInput(y_true, y_score, qid, None, sample_weight, document_weight)
+
+
+def argsort_layout(
+    sort_key: np.ndarray,
+    y_true: np.ndarray,
+    y_score: np.ndarray,
+    document_weight: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Each row's documents in scikit-learn's order for ``ignore_ties=True``.
+
+    scikit-learn ranks the documents of each row by ``np.argsort(y_score)[:, ::-1]``
+    on the scores as it validates them (their own dtype), which puts tied
+    documents in an order of numpy's sort. Laying out the rows in that order
+    and then ordering with the rule "first" gives the same ranking.
+
+    Parameters
+    ----------
+    sort_key : ndarray of shape (n_queries, n_documents)
+        The scores in the dtype scikit-learn sorts them in.
+    y_true, y_score : ndarray of shape (n_queries, n_documents)
+        Labels and scores as float64.
+    document_weight : ndarray of shape (n_queries * n_documents,) or None
+        Flat, as :func:`_check_document_weight` returns it.
+
+    Returns
+    -------
+    y_true, y_score, document_weight
+        The same arrays, each row in scikit-learn's order.
+    """
+    order = np.argsort(sort_key, axis=1)[:, ::-1]
+    y_true = np.take_along_axis(y_true, order, axis=1)
+    y_score = np.take_along_axis(y_score, order, axis=1)
+    if document_weight is not None:
+        weight = document_weight.reshape(order.shape)
+        document_weight = np.take_along_axis(weight, order, axis=1).ravel()
+    return y_true, y_score, document_weight
 
 
 def _check_document_weight(document_weight, shape: tuple[int, ...]) -> np.ndarray | None:
@@ -279,8 +365,11 @@ def check_weight(sample_weight, n: int, expected: str) -> np.ndarray | None:
         return None
     weight = as_float_array(sample_weight, "sample_weight")
     if weight.ndim != 1 or weight.shape[0] != n:
+        found = weight.shape[0] if weight.ndim else 1
         raise ValueError(
-            f"sample_weight has shape {weight.shape} but {n} weights were expected, {expected}."
+            f"sample_weight has shape {weight.shape} but {n} weights were expected, "
+            f"{expected} (scikit-learn: Found input variables with inconsistent numbers "
+            f"of samples: [{n}, {n}, {found}])."
         )
     if (weight < 0).any():
         raise ValueError("sample_weight has negative values; weights must be >= 0.")

@@ -104,8 +104,10 @@ def tie_diagnostics(
         "reciprocal" (``1 / r``), "none" (1) or a callable; see
         :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
-        type, in any order, and queries of any length.
+        Query id of each document, for 1-D (long format) input, where it is required:
+        without it, 1-D input raises a ValueError rather than score all rows as one query
+        (give a single query as one 2-D row). Ids may be of any sortable type, in any order,
+        and queries of any length.
     sample_weight : array-like, default=None
         Weight of each query in the mean: one per row for 2-D input; for long format one per
         document, equal within a query. Used by the summaries ``cut_share`` and

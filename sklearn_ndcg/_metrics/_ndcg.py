@@ -227,8 +227,10 @@ def query_scores(
         orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
         or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
-        type, in any order, and queries of any length.
+        Query id of each document, for 1-D (long format) input, where it is required:
+        without it, 1-D input raises a ValueError rather than score all rows as one query
+        (give a single query as one 2-D row). Ids may be of any sortable type, in any order,
+        and queries of any length.
     sample_weight : array-like, default=None
         Weight of each query in the mean: one per row for 2-D input; for long format one per
         document, equal within a query. Returned as ``weight``.
@@ -354,8 +356,9 @@ def ndcg_score(
     ----------
     y_true : array-like of shape (n_queries, n_documents) or (n_samples,)
         Relevance labels (graded or binary). 2-D input holds one query per row,
-        as in scikit-learn; 1-D input is long format, one row per document,
-        grouped into queries by ``qid`` (a single query if ``qid`` is None).
+        as in scikit-learn, with at least 2 documents per query; 1-D input is
+        long format, one row per document, grouped into queries by ``qid``,
+        which it requires.
     y_score : array-like of the same shape as y_true
         Predicted scores; documents are ranked by decreasing score.
     k : int, default=None
@@ -394,8 +397,10 @@ def ndcg_score(
         - "optimistic": tied documents by decreasing gain (an upper bound).
         - "pessimistic": tied documents by increasing gain (a lower bound).
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
-        type, in any order, and queries of any length.
+        Query id of each document, for 1-D (long format) input, where it is required:
+        without it, 1-D input raises a ValueError rather than score all rows as one query
+        (give a single query as one 2-D row). Ids may be of any sortable type, in any order,
+        and queries of any length.
     sample_weight : array-like, default=None
         Weight of each query in the mean: one per row for 2-D input; for long format one per
         document, equal within a query.
@@ -405,8 +410,10 @@ def ndcg_score(
         to leave such queries out of the mean. If every query is left out the
         result is NaN, with an :class:`~sklearn.exceptions.UndefinedMetricWarning`.
     ignore_ties : bool, default=None
-        The keyword of scikit-learn: True means ``ties="first"``, False means
-        ``ties="average"``. Give ``ties`` or ``ignore_ties``, not both.
+        The keyword of scikit-learn: True orders tied documents as scikit-learn
+        does, by ``np.argsort(y_score)[:, ::-1]`` on 2-D input (an order of
+        numpy's sort; on long-format input, input order as ``"first"``); False
+        means ``"average"``. Give ``ties`` or ``ignore_ties``, not both.
     normalize : {"ideal", "minmax"}, default="ideal"
         What the DCG of each query is divided by.
 
@@ -579,8 +586,10 @@ def dcg_score(
         orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
         or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input. Ids may be of any sortable
-        type, in any order, and queries of any length.
+        Query id of each document, for 1-D (long format) input, where it is required:
+        without it, 1-D input raises a ValueError rather than score all rows as one query
+        (give a single query as one 2-D row). Ids may be of any sortable type, in any order,
+        and queries of any length.
     sample_weight : array-like, default=None
         Weight of each query in the mean: one per row for 2-D input; for long format one per
         document, equal within a query.
@@ -588,8 +597,10 @@ def dcg_score(
         The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only with
         ``discount="log2"``; None means base 2.
     ignore_ties : bool, default=None
-        The keyword of scikit-learn: True means ``ties="first"``, False means
-        ``ties="average"``. Give ``ties`` or ``ignore_ties``, not both.
+        The keyword of scikit-learn: True orders tied documents as scikit-learn
+        does, by ``np.argsort(y_score)[:, ::-1]`` on 2-D input (an order of
+        numpy's sort; on long-format input, input order as ``"first"``); False
+        means ``"average"``. Give ``ties`` or ``ignore_ties``, not both.
     document_weight : array-like of the shape of y_true, default=None
         A weight per document that multiplies its gain in the DCG (not in the ideal DCG),
         e.g. an inverse propensity for unbiased (IPS) DCG; see

@@ -555,6 +555,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         X, qid = self._query_ids(X, qid, "score")
         if qid is None and np.ndim(y) == 1:
             self._check_one_query(y, sample_weight)
+            qid = np.zeros(np.shape(y)[0], dtype=np.intp)  # the one query it warned of
         return ndcg_score(
             y,
             ranking_scores(self.estimator_, X, np.ndim(y)),

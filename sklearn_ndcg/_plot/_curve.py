@@ -284,8 +284,10 @@ class NDCGCurveDisplay:
         y_score : array-like of the same shape as y_true
             Predicted scores; documents are ranked by decreasing score.
         qid : array-like of shape (n_samples,), default=None
-            Query id of each document, for 1-D (long format) input. Ids may be of any
-            sortable type, in any order, and queries of any length.
+            Query id of each document, for 1-D (long format) input, where it is required:
+            without it, 1-D input raises a ValueError rather than score all rows as one
+            query (give a single query as one 2-D row). Ids may be of any sortable type, in
+            any order, and queries of any length.
         ks : array-like of int, default=None
             The cutoffs. None means 1, 2, ... up to the longest query, at
             most 20.
@@ -404,7 +406,9 @@ class NDCGCurveDisplay:
         y : array-like of shape (n_samples,)
             Their relevance labels.
         qid : array-like of shape (n_samples,), default=None
-            Query id of each document; None means all rows form one query.
+            Query id of each document. Required with 1-D ``y`` (long format),
+            which raises a ValueError without it rather than score all rows as
+            one query.
         ks : array-like of int, default=None
             The cutoffs. None means 1, 2, ... up to the longest query, at
             most 20.

@@ -49,7 +49,7 @@ def test_large_int64_scores_keep_their_order():
     # scores far apart as int64 stay ordered after the float64 conversion
     y_score = np.array([10**15, 10**15 + 2, -(10**15)], dtype=np.int64)
     # hand computation: ranked relevance [1, 0, 0]
-    assert ndcg_score([0, 1, 0], y_score) == 1.0
+    assert ndcg_score([[0, 1, 0]], [y_score]) == 1.0
 
 
 def test_pandas_inputs():
@@ -87,4 +87,4 @@ def test_pandas_inputs():
 
 def test_return_type_is_python_float():
     assert type(ndcg_score([[1, 0]], [[0.2, 0.1]])) is float
-    assert type(dcg_score([1, 0], [0.2, 0.1])) is float
+    assert type(dcg_score([1, 0], [0.2, 0.1], qid=[0, 0])) is float

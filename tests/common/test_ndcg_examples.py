@@ -28,9 +28,9 @@ def test_documents_example():
     # hand computation: 3 + 2 / log2(3) + 0 + 0 + 1 / log2(6)
     assert dcg == pytest.approx(3 + 2 / np.log2(3) + 1 / np.log2(6), rel=1e-15)
     for ties in TIE_RULES:
-        assert dcg_score(ranked, score, ties=ties) == pytest.approx(dcg, rel=1e-14)
-        assert ndcg_score(ranked, score, ties=ties) == pytest.approx(ndcg, rel=1e-14)
-    assert dcg_score(ranked, ranked, ties="first") == pytest.approx(idcg, rel=1e-14)
+        assert dcg_score([ranked], [score], ties=ties) == pytest.approx(dcg, rel=1e-14)
+        assert ndcg_score([ranked], [score], ties=ties) == pytest.approx(ndcg, rel=1e-14)
+    assert dcg_score([ranked], [ranked], ties="first") == pytest.approx(idcg, rel=1e-14)
     # the same as 2-D input
     assert ndcg_score([ranked], [score]) == pytest.approx(ndcg, rel=1e-14)
 
@@ -104,7 +104,7 @@ def test_movie_example(k, cg, dcg, idcg, ndcg):
     assert ndcg_score(y_true, y_score, k=k) == pytest.approx(ndcg, rel=1e-14)
     # long format, movies in ranked order A..E
     ranked = [4, 2, 5, 3, 5]
-    assert ndcg_score(ranked, [5, 4, 3, 2, 1], k=k) == pytest.approx(ndcg, rel=1e-14)
+    assert ndcg_score([ranked], [[5, 4, 3, 2, 1]], k=k) == pytest.approx(ndcg, rel=1e-14)
     assert ndcg_score(y_true, y_score, k=k) == pytest.approx(
         skm.ndcg_score(y_true, y_score, k=k), rel=RTOL
     )
@@ -125,12 +125,12 @@ def test_six_documents_example():
     dcg = 6.86112668859350081409765452316
     idcg = 7.14099518409569999950904061903
     ndcg = 0.960808194336061530996183238844
-    assert dcg_score(ranked, score) == pytest.approx(dcg, rel=1e-14)
-    assert dcg_score(ranked, ranked) == pytest.approx(idcg, rel=1e-14)
-    assert ndcg_score(ranked, score) == pytest.approx(ndcg, rel=1e-14)
+    assert dcg_score([ranked], [score]) == pytest.approx(dcg, rel=1e-14)
+    assert dcg_score([ranked], [ranked]) == pytest.approx(idcg, rel=1e-14)
+    assert ndcg_score([ranked], [score]) == pytest.approx(ndcg, rel=1e-14)
     # rounded in the literature to 6.861, 7.141, 0.961
-    assert round(dcg_score(ranked, score), 3) == 6.861
-    assert round(ndcg_score(ranked, score), 3) == 0.961
+    assert round(dcg_score([ranked], [score]), 3) == 6.861
+    assert round(ndcg_score([ranked], [score]), 3) == 0.961
 
 
 def test_exponential_gain_example():
@@ -145,9 +145,9 @@ def test_exponential_gain_example():
     assert idcg == pytest.approx(
         31 + 15 / np.log2(3) + 7 / 2 + 3 / np.log2(5) + 1 / np.log2(6), rel=1e-15
     )
-    assert dcg_score(labels, score, gain="exponential") == pytest.approx(dcg, rel=1e-14)
-    assert dcg_score(labels, labels, gain="exponential") == pytest.approx(idcg, rel=1e-14)
-    result = ndcg_score(labels, score, gain="exponential")
+    assert dcg_score([labels], [score], gain="exponential") == pytest.approx(dcg, rel=1e-14)
+    assert dcg_score([labels], [labels], gain="exponential") == pytest.approx(idcg, rel=1e-14)
+    result = ndcg_score([labels], [score], gain="exponential")
     assert result == pytest.approx(ndcg, rel=1e-14)
     # "quoted as 0.801": a truncation of 0.80178; rounded it is 0.802
     assert math.floor(result * 1000) / 1000 == 0.801
@@ -160,7 +160,7 @@ def test_exponential_gain_example_log_base(base):
     labels, score = [4, 3, 5, 2, 1], [5, 4, 3, 2, 1]
     dcg = 36.5953907564549227985772556452  # tests/data/seed-examples.md, example 4
     ndcg = 0.801777447423685348463794833909
-    got = dcg_score(labels, score, gain="exponential", log_base=base)
+    got = dcg_score([labels], [score], gain="exponential", log_base=base)
     assert got == pytest.approx(dcg * math.log2(base), rel=1e-13)
     if base == math.e:  # "a natural-log discount gives DCG / ln 2"
         assert got == pytest.approx(dcg / math.log(2), rel=1e-13)
@@ -169,23 +169,23 @@ def test_exponential_gain_example_log_base(base):
         return 1.0 / (np.log(rank + 1.0) / np.log(base))
 
     assert ndcg_score(
-        labels, score, gain="exponential", discount=log_base_discount
+        [labels], [score], gain="exponential", discount=log_base_discount
     ) == pytest.approx(ndcg, rel=1e-13)
     assert dcg_score(
-        labels, score, gain="exponential", discount=log_base_discount
+        [labels], [score], gain="exponential", discount=log_base_discount
     ) == pytest.approx(dcg * math.log2(base), rel=1e-13)
 
 
 def test_known_limitations_of_ndcg():
     """tests/data/seed-examples.md, example 3 notes: what NDCG does not penalise, and does."""
     # trailing irrelevant items are not penalised
-    assert ndcg_score([1, 1, 1], [3, 2, 1]) == 1.0
-    assert ndcg_score([1, 1, 1, 0], [4, 3, 2, 1]) == 1.0
+    assert ndcg_score([[1, 1, 1]], [[3, 2, 1]]) == 1.0
+    assert ndcg_score([[1, 1, 1, 0]], [[4, 3, 2, 1]]) == 1.0
     # nor missing items: the ideal only knows the listed documents
-    assert ndcg_score([1, 1, 1, 1, 1], [5, 4, 3, 2, 1]) == 1.0
+    assert ndcg_score([[1, 1, 1, 1, 1]], [[5, 4, 3, 2, 1]]) == 1.0
     # graded good / fair / bad = 1 / 0 / -1 penalises the bad item
     good_fair_bad = {1: 1.0, 0: 0.0, -1: -1.0}
-    bad_on_top = ndcg_score([-1, 1, 0], [3, 2, 1], gain=good_fair_bad)
+    bad_on_top = ndcg_score([[-1, 1, 0]], [[3, 2, 1]], gain=good_fair_bad)
     # hand computation: ranked gains [-1, 1, 0], ideal [1, 0, -1]
     assert bad_on_top == pytest.approx((-1 + 1 / np.log2(3)) / (1 - 1 / 2), rel=1e-14)
     assert bad_on_top < 0

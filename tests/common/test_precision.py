@@ -136,11 +136,12 @@ def test_long_query(discounts, gain):
         idcg = _exact_dcg(_levels(ideal, k), discounts)
         for layout in ("long", "2d"):
             if layout == "long":
-                y_true, y_score = labels.astype(float), scores
+                y_true, y_score, qid = labels.astype(float), scores, np.zeros(n)
             else:
                 y_true, y_score = labels[np.newaxis].astype(float), scores[np.newaxis]
-            got_dcg = dcg_score(y_true, y_score, k=k, gain=gain)
-            got_ndcg = ndcg_score(y_true, y_score, k=k, gain=gain)
+                qid = None
+            got_dcg = dcg_score(y_true, y_score, qid=qid, k=k, gain=gain)
+            got_ndcg = ndcg_score(y_true, y_score, qid=qid, k=k, gain=gain)
             errors = (_rel(got_dcg, dcg), _rel(got_ndcg, dcg / idcg))
             assert max(errors) <= TOL, (k, layout, errors)
             worst = max(worst, *errors)
@@ -275,8 +276,9 @@ def test_one_query_of_millions_of_rows():
         + 3 * _block_sum(n_fours + 1, n_fours + n1)
         + _block_sum(n_fours + n1 + 1, n_fours + n1 + n3)
     )
-    got_dcg = dcg_score(labels, scores)
-    got_ndcg = ndcg_score(labels, scores)
+    qid = np.zeros(labels.shape[0], dtype=np.intp)  # one query
+    got_dcg = dcg_score(labels, scores, qid=qid)
+    got_ndcg = ndcg_score(labels, scores, qid=qid)
     errors = {"dcg": _rel(got_dcg, dcg), "ndcg": _rel(got_ndcg, dcg / idcg)}
     print(f"\nprecision one query of 3e6 rows: relative errors {errors}")
     assert max(errors.values()) <= TOL, errors

@@ -214,7 +214,7 @@ def test_engine_equals_reference(case):
 def rectangular(draw):
     """2-D input (n_queries, n_documents) with its options."""
     n_queries = draw(st.integers(1, 5))
-    n_docs = draw(st.integers(1, 6))
+    n_docs = draw(st.integers(2, 6))  # 2-D input has at least 2 documents per query
     label_dtype = draw(st.sampled_from(DTYPES))
     high = 1 if label_dtype is np.bool_ else 4
     y_true = np.array(

@@ -147,7 +147,7 @@ def test_tz_aware_timestamps_group_as_one_query():
 def test_gain_series_is_read_by_label():
     pd = pytest.importorskip("pandas")
     table = {2: 7.0, 1: 3.0, 0: 0.0}
-    y_true, y_score = [0, 1, 2], [0.3, 0.2, 0.1]
+    y_true, y_score = [[0, 1, 2]], [[0.3, 0.2, 0.1]]
     # hand computation: gains 0, 3, 7 ranked in that order; ideal 7, 3, 0
     expected = (3 / np.log2(3) + 7 / 2) / (7 + 3 / np.log2(3))
     assert ndcg_score(y_true, y_score, gain=table) == pytest.approx(expected, rel=1e-12)
@@ -157,7 +157,7 @@ def test_gain_series_is_read_by_label():
 
 def test_mapping_keys_that_collide_as_float64_are_refused():
     with pytest.raises(ValueError, match="labels that are equal as float64"):
-        ndcg_score([0, 1], [1, 2], gain={2**53: 1.0, 2**53 + 1: 2.0, 0: 0.0, 1: 1.0})
+        ndcg_score([[0, 1]], [[1, 2]], gain={2**53: 1.0, 2**53 + 1: 2.0, 0: 0.0, 1: 1.0})
 
 
 # --- 4. scores are ordered exactly, whatever their dtype --------------------------

@@ -302,7 +302,7 @@ def test_callables_see_copies_hand_computation():
         rank[:] = 0  # in place, on purpose
         return out
 
-    result = ndcg_score(y_true, y_score, gain=doubling_gain, discount=zeroing_discount)
+    result = ndcg_score([y_true], [y_score], gain=doubling_gain, discount=zeroing_discount)
     # hand computation: gains 6, 2, 0, 4; ranked [2, 0, 4, 6] / ideal [6, 4, 2, 0], 1/r
     assert result == pytest.approx((2 + 0 + 4 / 3 + 6 / 4) / (6 + 4 / 2 + 2 / 3), rel=1e-14)
 

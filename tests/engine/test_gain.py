@@ -66,7 +66,7 @@ def test_missing_labels_listed_and_counted():
 
 def test_negative_labels_accepted_by_mapping_and_callable():
     """Only the built-in gains reject negative labels."""
-    y_true, y_score = [1, 0, -1], [3, 2, 1]
+    y_true, y_score = [[1, 0, -1]], [[3, 2, 1]]
     ndcg_score(y_true, y_score, gain={1: 1.0, 0: 0.0, -1: -1.0})
     ndcg_score(y_true, y_score, gain=lambda r: r)
     dcg_score(y_true, y_score, gain=lambda r: r + 1)

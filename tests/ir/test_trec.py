@@ -147,7 +147,7 @@ def test_missed_relevant_document_counts_in_the_ideal():
     expected = D[1] / (3 + D[1])
     assert round(expected, 3) == 0.174
     assert evaluate_run(run, qrels).score == pytest.approx(expected, rel=1e-15)
-    list_based = ndcg_score([0, 1], [2, 1])  # ideal of the retrieved labels only
+    list_based = ndcg_score([[0, 1]], [[2, 1]])  # ideal of the retrieved labels only
     assert round(list_based, 3) == 0.631
 
 

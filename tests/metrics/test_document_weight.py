@@ -111,7 +111,7 @@ def test_document_weight_and_sample_weight_are_distinct():
 
 
 def test_zero_propensity_weight_removes_a_document_from_the_dcg():
-    got = dcg_score([3, 2, 1], [3, 2, 1], document_weight=[1, 0, 1])
+    got = dcg_score([[3, 2, 1]], [[3, 2, 1]], document_weight=[[1, 0, 1]])
     assert got == pytest.approx(3 + 1 / math.log2(4), rel=1e-15)
 
 

@@ -21,7 +21,7 @@ TIE_RULES = ["average", "first", "optimistic", "pessimistic"]
 
 def test_exponential_gain_large_labels_stay_finite():
     # 2**1023 - 1 is finite in float64; a single such document scores 1
-    assert ndcg_score([1023.0, 0.0], [1.0, 0.0], gain="exponential") == 1.0
+    assert ndcg_score([[1023.0, 0.0]], [[1.0, 0.0]], gain="exponential") == 1.0
 
 
 def test_sequence_gain_integer_valued_floats():
@@ -29,17 +29,19 @@ def test_sequence_gain_integer_valued_floats():
     table = [0.0, 10.0, 1.0]
     # hand computation: ranked gains [1, 10] / ideal [10, 1]
     expected = (1 + 10 / np.log2(3)) / (10 + 1 / np.log2(3))
-    assert ndcg_score([2.0, 1.0], [0.9, 0.1], gain=table) == pytest.approx(expected, rel=1e-15)
-    assert ndcg_score([2, 1], [0.9, 0.1], gain=np.array(table)) == pytest.approx(
+    assert ndcg_score([[2.0, 1.0]], [[0.9, 0.1]], gain=table) == pytest.approx(expected, rel=1e-15)
+    assert ndcg_score([[2, 1]], [[0.9, 0.1]], gain=np.array(table)) == pytest.approx(
         expected, rel=1e-15
     )
-    assert ndcg_score([2, 1], [0.9, 0.1], gain=tuple(table)) == pytest.approx(expected, rel=1e-15)
+    assert ndcg_score([[2, 1]], [[0.9, 0.1]], gain=tuple(table)) == pytest.approx(
+        expected, rel=1e-15
+    )
 
 
 def test_ties_first_keeps_input_order():
     # hand computation: all scores tie, so the input order is the ranking
     y_true = [0, 1, 2]
-    assert dcg_score(y_true, [1, 1, 1], ties="first") == pytest.approx(
+    assert dcg_score(y_true, [1, 1, 1], qid=[0, 0, 0], ties="first") == pytest.approx(
         0 + 1 / np.log2(3) + 2 / 2, rel=1e-15
     )
     assert dcg_score([[2, 1, 0]], [[1, 1, 1]], ties="first") == pytest.approx(
@@ -57,14 +59,16 @@ def test_all_permutations_average_on_one_big_tie_group():
         sum(y_true[i] / np.log2(r + 2) for r, i in enumerate(order)) + 0 / np.log2(6)
         for order in orders
     ]
-    assert dcg_score(y_true, y_score) == pytest.approx(np.mean(dcgs), rel=1e-14)
+    assert dcg_score([y_true], [y_score]) == pytest.approx(np.mean(dcgs), rel=1e-14)
 
 
 def test_average_when_k_cuts_through_a_tie_group():
     # hand computation (McSherry & Najork): ranks 1..3 tie with gains 3, 0, 0;
     # with k=2 the expected DCG is the mean gain 1 times the discounts of ranks 1, 2
     expected = 1 * (1 + 1 / np.log2(3))
-    assert dcg_score([3, 0, 0, 2], [1, 1, 1, 0], k=2) == pytest.approx(expected, rel=1e-15)
+    assert dcg_score([3, 0, 0, 2], [1, 1, 1, 0], qid=[5] * 4, k=2) == pytest.approx(
+        expected, rel=1e-15
+    )
     # scikit-learn agrees
     assert dcg_score([[3, 0, 0, 2]], [[1, 1, 1, 0]], k=2) == pytest.approx(
         skm.dcg_score([[3, 0, 0, 2]], [[1, 1, 1, 0]], k=2), rel=RTOL
@@ -147,7 +151,7 @@ def test_zero_division_negative_ideal_dcg():
     gain = {0: 0.0, -1: -1.0}
     for zero_division in (0.0, 1.0):
         assert (
-            ndcg_score([-1, 0, 0], [3, 2, 1], gain=gain, zero_division=zero_division)
+            ndcg_score([[-1, 0, 0]], [[3, 2, 1]], gain=gain, zero_division=zero_division)
             == zero_division
         )
 

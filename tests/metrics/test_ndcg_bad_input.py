@@ -1217,7 +1217,17 @@ NDCG_ONLY = {"zero_division", "replace_undefined_by", "log_base", "normalize"}
 NOT_QUERY_SCORES = {"ignore_ties", "log_base"}
 
 
+def _one_flat_query(y_true, y_score) -> bool:
+    """Whether a row's input is one query in 1-D (long format without qid)."""
+    try:
+        return np.ndim(y_true) == 1 and np.shape(y_true) == np.shape(y_score)
+    except (ValueError, AttributeError):  # ragged or unusual input: leave it as it is
+        return False
+
+
 for case_class, case_id, args, kw, exc, match, *xfail in METRIC_CASES:
+    if "qid" not in kw and len(args) == 2 and _one_flat_query(*args):
+        kw = {**kw, "qid": [0] * len(args[0])}  # one query: 1-D input needs qid
     for name, fn in (
         ("ndcg_score", ndcg_score),
         ("dcg_score", dcg_score),

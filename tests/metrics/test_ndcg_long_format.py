@@ -38,12 +38,18 @@ def test_2d_and_long_format_agree(seed, ties, random_2d):
     )
 
 
-def test_one_dimensional_without_qid_is_one_query():
+def test_one_dimensional_without_qid_is_refused():
+    # a forgotten qid must not make every row one query; one query is one 2-D row
     y_true, y_score = [3, 0, 2, 1], [0.1, 0.9, 0.5, 0.2]
-    assert ndcg_score(y_true, y_score) == pytest.approx(
+    for metric in (ndcg_score, dcg_score):
+        with pytest.raises(ValueError, match=r"qid is None.*pass qid=.*reshape\(1, -1\)"):
+            metric(y_true, y_score)
+    assert ndcg_score(y_true, y_score, qid=[0, 0, 0, 0]) == pytest.approx(
         skm.ndcg_score([y_true], [y_score]), rel=RTOL
     )
-    assert dcg_score(y_true, y_score) == pytest.approx(skm.dcg_score([y_true], [y_score]), rel=RTOL)
+    assert dcg_score([y_true], [y_score]) == pytest.approx(
+        skm.dcg_score([y_true], [y_score]), rel=RTOL
+    )
 
 
 def test_single_document_queries():

@@ -84,7 +84,14 @@ def test_minmax_equals_enumeration_of_every_ordering(discount, k, ties, seed):
     scores = rng.integers(0, 3, n)  # coarse: ties
     exact = _minmax_by_enumeration(labels, scores, discount=discount, k=k, ties=ties)
     (got,) = query_scores(
-        labels, scores, k=k, discount=discount, ties=ties, normalize="minmax", zero_division=np.nan
+        labels,
+        scores,
+        qid=np.zeros(n),
+        k=k,
+        discount=discount,
+        ties=ties,
+        normalize="minmax",
+        zero_division=np.nan,
     ).score
     if exact is None:
         assert np.isnan(got)
@@ -221,5 +228,5 @@ def test_minmax_stays_in_bounds_despite_rounding():
     min-max NDCG is kept in [0, 1] (found by the docs' checks)."""
     labels = [0.4, 0.1, 0.4, 0, 0.1, 0.4, 0, 0.4]
     scores = [0.3, 0.2, 0, 0.1, 0.2, 0.3, 0.1, 0.3]
-    got = query_scores(labels, scores, k=1, normalize="minmax").score
+    got = query_scores([labels], [scores], k=1, normalize="minmax").score
     np.testing.assert_array_equal(got, [1.0])  # exact: three tied documents of 0.4 at rank 1

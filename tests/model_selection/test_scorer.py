@@ -176,7 +176,12 @@ def test_grid_search_scores_each_fold_with_its_query_ids(routing, ranking_data, 
     assert search.best_index_ == np.argmax(by_hand.mean(axis=1))
     # the query ids matter: one query per fold would give other scores
     one_query = [
-        ndcg_score(y[test], Ridge(alpha=0.1).fit(X[train], y[train]).predict(X[test]), k=10)
+        ndcg_score(
+            y[test],
+            Ridge(alpha=0.1).fit(X[train], y[train]).predict(X[test]),
+            qid=np.zeros(len(test)),
+            k=10,
+        )
         for train, test in CV.split(X, y, groups=qid)
     ]
     assert not np.allclose(by_hand[0], one_query)
