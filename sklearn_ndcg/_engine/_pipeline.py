@@ -27,7 +27,7 @@ from ._gain import compute_gain
 from ._pool import JudgmentPool, pool_query_dcg
 from ._queries import Queries, group_queries, query_weights
 from ._ties import ARGSORT_TIES
-from ._validation import check_ranking_input
+from ._validation import as_score_array, check_ranking_input
 
 
 class Staged(NamedTuple):
@@ -68,6 +68,21 @@ def stage(
     gains = compute_gain(data.y_true, gain, negative_labels=normalize == "minmax")
     discounts = discount_weights(discount, int(queries.sizes.max()), k, log_base)
     return Staged(data.y_score, queries, weight, gains, discounts, data.document_weight)
+
+
+def with_scores(staged: Staged, y_score) -> Staged:
+    """The staged rows with new scores, e.g. a model's after each boosting round.
+
+    Only the scores are checked again (finite, one per row); the labels, queries,
+    gains and discounts were staged once.
+    """
+    score = as_score_array(y_score, "y_score").reshape(-1)
+    if score.shape != staged.score.shape:
+        raise ValueError(
+            f"y_score has {score.shape[0]} scores for {staged.score.shape[0]} staged "
+            "documents; give one score per document."
+        )
+    return staged._replace(score=score)
 
 
 def order_and_sum(staged: Staged, ties: str, normalize: str | None) -> QueryDCG:

@@ -26,6 +26,8 @@ from .._compat import (
     _safe_tags,
     get_tags,
 )
+from .._engine._aggregate import weighted_mean
+from .._engine._pipeline import ndcg_per_query, order_and_sum, stage, with_scores
 from .._engine._validation import check_qid, check_weight
 from .._metrics._ndcg import ndcg_score
 from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN
@@ -462,9 +464,21 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     def _query_metric(self, y, qid, weight) -> QueryMetric:
         """This evaluator's NDCG of fixed rows, as a function of their scores."""
         labels, options = np.asarray(y), self._metric_options()
+        ties, zero_division = options.pop("ties"), options.pop("zero_division")
+        # staged once (labels, queries, gains, discounts); each round brings scores only
+        staged = stage(
+            labels,
+            np.zeros(labels.shape[0]),
+            qid=qid,
+            sample_weight=weight,
+            document_weight=None,
+            log_base=None,
+            **options,
+        )
 
         def score(y_score):
-            return ndcg_score(labels, y_score, qid=qid, sample_weight=weight, **options)
+            result = order_and_sum(with_scores(staged, y_score), ties, options["normalize"])
+            return weighted_mean(ndcg_per_query(result, zero_division), staged.weight)
 
         return QueryMetric(score, labels, f"ndcg@{self.k}")
 

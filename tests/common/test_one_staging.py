@@ -200,3 +200,19 @@ def test_trec_eval_command_stages_once(stagings):
         measures_from([("ndcg", None), ("ndcg_cut", "5,10")]),
     )
     assert stagings["check_ranking_input"] == 1
+
+
+def test_early_stopping_stages_the_validation_queries_once(stagings):
+    """Each boosting round brings new scores only: the stagings of a fit do not grow
+    with the number of rounds (before, every round validated and grouped again)."""
+    lightgbm = pytest.importorskip("lightgbm")
+
+    def stagings_of_a_fit(rounds: int) -> Counter:
+        stagings.clear()
+        model = lightgbm.LGBMRanker(n_estimators=rounds, n_jobs=1, verbose=-1, min_child_samples=2)
+        RankingEvaluator(model, k=5, early_stopping=rounds, random_state=0).fit(X, Y, qid=QID)
+        return Counter(stagings)
+
+    few, many = stagings_of_a_fit(3), stagings_of_a_fit(30)
+    assert few == many
+    assert few["check_ranking_input"] >= 1  # the spy sees the staging at all
