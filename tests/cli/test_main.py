@@ -6,8 +6,11 @@ test_trec_eval.py.
 import subprocess
 import sys
 
+import pytest
 from _trec_example import Q1, Q2
 from _trec_example import line as _line
+
+from sklearn_ndcg.__main__ import main
 
 
 def test_python_m_trec_eval_help():
@@ -31,3 +34,29 @@ def test_python_m_trec_eval_runs(files):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == _line("ndcg", "all", (Q1 + Q2) / 2) + "\n"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        ([], "the following arguments are required: COMMAND"),
+        (["rank"], "argument COMMAND: invalid choice: 'rank'"),
+        (["demo", "--n-queries", "0"], "argument --n-queries: expected a number >= 1, got 0"),
+        (["demo", "-k", "two"], "argument -k/--k: expected a whole number, got 'two'"),
+    ],
+)
+def test_bad_arguments_exit_with_status_2_and_the_usage(capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: sklearn-ndcg") and message in err
+
+
+def test_help_lists_both_commands(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: sklearn-ndcg [-h] COMMAND ...")
+    assert "demo" in out and "trec-eval" in out
