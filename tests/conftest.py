@@ -1,13 +1,15 @@
-"""Fixtures shared by several test files: small random ranking data.
+"""Fixtures shared by several test files: small random ranking data, the TREC example.
 
-Each fixture returns a function of a seed, so that a test draws the same data on
-every run and different tests draw different data.
+Each random-data fixture returns a function of a seed, so that a test draws the same
+data on every run and different tests draw different data. ``files`` writes the TREC
+example of tests/_trec_example.py.
 """
 
 import re
 
 import numpy as np
 import pytest
+from _trec_example import write_files
 
 
 def _random_ragged(seed, n_queries=7, max_docs=6):
@@ -67,6 +69,12 @@ def random_ragged():
 def random_2d():
     """``random_2d(seed, ties)``: 2-D ``(y_true, y_score, weight)``, one weight per query."""
     return _random_2d
+
+
+@pytest.fixture
+def files(tmp_path):
+    """The TREC example of tests/_trec_example.py in files: the paths (qrels, run)."""
+    return write_files(tmp_path)
 
 
 # The extra that installs each optional module a test may skip without (pyproject.toml),

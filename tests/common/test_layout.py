@@ -142,3 +142,108 @@ def test_only_main_imports_the_command_line():
         if target.startswith("sklearn_ndcg._cli")
     )
     assert not importers, importers
+
+
+# ------------------------------------------------- tests mirror the tree, module by module
+#
+# sklearn_ndcg/_m.py has tests/test_m.py; sklearn_ndcg/_X/_m.py (and _X/_Y/_m.py) has
+# tests/X/test_m.py. A feature file beside it is named after the module too:
+# tests/X/test_m_<feature>.py (test_ndcg_long_format.py, test_scorer_bad_input.py), so that
+# a reader sees which module each file is for. tests/common/ holds the suites that cut
+# across modules and is free of the rule.
+
+# Subpackages tested by one file named after the subpackage: tests/model_selection/
+# test_learners.py covers every learner adapter of _model_selection/_learners/ (they share
+# one interface, checked row by row over the installed libraries).
+ONE_TEST_FILE = {"_model_selection/_learners"}
+
+# Modules without a test file of their own, and why.
+EXEMPT = {
+    # `python -m sklearn_ndcg` is run (in a subprocess) by tests/cli/test_main.py, the
+    # tests of the command line it hands over to
+    "__main__",
+}
+
+
+def _tested_name(path):
+    """The test file a package module needs, relative to tests/, or None if exempt."""
+    relative = path.relative_to(PACKAGE)
+    if path.name == "__init__.py" or relative.with_suffix("").as_posix() in EXEMPT:
+        return None
+    folders = relative.parent.parts
+    subpackage = "/".join(folders)
+    if subpackage in ONE_TEST_FILE:
+        folders, stem = folders[:-1], folders[-1]
+    else:
+        stem = path.stem
+    if len(folders) > 1:  # a nested subpackage's modules are tested in its top folder
+        folders = folders[:1]
+    return "/".join([*(f.removeprefix("_") for f in folders), f"test_{stem.lstrip('_')}.py"])
+
+
+def _module_names(folder):
+    """The names a test file in tests/``folder`` may be named after (None: top level)."""
+    expected = [_tested_name(path) for path in PACKAGE.rglob("*.py")]
+    names = set()
+    for name in filter(None, expected):
+        *parts, file_name = name.split("/")
+        if (parts[0] if parts else None) == folder:
+            names.add(file_name.removeprefix("test_").removesuffix(".py"))
+    return names
+
+
+def _is_named_after(test_file, names):
+    stem = test_file.removeprefix("test_").removesuffix(".py")
+    return any(stem == name or stem.startswith(f"{name}_") for name in names)
+
+
+def test_the_rule_reads_the_tree():
+    """The expected names come out as documented (else the two tests below are void)."""
+    assert _tested_name(PACKAGE / "_engine" / "_validation.py") == "engine/test_validation.py"
+    assert _tested_name(PACKAGE / "dask.py") == "test_dask.py"
+    assert _tested_name(PACKAGE / "_options.py") == "test_options.py"
+    learner = PACKAGE / "_model_selection" / "_learners" / "_lightgbm.py"
+    assert _tested_name(learner) == "model_selection/test_learners.py"
+    assert _tested_name(PACKAGE / "__main__.py") is None
+    assert _tested_name(PACKAGE / "_engine" / "__init__.py") is None
+    assert {"ndcg", "diagnostics"} == _module_names("metrics")
+    assert _is_named_after("test_ndcg_long_format.py", {"ndcg"})
+    assert not _is_named_after("test_normalize.py", {"ndcg"})
+    assert not _is_named_after("test_ndcgx.py", {"ndcg"})
+
+
+@pytest.mark.parametrize(
+    "module",
+    sorted(
+        path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py") if _tested_name(path)
+    ),
+)
+def test_each_module_has_its_test_file(module):
+    expected = _tested_name(PACKAGE / module)
+    assert (TESTS / expected).is_file(), f"sklearn_ndcg/{module} has no tests/{expected}"
+
+
+@pytest.mark.parametrize(
+    "test_file",
+    sorted(
+        path.relative_to(TESTS).as_posix()
+        for path in TESTS.rglob("test_*.py")
+        if path.relative_to(TESTS).parts[0] != "common"
+    ),
+)
+def test_each_test_file_is_named_after_a_module(test_file):
+    *folders, name = test_file.split("/")
+    if len(folders) > 1:
+        pytest.fail(f"tests/{test_file}: test files sit in tests/, tests/common/ or tests/X/")
+    folder = folders[0] if folders else None
+    if folder is not None:
+        assert (PACKAGE / f"_{folder}" / "__init__.py").is_file(), (
+            f"tests/{folder}/ mirrors no subpackage sklearn_ndcg/_{folder}/"
+        )
+    names = _module_names(folder)
+    assert _is_named_after(name, names), (
+        f"tests/{test_file} is named after no module of "
+        f"{'sklearn_ndcg/_' + folder if folder else 'sklearn_ndcg'}: name it "
+        f"test_<module>[_<feature>].py with <module> one of {sorted(names)}, "
+        "or move a cross-cutting suite to tests/common/"
+    )

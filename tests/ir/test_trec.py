@@ -1,16 +1,15 @@
-"""TREC files, evaluate_run and the ``trec-eval`` command, on small made-up data.
+"""TREC files and evaluate_run, on small made-up data.
 
-Expected values by hand (log2 discount, ranks from 1): ``D[r - 1]`` is the
-discount of rank r. trec_eval's own test files are compared in
-test_trec_parity.py.
+The example run and qrels, with NDCG by hand, are in tests/_trec_example.py; the
+``trec-eval`` command is tested in tests/cli/test_trec_eval.py. trec_eval's own
+test files are compared in test_trec_parity.py.
 """
 
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from _trec_example import Q1, Q1_JUDGED_ONLY, Q2, D
 
 from sklearn_ndcg import (
     TrecQrels,
@@ -21,41 +20,6 @@ from sklearn_ndcg import (
     read_trec_qrels,
     read_trec_run,
 )
-from sklearn_ndcg.__main__ import main
-
-D = [1 / math.log2(r + 1) for r in range(1, 20)]
-
-# q1: d3 (level 3) is judged but not retrieved, dX is retrieved but not judged;
-# q2: d4 and d5 tie; q3 is judged but not in the run; q4 is in the run only
-QRELS = """\
-q1 0 d1 0
-q1 0 d2 1
-q1 0 d3 3
-q2 0 d5 2
-q2 0 d4 0
-q3 0 d9 1
-"""
-RUN = """\
-q1 Q0 dX 1 3.0 sys
-q1 Q0 d1 2 2.0 sys
-q1 Q0 d2 3 1.0 sys
-q2 Q0 d4 1 1.0 sys
-q2 Q0 d5 2 1.0 sys
-q4 Q0 d1 1 1.0 sys
-"""
-# hand computation, unjudged dX gaining 0 at rank 1, d1 (0) at 2, d2 (1) at 3;
-# ideal from the qrels: 3, 1
-Q1 = D[2] / (3 * D[0] + D[1])
-Q1_JUDGED_ONLY = D[1] / (3 * D[0] + D[1])  # dX removed: d2 moves to rank 2
-Q2 = 1.0  # tie broken by decreasing docno: d5 (2) before d4 (0)
-
-
-@pytest.fixture
-def files(tmp_path):
-    (tmp_path / "qrels").write_text(QRELS)
-    (tmp_path / "run").write_text(RUN)
-    return str(tmp_path / "qrels"), str(tmp_path / "run")
-
 
 # ---------------------------------------------------------------- readers
 
@@ -294,152 +258,6 @@ def test_dataframe_without_a_column_lists_what_was_expected():
     run = pd.DataFrame({"query": ["q"], "docno": ["d"], "score": [1.0]})
     with pytest.raises(ValueError, match="run has no column 'qid' or 'query_id' or 'q_id'.*qid, "):
         evaluate_run(run, (["q"], ["d"], [1]))
-
-
-# ---------------------------------------------------------------- the command
-
-
-def _line(name, qid, value):
-    return f"{name:<22}\t{qid}\t{value:6.4f}"
-
-
-def test_command_per_query_output(files, capsys):
-    assert main(["trec-eval", "-q", "-m", "ndcg", "-m", "ndcg_cut.1", *files]) == 0
-    out = capsys.readouterr().out
-    # q1: nothing relevant at rank 1; q2: d5 (2) first, ideal 2
-    assert out.splitlines() == [
-        _line("ndcg", "q1", Q1),
-        _line("ndcg_cut_1", "q1", 0.0),
-        _line("ndcg", "q2", Q2),
-        _line("ndcg_cut_1", "q2", 1.0),
-        _line("ndcg", "all", (Q1 + Q2) / 2),
-        _line("ndcg_cut_1", "all", 0.5),
-    ]
-    assert out.splitlines()[0] == "ndcg                  \tq1\t0.1377"
-
-
-@pytest.mark.parametrize(
-    "flags, expected",
-    [
-        ([], [_line("ndcg", "all", (Q1 + Q2) / 2)]),
-        (["-c"], [_line("ndcg", "all", (Q1 + Q2) / 3)]),
-        (["-J"], [_line("ndcg", "all", (Q1_JUDGED_ONLY + Q2) / 2)]),
-        (["-c", "-q"], [_line("ndcg", q, v) for q, v in [("q1", Q1), ("q2", Q2), ("q3", 0)]]),
-        # -M1: dX alone in q1, d5 alone in q2
-        (["-M", "1", "-q"], [_line("ndcg", "q1", 0.0), _line("ndcg", "q2", 1.0)]),
-        (["-l2", "-J"], [_line("ndcg", "all", (Q1_JUDGED_ONLY + Q2) / 2)]),
-    ],
-)
-def test_command_flags(files, capsys, flags, expected):
-    assert main(["trec-eval", "-mndcg", *flags, *files]) == 0
-    assert capsys.readouterr().out.splitlines()[: len(expected)] == expected
-
-
-def test_command_measure_parameters(files, capsys):
-    # custom gains: level 0 gains -1 (counted in the DCG), level 3 gains 0.5; the
-    # ideal holds the positive gains only: 1 (d2) and 0.5 (d3), in that order
-    argv = ["trec-eval", "-q", "-m", "ndcg.0=-1,3=0.5", "-m", "ndcg_cut.2.9,1", *files]
-    assert main(argv) == 0
-    lines = capsys.readouterr().out.splitlines()
-    q1 = (-D[1] + D[2]) / (D[0] + 0.5 * D[1])  # dX 0, d1 -1, d2 1
-    q2 = (2 * D[0] - D[1]) / (2 * D[0])  # d5 (2), then d4 (0, gain -1)
-    assert lines[0] == _line("ndcg_0=-1,3=0.5", "q1", q1)
-    assert lines[1:3] == [_line("ndcg_cut_1", "q1", 0.0), _line("ndcg_cut_2", "q1", 0.0)]
-    assert lines[3] == _line("ndcg_0=-1,3=0.5", "q2", q2)
-    assert lines[-3] == _line("ndcg_0=-1,3=0.5", "all", (q1 + q2) / 2)
-    assert len(lines) == 9
-
-
-def test_command_default_measures(files, capsys):
-    assert main(["trec-eval", *files]) == 0
-    names = [line.split("\t")[0].strip() for line in capsys.readouterr().out.splitlines()]
-    assert names == ["ndcg"] + [f"ndcg_cut_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
-
-
-@pytest.mark.parametrize(
-    "measure, match",
-    [
-        ("map", "unknown measure 'map'"),
-        ("ndcg_rel", "unknown measure 'ndcg_rel'"),
-        ("ndcg.", "no parameters after"),
-        ("ndcg.1=x", "gain 'x' of level 1 is not a finite number"),
-        ("ndcg.1", "'1' is not of the form level=gain"),
-        ("ndcg.-1=2", "level -1 is negative"),
-        ("ndcg.1=2,1=3", "level 1 more than one gain"),
-        (
-            "ndcg_cut.0,5",
-            "the cutoffs of ndcg_cut.0,5 must be a non-empty list of distinct integers >= 1",
-        ),
-        (
-            "ndcg_cut.5,5.5",
-            "integers >= 1 (the cutoffs), e.g. [1, 5, 10]; got [5, 5]",
-        ),
-    ],
-)
-def test_command_bad_measure(files, capsys, measure, match):
-    with pytest.raises(SystemExit) as exit_info:
-        main(["trec-eval", "-m", measure, *files])
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err
-    assert "usage: sklearn-ndcg trec-eval" in err and match in err
-
-
-@pytest.mark.parametrize(
-    "qrels, run, argv, match",
-    [
-        (QRELS, RUN, ["-m", "ndcg_cut.5", "-m", "ndcg_cut.10"], "given twice with different"),
-        (QRELS, RUN + "q1 Q0 d1 9 0.0 sys\n", [], "run lists document 'd1' of query 'q1'"),
-        (QRELS, "q1 Q0 d1 1 nan sys\n", [], "score of document 'd1' of query 'q1' is not a"),
-        (QRELS, "q1 Q0 d1 1\n", [], "run, line 1: 4 fields"),
-        (QRELS, "q7 Q0 d1 1 1.0 sys\n", [], "no query of the run is in the qrels"),
-        ("", RUN, [], "the qrels file has no entries"),
-    ],
-)
-def test_command_bad_input(tmp_path, capsys, qrels, run, argv, match):
-    (tmp_path / "qrels").write_text(qrels)
-    (tmp_path / "run").write_text(run)
-    assert main(["trec-eval", *argv, str(tmp_path / "qrels"), str(tmp_path / "run")]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == "" and match in captured.err
-    assert captured.err.startswith("sklearn-ndcg trec-eval: ")
-
-
-def test_command_missing_file(files, capsys):
-    assert main(["trec-eval", files[0], files[1] + ".missing"]) == 2
-    err = capsys.readouterr().err
-    assert "cannot read" in err and "run.missing: No such file or directory" in err
-
-
-def test_command_with_complete_queries_and_no_overlap(tmp_path, capsys):
-    """-c evaluates every qrels query, even when the run has none of them (all 0)."""
-    (tmp_path / "qrels").write_text(QRELS)
-    (tmp_path / "run").write_text("q7 Q0 d1 1 1.0 sys\n")
-    paths = [str(tmp_path / "qrels"), str(tmp_path / "run")]
-    assert main(["trec-eval", "-c", "-m", "ndcg", *paths]) == 0
-    assert capsys.readouterr().out == _line("ndcg", "all", 0.0) + "\n"
-
-
-def test_python_m_trec_eval_help():
-    result = subprocess.run(
-        [sys.executable, "-m", "sklearn_ndcg", "trec-eval", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("usage: sklearn-ndcg trec-eval [-h] [-q] [-c] [-J] [-M N]")
-    assert "truncates their" in result.stdout  # the custom-gain sorting difference
-
-
-def test_python_m_trec_eval_runs(files):
-    result = subprocess.run(
-        [sys.executable, "-m", "sklearn_ndcg", "trec-eval", "-m", "ndcg", *files],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == _line("ndcg", "all", (Q1 + Q2) / 2) + "\n"
 
 
 def test_unjudged_is_the_one_name_of_trec_eval_J(files):

@@ -12,11 +12,9 @@ from sklearn.linear_model import Ridge
 from sklearn.model_selection import GridSearchCV, GroupKFold, KFold, PredefinedSplit
 
 from sklearn_ndcg import (
-    ModelComparisonDisplay,
     RankingEvaluator,
     RepeatedGroupKFold,
     SimplestTiedRefit,
-    compare_models,
     cross_val_query_scores,
     make_ndcg_scorer,
     make_ranking,
@@ -118,26 +116,6 @@ def test_simplest_tied_refit_picks_the_simplest_tied_candidate():
     # the reference of the comparison is the search's best by mean NDCG@5
     best = int(np.argmax(search.cv_results_["mean_test_score"]))
     assert comparison.reference == f"alpha={grid['alpha'][best]!r}"
-
-
-def test_comparison_display_marks_the_tied_models():
-    pytest.importorskip("matplotlib")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    rng = np.random.default_rng(0)
-    base = rng.uniform(0.4, 1.0, 300)
-    scores = {"a": base, "b": base - 0.001 + rng.normal(0, 0.02, 300), "c": base - 0.2}
-    comparison = compare_models(scores, random_state=0)
-    display = ModelComparisonDisplay.from_comparison(comparison)
-    table = comparison.to_dict()
-    assert display.names_.tolist() == table["name"]
-    np.testing.assert_array_equal(display.means_, table["mean"])
-    assert display.tied_.tolist() == [name in comparison.tied for name in table["name"]]
-    assert len(display.errorbars_) == 2  # tied, and not
-    assert [t.get_text() for t in display.ax_.get_yticklabels()] == table["name"]
-    with pytest.raises(ValueError, match="same models"):
-        ModelComparisonDisplay(["a"], [0.5, 0.6], [[0, 1]], [True])
 
 
 def test_search_query_scores_reads_a_ranking_evaluators_options():

@@ -1,0 +1,145 @@
+"""The aggregation stage: DCG, ideal and worst DCG per query, NDCG, the weighted mean.
+
+Every expected value is computed by hand in the comments, with the log2 discount
+``1 / log2(r + 1)`` of rank r: 1, 1 / log2(3) and 1 / 2 for ranks 1 to 3.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from sklearn.exceptions import UndefinedMetricWarning
+
+from sklearn_ndcg._engine._aggregate import (
+    WeightedSums,
+    check_overflow,
+    dcg_at_cutoffs,
+    dcg_by_query,
+    ndcg_from_dcg,
+    tie_cut_by_query,
+    weighted_mean,
+    weighted_sums,
+)
+from sklearn_ndcg._engine._queries import group_queries
+
+L3 = 1 / math.log2(3)  # the discount of rank 2
+LOG2 = np.array([1.0, L3, 0.5])  # ranks 1, 2, 3
+
+# Two queries in long format, rows of query 7 first: ids come out sorted, [3, 7].
+# query 7: gains 3, 2, 0 scored 0.5, 0.9, 0.1 -> ranked 2, 3, 0
+# query 3: gains 0, 1 scored 0.2, 0.8 -> ranked 1, 0
+QID = np.array([7, 7, 7, 3, 3])
+GAIN = np.array([3.0, 2.0, 0.0, 0.0, 1.0])
+SCORE = np.array([0.5, 0.9, 0.1, 0.2, 0.8])
+DCG = {3: 1.0, 7: 2 + 3 * L3}
+IDEAL = {3: 1.0, 7: 3 + 2 * L3}  # gains by decreasing value
+WORST = {3: L3, 7: 2 * L3 + 3 * 0.5}  # gains by increasing value: 0, 2, 3
+
+
+def _queries():
+    return group_queries(QID, None)
+
+
+def _by_id(queries, values):
+    return dict(zip(queries.ids.tolist(), np.asarray(values).tolist()))
+
+
+def test_dcg_by_query_of_two_queries():
+    queries = _queries()
+    result = dcg_by_query(GAIN, SCORE, queries, "average", LOG2, ideal=True, worst=True)
+    assert queries.ids.tolist() == [3, 7]
+    for name, expected in (("dcg", DCG), ("ideal", IDEAL), ("worst", WORST)):
+        got = _by_id(queries, getattr(result, name))
+        assert got == pytest.approx(expected, rel=1e-15), name
+
+
+def test_dcg_by_query_computes_only_what_is_asked():
+    result = dcg_by_query(GAIN, SCORE, _queries(), "average", LOG2)
+    assert result.ideal is None and result.worst is None
+    # score None: the ideal DCG alone (of a judgment pool)
+    pool = dcg_by_query(GAIN, None, _queries(), "average", LOG2, ideal=True)
+    assert pool.dcg is None
+    assert _by_id(_queries(), pool.ideal) == pytest.approx(IDEAL, rel=1e-15)
+
+
+def test_dcg_by_query_cuts_at_the_length_of_the_discounts():
+    # k = 2: the discounts of ranks 1 and 2 only; query 7 loses its rank 3 (gain 0 in the
+    # DCG, 0 in the ideal; 3 x 1/2 in the worst order)
+    result = dcg_by_query(GAIN, SCORE, _queries(), "average", LOG2[:2], ideal=True, worst=True)
+    got = dict(zip([3, 7], zip(result.dcg, result.ideal, result.worst)))
+    assert got[7] == pytest.approx((2 + 3 * L3, 3 + 2 * L3, 2 * L3), rel=1e-15)
+    assert got[3] == pytest.approx((1.0, 1.0, L3), rel=1e-15)
+
+
+def test_document_weight_weighs_the_dcg_only():
+    # query 3's rows: weights 4 (gain 0) and 0.5 (gain 1, ranked first): DCG 0.5 x 1
+    weight = np.array([1.0, 1.0, 1.0, 4.0, 0.5])
+    result = dcg_by_query(
+        GAIN, SCORE, _queries(), "average", LOG2, ideal=True, document_weight=weight
+    )
+    assert result.dcg[0] == 0.5 and result.ideal[0] == 1.0
+
+
+@pytest.mark.parametrize(
+    "ties, expected",
+    [
+        # one 2-D query: gains 1, 0, 2 scored 1, 1, 0; the first two tie
+        ("average", 0.5 + 0.5 * L3 + 2 * 0.5),  # each tied place gets the mean gain 0.5
+        ("optimistic", 1 + 0 * L3 + 2 * 0.5),  # the tied group by decreasing gain
+        ("pessimistic", 0 + 1 * L3 + 2 * 0.5),  # by increasing gain
+        ("first", 1 + 0 * L3 + 2 * 0.5),  # in input order
+    ],
+)
+def test_tie_rules(ties, expected):
+    queries = group_queries(None, (1, 3))
+    result = dcg_by_query(np.array([1.0, 0.0, 2.0]), np.array([1.0, 1.0, 0.0]), queries, ties, LOG2)
+    assert result.dcg[0] == pytest.approx(expected, rel=1e-15)
+
+
+def test_dcg_at_cutoffs_sums_the_first_k_terms():
+    ks = np.array([1, 2, 3])
+    result = dcg_at_cutoffs(GAIN, SCORE, _queries(), "average", LOG2, ks, worst=True)
+    assert result.dcg.shape == (2, 3)
+    # query 3 (first row) has 2 documents: @3 is @2
+    np.testing.assert_allclose(result.dcg, [[1, 1, 1], [2, 2 + 3 * L3, 2 + 3 * L3]], rtol=1e-15)
+    np.testing.assert_allclose(result.ideal, [[1, 1, 1], [3, 3 + 2 * L3, 3 + 2 * L3]], rtol=1e-15)
+    np.testing.assert_allclose(result.worst, [[0, L3, L3], [0, 2 * L3, 2 * L3 + 1.5]], rtol=1e-15)
+
+
+def test_tie_cut_by_query():
+    # scores 3, 2, 2, 1: the top 2 ends inside the tied pair, the top 1 and 3 do not
+    queries = group_queries(None, (1, 4))
+    score = np.array([3.0, 2.0, 2.0, 1.0])
+    assert [tie_cut_by_query(score, queries, k)[0] for k in (1, 2, 3)] == [False, True, False]
+
+
+def test_ndcg_from_dcg():
+    # 1 / 2; ideal 0 and ideal < 0 are undefined: zero_division
+    ndcg = ndcg_from_dcg(np.array([1.0, 2.0, 0.0]), np.array([2.0, 0.0, -1.0]), 0.25)
+    np.testing.assert_array_equal(ndcg, [0.5, 0.25, 0.25])
+    # min-max: (1.5 - 1) / (2 - 1); best and worst equal: undefined
+    minmax = ndcg_from_dcg(np.array([1.5, 1.0]), np.array([2.0, 1.0]), 0.0, np.array([1.0, 1.0]))
+    np.testing.assert_array_equal(minmax, [0.5, 0.0])
+
+
+def test_weighted_sums_and_mean_leave_out_undefined_queries():
+    values, weight = np.array([0.5, np.nan, 1.0]), np.array([1.0, 5.0, 3.0])
+    # 1 x 0.5 + 3 x 1.0 = 3.5 over the kept weight 4; total weight 9; 2 kept
+    assert weighted_sums(values, weight) == WeightedSums(3.5, 4.0, 9.0, 2)
+    assert weighted_mean(values, weight) == pytest.approx(3.5 / 4, rel=1e-15)
+    assert weighted_mean(values, None) == pytest.approx(0.75, rel=1e-15)  # (0.5 + 1) / 2
+
+
+def test_weighted_mean_of_nothing_defined_warns_and_returns_nan():
+    with pytest.warns(UndefinedMetricWarning, match="every query was left out"):
+        assert math.isnan(weighted_mean(np.array([np.nan, np.nan]), None))
+    with pytest.warns(UndefinedMetricWarning, match="the queries left weigh 0"):
+        assert math.isnan(weighted_mean(np.array([np.nan, 1.0]), np.array([1.0, 0.0])))
+    with pytest.raises(ValueError, match="sample_weight sums to zero"):
+        weighted_mean(np.array([1.0, 0.5]), np.array([0.0, 0.0]))
+
+
+def test_check_overflow():
+    check_overflow(np.array([1.0, 2.0]), np.array([1.0]))
+    with pytest.raises(ValueError, match=r"overflows float64 \(gains up to 1e\+300\)"):
+        check_overflow(np.array([1.0, np.inf]), np.array([1e300, 2.0]))

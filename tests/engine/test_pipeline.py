@@ -1,0 +1,117 @@
+"""The pipeline: stage (validate, group, gains, discounts) once, then order and sum.
+
+Every expected value is computed by hand in the comments, with the log2 discount
+``1 / log2(r + 1)`` of rank r: 1, 1 / log2(3) and 1 / 2 for ranks 1 to 3.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from sklearn_ndcg._engine._pipeline import (
+    ndcg_per_query,
+    order_and_sum,
+    query_dcg,
+    stage,
+    stage_cutoffs,
+    sums_at_cutoffs,
+)
+
+L3 = 1 / math.log2(3)  # the discount of rank 2
+
+# query "b": labels 3, 2, 0 scored 0.5, 0.9, 0.1 -> ranked 2, 3, 0
+# query "a": labels 0, 1 scored 0.2, 0.8 -> ranked 1, 0
+Y_TRUE = [3, 2, 0, 0, 1]
+Y_SCORE = [0.5, 0.9, 0.1, 0.2, 0.8]
+QID = ["b", "b", "b", "a", "a"]
+OPTIONS = dict(
+    qid=QID, sample_weight=None, document_weight=None, gain="linear", discount="log2", log_base=None
+)
+DCG_B, IDEAL_B, WORST_B = 2 + 3 * L3, 3 + 2 * L3, 2 * L3 + 3 * 0.5
+DCG_A, IDEAL_A, WORST_A = 1.0, 1.0, L3
+
+
+def test_stage_groups_gains_and_discounts():
+    staged = stage(Y_TRUE, Y_SCORE, k=None, normalize="ideal", **OPTIONS)
+    assert staged.queries.ids.tolist() == ["a", "b"]
+    assert staged.queries.sizes.tolist() == [2, 3]
+    np.testing.assert_allclose(staged.discounts, [1, L3, 0.5], rtol=1e-15)  # longest: 3
+    assert sorted(staged.gains.tolist()) == [0, 0, 1, 2, 3]  # linear gain: the labels
+    assert staged.weight is None
+
+
+def test_stage_applies_k_gain_and_weights():
+    options = {**OPTIONS, "gain": "exponential", "sample_weight": [1, 1, 1, 4, 4]}
+    staged = stage(Y_TRUE, Y_SCORE, k=2, normalize="ideal", **options)
+    np.testing.assert_allclose(staged.discounts, [1, L3], rtol=1e-15)  # ranks 1 .. k
+    assert sorted(staged.gains.tolist()) == [0, 0, 1, 3, 7]  # 2**label - 1
+    assert staged.weight.tolist() == [4.0, 1.0]  # the weight of each query, a then b
+
+
+@pytest.mark.parametrize(
+    "normalize, ideal, worst",
+    [
+        (None, None, None),
+        ("ideal", [IDEAL_A, IDEAL_B], None),
+        ("minmax", [IDEAL_A, IDEAL_B], [WORST_A, WORST_B]),
+    ],
+)
+def test_order_and_sum(normalize, ideal, worst):
+    staged = stage(Y_TRUE, Y_SCORE, k=None, normalize=normalize, **OPTIONS)
+    result = order_and_sum(staged, "average", normalize)
+    np.testing.assert_allclose(result.dcg, [DCG_A, DCG_B], rtol=1e-15)
+    for got, expected in ((result.ideal, ideal), (result.worst, worst)):
+        if expected is None:
+            assert got is None
+        else:
+            np.testing.assert_allclose(got, expected, rtol=1e-15)
+
+
+def test_one_staging_serves_every_tie_rule():
+    # one query of 3 documents: labels 1, 0, 2 scored 1, 1, 0 (the first two tie)
+    options = {**OPTIONS, "qid": None}
+    staged = stage([[1, 0, 2]], [[1, 1, 0]], k=None, normalize=None, **options)
+    expected = {
+        "average": 0.5 + 0.5 * L3 + 1,  # the tied pair gets the mean gain 0.5
+        "optimistic": 1 + 0 + 1,
+        "pessimistic": 0 + L3 + 1,
+    }
+    got = {ties: order_and_sum(staged, ties, None).dcg[0] for ties in expected}
+    assert got == pytest.approx(expected, rel=1e-15)
+
+
+def test_query_dcg_is_the_whole_path():
+    ids, result, weight = query_dcg(
+        Y_TRUE, Y_SCORE, ties="average", normalize="ideal", k=None, **OPTIONS
+    )
+    assert ids.tolist() == ["a", "b"] and weight is None
+    np.testing.assert_allclose(result.dcg, [DCG_A, DCG_B], rtol=1e-15)
+    np.testing.assert_allclose(ndcg_per_query(result, 0.0), [1, DCG_B / IDEAL_B], rtol=1e-15)
+
+
+def test_ndcg_per_query_keeps_minmax_in_0_1():
+    ids, result, _ = query_dcg(
+        Y_TRUE, Y_SCORE, ties="average", normalize="minmax", k=None, **OPTIONS
+    )
+    # (DCG - worst) / (ideal - worst); query a is at its best
+    expected = [1.0, (DCG_B - WORST_B) / (IDEAL_B - WORST_B)]
+    np.testing.assert_allclose(ndcg_per_query(result, 0.0), expected, rtol=1e-14)
+
+
+def test_stage_cutoffs_and_sums_at_cutoffs():
+    options = {
+        k: OPTIONS[k] for k in ("qid", "sample_weight", "document_weight", "gain", "discount")
+    }
+    staged = stage_cutoffs(Y_TRUE, Y_SCORE, metric="ndcg", normalize="ideal", **options)
+    np.testing.assert_allclose(staged.discounts, [1, L3, 0.5], rtol=1e-15)  # no cutoff
+    ks = np.array([1, 2, 3])
+    common = dict(ties="average", normalize="ideal", zero_division=0.0)
+    dcg = sums_at_cutoffs(staged, ks, metric="dcg", **common)
+    # query a (2 documents): 1 at every k; query b: 2, then + 3 / log2(3), then + 0
+    np.testing.assert_allclose(dcg, [[1, 1, 1], [2, DCG_B, DCG_B]], rtol=1e-15)
+    ndcg = sums_at_cutoffs(staged, ks, metric="ndcg", **common)
+    # query b's ideal: 3, then + 2 / log2(3)
+    np.testing.assert_allclose(
+        ndcg, [[1, 1, 1], [2 / 3, DCG_B / IDEAL_B, DCG_B / IDEAL_B]], rtol=1e-15
+    )
