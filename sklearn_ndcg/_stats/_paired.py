@@ -26,6 +26,7 @@ _RNG = "rng" if "rng" in inspect.signature(stats.bootstrap).parameters else "ran
 _ELEMENTS_PER_BATCH = 2**22  # resamples are drawn in batches of about 32 MB
 _CONFIDENCE_LEVEL = Interval(Real, 0, 1, closed="neither")
 _RANDOM_STATE = [None, Integers(0), np.random.Generator]
+_MARGIN = [Interval(Real, 0, None, closed="neither"), None]
 
 
 class PairedTestResult(NamedTuple):
@@ -38,6 +39,9 @@ class PairedTestResult(NamedTuple):
     confidence_interval: tuple[float, float]
     effect_size: float
     n_queries: int
+    margin: float | None = None
+    verdict: str | None = None
+    equivalence_interval: tuple[float, float] | None = None
 
 
 PairedTestResult.method.__doc__ = "The test: randomization, t, wilcoxon or bootstrap."
@@ -52,6 +56,15 @@ PairedTestResult.effect_size.__doc__ = (
     "Cohen's d_z: the mean difference over the standard deviation of the differences."
 )
 PairedTestResult.n_queries.__doc__ = "Number of queries used (pairs without NaN)."
+PairedTestResult.margin.__doc__ = "The equivalence margin, or None when none was given."
+PairedTestResult.verdict.__doc__ = (
+    "With a margin: ``a`` relative to ``b``, one of \"better\", \"worse\", "
+    "\"equivalent\" or \"inconclusive\"; None without a margin."
+)
+PairedTestResult.equivalence_interval.__doc__ = (
+    "With a margin: the (1 - 2 alpha) interval of the mean difference that the two "
+    "one-sided tests (TOST) compare with ``(-margin, margin)``; None without a margin."
+)
 
 
 class BootstrapResult(NamedTuple):
@@ -301,7 +314,10 @@ def _bootstrap_pvalue(null: np.ndarray, mean: float, alternative: str) -> float:
 
 
 def _effect_size(d: np.ndarray, weight: np.ndarray | None, mean: float) -> float:
-    """Cohen's d_z; with weights, the weighted standard deviation (n - 1 in the denominator)."""
+    """Cohen's d_z; with weights, the weighted standard deviation (n - 1 in the denominator).
+
+    ``d`` is snapped: differences equal up to rounding are equal.
+    """
     if np.ptp(d) == 0:
         return 0.0 if mean == 0 else float(np.copysign(np.inf, mean))
     if weight is None:
@@ -331,6 +347,7 @@ _PAIRED_PARAMS = {
         a=["array-like"],
         b=["array-like"],
         alternative=[StrOptions(set(_ALTERNATIVES))],
+        margin=_MARGIN,
     ),
     prefer_skip_nested_validation=True,
 )
@@ -342,6 +359,7 @@ def paired_test(
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
     alternative: str = "two-sided",
+    margin: float | None = None,
     random_state: int | np.random.Generator | None = None,
 ) -> PairedTestResult:
     """Test whether two models' mean NDCG differ, query by query.
@@ -379,6 +397,22 @@ def paired_test(
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         The alternative hypothesis: the mean difference ``a - b`` is not 0, is
         below 0 or is above 0.
+    margin : float > 0, default=None
+        The equivalence margin δ: differences of mean NDCG smaller than δ do
+        not matter (e.g. 0.01). With a margin the result gets a ``verdict``
+        for ``a`` relative to ``b``, at the level ``alpha = 1 - confidence_level``:
+
+        - "equivalent": the two one-sided tests (TOST) reject, i.e. the
+          ``1 - 2 * alpha`` interval of the mean difference (Student's t
+          interval for ``method="t"``, otherwise the percentile bootstrap
+          interval) lies inside ``(-margin, margin)``;
+        - otherwise "better" or "worse": the test rejects equality at ``alpha``,
+          by the sign of the mean difference;
+        - otherwise "inconclusive": the queries show neither a difference nor
+          equivalence. Needs ``alternative="two-sided"``.
+
+        None: no verdict. A p-value of at least ``alpha`` then means "not
+        shown different", which is not "as good".
     random_state : int, numpy.random.Generator or None, default=None
         Seeds the resampling, for reproducible results.
 
@@ -386,7 +420,8 @@ def paired_test(
     -------
     result : PairedTestResult
         Named tuple ``(method, statistic, pvalue, mean_difference,
-        confidence_interval, effect_size, n_queries)``. The interval is
+        confidence_interval, effect_size, n_queries, margin, verdict,
+        equivalence_interval)``. The interval is
         Student's t interval for ``method="t"``, otherwise the bootstrap BCa
         interval (the percentile interval where BCa is undefined, e.g. when
         all differences are equal). The effect size is Cohen's d_z, the mean
@@ -400,9 +435,19 @@ def paired_test(
 
     Notes
     -----
-    When every difference is 0 the models cannot be told apart: the statistic
+    Differences that are equal up to floating-point rounding (16 machine
+    epsilons of the largest value) are treated as equal, so the exact
+    randomization test is exact and the effect size of constant differences
+    is the documented 0 or infinity. When every difference is 0 the statistic
     is 0 and the p-value 1 for every method (scipy would return NaN or raise
-    for "t" and "wilcoxon").
+    for "t" and "wilcoxon"). When every difference is the same non-zero value
+    the t-test is undefined: it warns and gives the p-value of the exact
+    randomization test (``2 / 2**n`` two-sided).
+
+    No p-value goes below what the queries can carry: a bootstrap p-value
+    smaller than the smallest p-value of the exact randomization test of the
+    same queries (``2 / 2**n`` two-sided, ``1 / 2**n`` one-sided) is raised to
+    it, with a warning; resampling 3 queries cannot show more than that.
 
     References
     ----------
@@ -423,6 +468,13 @@ def paired_test(
     (0.0112, [0.0288, 0.1587])
     >>> round(result.effect_size, 3), result.n_queries
     (1.208, 8)
+
+    With a margin of 0.01 the verdict reads: ``a`` is better than ``b`` (its
+    90 % t interval, (0.0417, 0.1458), lies above 0, and not within ±0.01):
+
+    >>> result = paired_test(a, b, method="t", margin=0.01)
+    >>> result.verdict, [round(x, 4) for x in result.equivalence_interval]
+    ('better', [0.0417, 0.1458])
     """
     return _paired_test(
         a,
@@ -432,13 +484,79 @@ def paired_test(
         n_resamples=n_resamples,
         alternative=alternative,
         random_state=random_state,
+        margin=margin,
     )
 
 
+def _rounding_tolerance(*arrays: np.ndarray) -> float:
+    """Differences of the values closer than this are equal up to floating-point rounding."""
+    scale = max(float(np.max(np.abs(x), initial=0.0)) for x in arrays)
+    return 16 * np.finfo(np.float64).eps * scale
+
+
+def _exact_sign_flip_pvalue(d: np.ndarray, alternative: str, tolerance: float) -> float:
+    """p-value of the sign-flip randomization test by enumerating all ``2**n`` flips.
+
+    Sums that are equal up to rounding count as equal (as extreme as the
+    observed one), so that equal differences give the exact p-value.
+    """
+    n = d.shape[0]
+    observed = d.sum()
+    # rounding of a sum of n terms of size <= scale; tolerance is ~16 eps * scale
+    slack = n * n * tolerance
+    bits = 1 << np.arange(n, dtype=np.int64)
+    batch = max(1, _ELEMENTS_PER_BATCH // n)
+    count = 0
+    for start in range(0, 2**n, batch):
+        codes = np.arange(start, min(2**n, start + batch), dtype=np.int64)
+        null = np.where(codes[:, None] & bits, -1.0, 1.0) @ d
+        if alternative == "two-sided":
+            extreme = np.abs(null) >= abs(observed) - slack
+        elif alternative == "greater":
+            extreme = null >= observed - slack
+        else:
+            extreme = null <= observed + slack
+        count += int(np.count_nonzero(extreme))
+    return count / 2**n
+
+
+def _smallest_sign_flip_pvalue(n: int, alternative: str) -> float:
+    """The smallest p-value the exact sign-flip distribution of n queries can give."""
+    return (2.0 if alternative == "two-sided" else 1.0) / 2**n
+
+
+def _verdict(mean: float, pvalue: float, alpha: float, interval, margin) -> str:
+    """Equivalence first (TOST), then a difference by its sign, else inconclusive."""
+    if margin is not None and -margin < interval[0] and interval[1] < margin:
+        return "equivalent"
+    if pvalue < alpha:
+        return "better" if mean > 0 else "worse"
+    return "inconclusive" if margin is not None else "not shown different"
+
+
 def _paired_test(
-    a, b, *, method, confidence_level, n_resamples, alternative, random_state, names=("a", "b")
+    a,
+    b,
+    *,
+    method,
+    confidence_level,
+    n_resamples,
+    alternative,
+    random_state,
+    margin=None,
+    equivalence_alpha=None,
+    names=("a", "b"),
 ) -> PairedTestResult:
-    """paired_test, with the names of the two models for the error messages."""
+    """paired_test, with the names of the two models for the error messages.
+
+    ``equivalence_alpha`` (default ``1 - confidence_level``) sets the level of
+    the TOST interval, ``1 - 2 * equivalence_alpha``.
+    """
+    if margin is not None and alternative != "two-sided":
+        raise ValueError(
+            f"margin={margin!r} needs alternative='two-sided' (got {alternative!r}): the "
+            "verdict looks for a difference in either direction."
+        )
     a, b, weight = _paired_values(a, b, names)
     if not _uniform(weight) and method != "bootstrap":
         raise ValueError(
@@ -448,12 +566,21 @@ def _paired_test(
         )
     if _uniform(weight):
         weight = None
+    tolerance = _rounding_tolerance(a, b)
     d = a - b
+    d[np.abs(d) <= tolerance] = 0.0  # equal up to rounding: equal
+    constant = np.ptp(d) <= 2 * tolerance
+    if constant:
+        d[:] = d.mean()  # equal up to rounding: equal
     n = d.shape[0]
     mean = float(np.average(d, weights=weight))
+    alpha = 1 - confidence_level
+    equivalence_alpha = alpha if equivalence_alpha is None else equivalence_alpha
     bootstrap_seed, permutation_seed = _seeds(random_state, 2)
+    boot = None
     if method == "t":
-        half = stats.t.ppf((1 + confidence_level) / 2, n - 1) * np.std(d, ddof=1) / np.sqrt(n)
+        sd = 0.0 if constant else np.std(d, ddof=1)
+        half = stats.t.ppf((1 + confidence_level) / 2, n - 1) * sd / np.sqrt(n)
         interval = (mean - half, mean + half)
     else:
         boot = _bootstrap(
@@ -468,25 +595,58 @@ def _paired_test(
     if (d == 0).all():
         statistic, pvalue = 0.0, 1.0
     elif method == "randomization":
-        result = stats.permutation_test(
-            (a, b),
-            _mean_difference,
-            permutation_type="samples",
-            vectorized=True,
-            n_resamples=n_resamples,
-            batch=max(1, _ELEMENTS_PER_BATCH // n),
-            alternative=alternative,
-            **{_RNG: np.random.default_rng(permutation_seed)},
-        )
-        statistic, pvalue = result.statistic, result.pvalue
+        if 2**n <= n_resamples:  # exact: every sign flip once
+            statistic = mean
+            pvalue = _exact_sign_flip_pvalue(d, alternative, tolerance)
+        else:
+            result = stats.permutation_test(
+                (d, np.zeros_like(d)),
+                _mean_difference,
+                permutation_type="samples",
+                vectorized=True,
+                n_resamples=n_resamples,
+                batch=max(1, _ELEMENTS_PER_BATCH // n),
+                alternative=alternative,
+                **{_RNG: np.random.default_rng(permutation_seed)},
+            )
+            statistic, pvalue = result.statistic, result.pvalue
     elif method == "bootstrap":
         null = _bootstrap_distribution(boot, d, weight, n_resamples, bootstrap_seed) - mean
         statistic, pvalue = mean, _bootstrap_pvalue(null, mean, alternative)
+        floor = _smallest_sign_flip_pvalue(n, alternative)
+        if pvalue < floor:
+            warnings.warn(
+                f"the bootstrap test of {names[0]} and {names[1]} gave p={pvalue:.3g} on "
+                f"{n} queries, below {floor:.3g}, the smallest p-value that the exact "
+                f"randomization test of {n} queries can give: resampling {n} queries "
+                "cannot carry more evidence than that. The p-value is raised to "
+                f"{floor:.3g}; use method='randomization' on few queries.",
+                UserWarning,
+                stacklevel=3,
+            )
+            pvalue = floor
+    elif constant:  # t-test without variance: undefined; the exact sign-flip p-value
+        statistic = float(np.copysign(np.inf, mean))
+        pvalue = _exact_sign_flip_pvalue(d, alternative, tolerance)
+        warnings.warn(
+            f"the differences between {names[0]} and {names[1]} are the same on every "
+            f"query (up to rounding): the t-test is undefined without variance; the "
+            f"p-value is that of the exact randomization test, {pvalue:.3g} on {n} queries.",
+            UserWarning,
+            stacklevel=3,
+        )
     elif method == "t":
-        statistic, pvalue = stats.ttest_rel(a, b, alternative=alternative)[:2]
+        statistic, pvalue = stats.ttest_1samp(d, 0.0, alternative=alternative)[:2]
     else:
-        statistic, pvalue = stats.wilcoxon(a, b, alternative=alternative)[:2]
+        statistic, pvalue = stats.wilcoxon(d, alternative=alternative)[:2]
     low, high = interval
+    equivalence = None
+    verdict = None
+    if margin is not None:
+        equivalence = _equivalence_interval(
+            d, weight, mean, method, boot, equivalence_alpha, n_resamples, bootstrap_seed
+        )
+        verdict = _verdict(mean, pvalue, alpha, equivalence, margin)
     return PairedTestResult(
         method=method,
         statistic=float(statistic),
@@ -495,7 +655,28 @@ def _paired_test(
         confidence_interval=(float(low), float(high)),
         effect_size=_effect_size(d, weight, mean),
         n_queries=n,
+        margin=None if margin is None else float(margin),
+        verdict=verdict,
+        equivalence_interval=equivalence,
     )
+
+
+def _equivalence_interval(
+    d, weight, mean, method, boot, alpha, n_resamples, seed
+) -> tuple[float, float]:
+    """The (1 - 2 alpha) interval of the mean difference for the two one-sided tests.
+
+    Student's t interval for method "t"; otherwise the percentile interval of the
+    bootstrap distribution of the mean difference.
+    """
+    n = d.shape[0]
+    if method == "t":
+        sd = np.std(d, ddof=1) if np.ptp(d) > 0 else 0.0
+        half = stats.t.ppf(1 - alpha, n - 1) * sd / np.sqrt(n)
+        return float(mean - half), float(mean + half)
+    distribution = _bootstrap_distribution(boot, d, weight, n_resamples, seed)
+    low, high = np.quantile(distribution, [alpha, 1 - alpha])
+    return float(low), float(high)
 
 
 @validate_params(
