@@ -112,7 +112,7 @@ def test_simplest_tied_refit_picks_the_simplest_tied_candidate():
             X, Y, qid=QID
         )
     comparison = refit.comparison_
-    tied_alphas = [float(name.split("=")[1]) for name in comparison.tied]
+    tied_alphas = [float(name.split("=")[1]) for name in comparison.not_shown_different]
     assert search.best_params_["alpha"] == max(tied_alphas)
     assert search.best_index_ == refit.best_index_
     # the reference of the comparison is the search's best by mean NDCG@5
@@ -133,8 +133,10 @@ def test_comparison_display_marks_the_tied_models():
     table = comparison.to_dict()
     assert display.names_.tolist() == table["name"]
     np.testing.assert_array_equal(display.means_, table["mean"])
-    assert display.tied_.tolist() == [name in comparison.tied for name in table["name"]]
-    assert len(display.errorbars_) == 2  # tied, and not
+    assert display.not_shown_different_.tolist() == [
+        name in comparison.not_shown_different for name in table["name"]
+    ]
+    assert len(display.errorbars_) == 3  # the reference, not shown different, worse
     assert [t.get_text() for t in display.ax_.get_yticklabels()] == table["name"]
     with pytest.raises(ValueError, match="same models"):
         ModelComparisonDisplay(["a"], [0.5, 0.6], [[0, 1]], [True])
