@@ -414,8 +414,7 @@ def _scorer_options(scoring, key: str | None, estimator) -> dict:
 
 
 class SimplestTiedRefit:
-    """A ``refit`` rule: the simplest candidate shown equivalent to (or not shown worse than)
-    the best.
+    """A ``refit`` rule: the simplest candidate shown equivalent to the best (or not shown worse).
 
     The ranking analogue of the one-standard-error rule. Given as
     ``refit=`` to :class:`~sklearn.model_selection.GridSearchCV`, it takes the
