@@ -626,9 +626,11 @@ def _paired_test(
                 stacklevel=3,
             )
             pvalue = floor
-    elif constant:  # t-test without variance: undefined; the exact sign-flip p-value
+    elif constant and method == "t":  # no variance: undefined; the exact sign-flip p-value
         statistic = float(np.copysign(np.inf, mean))
-        pvalue = _exact_sign_flip_pvalue(d, alternative, tolerance)
+        # only the observed signs (and, two-sided, all flipped) are as extreme
+        against = (alternative == "greater" and mean < 0) or (alternative == "less" and mean > 0)
+        pvalue = 1.0 if against else _smallest_sign_flip_pvalue(n, alternative)
         warnings.warn(
             f"the differences between {names[0]} and {names[1]} are the same on every "
             f"query (up to rounding): the t-test is undefined without variance; the "
