@@ -12,7 +12,7 @@ from scipy import optimize, stats
 
 from .._compat import Integers, Interval, validate_params
 from .._metrics._ndcg import QueryScores
-from ._paired import _aligned_matrix, _paired_values
+from ._paired import _aligned_matrix, _paired_values, _rounding_tolerance
 from ._pairwise import two_way_anova
 
 _PROBABILITY = Interval(Real, 0, 1, closed="neither")
@@ -28,7 +28,7 @@ def _sd_of_differences(a, b) -> tuple[float, int]:
         )
     d = a - b
     sd = float(np.std(d, ddof=1))
-    if not sd > 0:
+    if not sd > _rounding_tolerance(a, b):  # differences equal up to rounding: no variance
         raise ValueError(
             "the per-query differences of a and b have no variance in the pilot; their "
             "standard deviation is what sets the number of queries: use a pilot whose "
