@@ -171,7 +171,13 @@ def _verdict_report(comparison, per_query: dict, k: int, fit_time: dict) -> str:
     best = comparison.reference
     equivalent = comparison.equivalent
     chosen = min(equivalent, key=lambda name: (fit_time[name], equivalent.index(name)))
-    if chosen == best:
+    if chosen == best and len(equivalent) > 1:
+        lines.append(
+            f"\nRecommended: {best}, the best. {len(equivalent) - 1} other candidate(s) are "
+            f"shown to be within {comparison.margin:g} NDCG@{k} of it, but none fits faster "
+            f"({fit_time[best]:.2f} s per fold)."
+        )
+    elif chosen == best:
         others = [name for name in comparison.columns["name"] if name != best]
         lines.append(
             f"\nRecommended: {best}, the best. No other candidate is shown to be within "

@@ -38,3 +38,11 @@ def test_recommends_the_best_when_no_other_is_shown_equivalent():
     report = _verdict_report(comparison, per_query, 10, {"big": 2.0, "small": 0.5})
     assert "Recommended: big, the best. No other candidate is shown to be within 0.01" in report
     assert "inconclusive = the queries show neither" in report
+
+
+def test_recommends_the_best_when_it_is_also_the_fastest():
+    per_query = {"big": _scores(BASE), "small": _scores(BASE - 0.001 + WIGGLE)}
+    comparison = compare_models(per_query, margin=MARGIN, random_state=0)
+    report = _verdict_report(comparison, per_query, 10, {"big": 0.2, "small": 0.5})
+    assert "Recommended: big, the best. 1 other candidate(s) are shown to be within 0.01" in report
+    assert "none fits faster (0.20 s per fold)" in report
