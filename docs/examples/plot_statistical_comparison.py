@@ -163,7 +163,7 @@ plt.show()
 # does, so its difference is 0 but for one query. The interval of
 # ``HGB(max_depth=None)`` straddles 0: it may be up to about 0.004 better or
 # 0.008 worse than the best. Not shown different would only say that the 300
-# queries cannot tell; with the margin of 0.01, its 90% interval lies inside
+# queries cannot tell; with the margin of 0.01, its equivalence interval lies inside
 # (-0.01, 0.01), which shows the two to be equivalent.
 
 sklearn.set_config(enable_metadata_routing=False)
