@@ -109,9 +109,12 @@ def cross_val_query_scores(
     cv : int, cross-validation generator or iterable, default=None
         None or an int means :class:`~sklearn.model_selection.GroupKFold`
         with that many folds (5 by default), grouped by ``qid``. A splitter
-        must test each query once, whole: one that puts a query into more
-        than one test fold, or splits it between training and test, is
-        refused. Queries it never tests are left out of the result.
+        must test each query whole, and every query equally often: once,
+        or once per repetition of a repeated splitter such as
+        :class:`RepeatedGroupKFold`, whose values of a query are averaged
+        over its repetitions. One that splits a query between training and
+        test, or tests some queries more often than others, is refused.
+        Queries it never tests are left out of the result.
     params : dict, default=None
         Parameters for the estimator's ``fit`` and the splitter, as in
         :func:`~sklearn.model_selection.cross_validate` (routed when metadata
@@ -152,7 +155,8 @@ def cross_val_query_scores(
     Returns
     -------
     result : QueryScores
-        ``(qid, score, weight)``: the tested queries, sorted by id.
+        ``(qid, score, weight)``: the tested queries, sorted by id; with a
+        repeated splitter, each query's mean over the repetitions.
 
     See Also
     --------
@@ -200,7 +204,7 @@ def cross_val_query_scores(
         **options,
     )
     tests = result["indices"]["test"]
-    _check_each_query_tested_once(qid, tests)
+    repetitions = _repetitions(qid, tests)
     weight = params.get("sample_weight")
     folds = [
         query_scores(
@@ -220,40 +224,47 @@ def cross_val_query_scores(
     ]
     ids = np.concatenate([fold.qid for fold in folds])
     order = np.argsort(ids, kind="stable")
-    return QueryScores(
-        ids[order],
-        np.concatenate([fold.score for fold in folds])[order],
-        np.concatenate([fold.weight for fold in folds])[order],
-    )
+    ids = ids[order]
+    score = np.concatenate([fold.score for fold in folds])[order]
+    weight = np.concatenate([fold.weight for fold in folds])[order]
+    if repetitions > 1:  # each query's mean over its test folds, one per repetition
+        score = score.reshape(-1, repetitions).mean(axis=1)
+        ids, weight = ids[::repetitions], weight[::repetitions]
+    return QueryScores(ids, score, weight)
 
 
-def _check_each_query_tested_once(qid: np.ndarray, tests: list[np.ndarray]) -> None:
-    """Refuse folds in which a query is tested twice, or only in part."""
+def _repetitions(qid: np.ndarray, tests: list[np.ndarray]) -> int:
+    """How many times the splitter tests each query, whole; refuse anything else.
+
+    Every tested query must be tested whole (all its rows in the test fold) and as
+    often as every other tested query: once per repetition of a repeated splitter.
+    """
     fold = np.concatenate([np.full(len(test), i) for i, test in enumerate(tests)])
     rows = np.concatenate(tests)
     ids, inverse = np.unique(qid, return_inverse=True)
     inverse = inverse.reshape(-1)
+    size = np.bincount(inverse, minlength=ids.shape[0])
     tested = inverse[rows]
-    # a query tested in two folds has two (query, fold) pairs
-    pairs = np.unique(np.stack([tested, fold]), axis=1)
-    twice = np.flatnonzero(np.bincount(pairs[0], minlength=ids.shape[0]) > 1)
-    if twice.shape[0] or np.unique(rows).shape[0] != rows.shape[0]:
-        bad = ids[twice[:5]].tolist()
-        raise ValueError(
-            f"cv tests some queries in more than one fold (e.g. {bad}); the out-of-fold "
-            "value of a query needs one test fold that holds all of it. Use a splitter "
-            "that keeps queries whole, such as GroupKFold with groups=qid (the default), "
-            "and one repetition at a time."
-        )
-    partial = np.bincount(tested, minlength=ids.shape[0]) < np.bincount(inverse)
-    partial &= np.bincount(tested, minlength=ids.shape[0]) > 0
+    pairs, rows_in_pair = np.unique(np.stack([tested, fold]), axis=1, return_counts=True)
+    partial = rows_in_pair != size[pairs[0]]
     if partial.any():
-        bad = ids[np.flatnonzero(partial)[:5]].tolist()
+        bad = ids[np.unique(pairs[0][partial])[:5]].tolist()
         raise ValueError(
             f"cv splits some queries between training and test (e.g. {bad}); their "
             "NDCG would be computed on part of their documents. Use a splitter that "
             "keeps queries whole, such as GroupKFold with groups=qid (the default)."
         )
+    times = np.bincount(pairs[0], minlength=ids.shape[0])
+    times = times[times > 0]
+    if times.min() != times.max():
+        bad = ids[np.flatnonzero(np.bincount(pairs[0], minlength=ids.shape[0]) == times.max())]
+        raise ValueError(
+            f"cv tests some queries more often than others (e.g. {bad[:5].tolist()} "
+            f"{times.max()} times, others {times.min()}); the out-of-fold value of a query "
+            "averages its test folds, which needs every query tested equally often: once, "
+            "or once per repetition (GroupKFold, RepeatedGroupKFold with groups=qid)."
+        )
+    return int(times[0])
 
 
 def _describe(params: dict) -> str:
