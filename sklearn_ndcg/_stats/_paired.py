@@ -23,6 +23,7 @@ from ._pairwise import (
     randomized_tukey,
     tukey_hsd,
 )
+from ._strata import check_strata, stratified_bootstrap, stratum_labels, subsets
 
 PAIRED_METHODS = ("randomization", "t", "wilcoxon", "bootstrap")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
@@ -50,6 +51,7 @@ class PairedTestResult(NamedTuple):
     margin: float | None = None
     verdict: str | None = None
     equivalence_interval: tuple[float, float] | None = None
+    by_stratum: dict | None = None
 
 
 PairedTestResult.method.__doc__ = "The test: randomization, t, wilcoxon or bootstrap."
@@ -69,6 +71,10 @@ PairedTestResult.verdict.__doc__ = (
     'With a margin: ``a`` relative to ``b``, one of "better", "worse", '
     '"equivalent" or "inconclusive"; None without a margin.'
 )
+PairedTestResult.by_stratum.__doc__ = (
+    "With strata: ``{stratum: PairedTestResult}``, the same test on each stratum's "
+    "queries alone; None without strata."
+)
 PairedTestResult.equivalence_interval.__doc__ = (
     "With a margin: the (1 - 2 alpha) interval of the mean difference that the two "
     "one-sided tests (TOST) compare with ``(-margin, margin)``; None without a margin."
@@ -82,12 +88,17 @@ class BootstrapResult(NamedTuple):
     confidence_interval: tuple[float, float]
     standard_error: float
     n_queries: int
+    by_stratum: dict | None = None
 
 
 BootstrapResult.mean.__doc__ = "The (weighted) mean over queries, NaN values left out."
 BootstrapResult.confidence_interval.__doc__ = "``(low, high)`` bootstrap interval of the mean."
 BootstrapResult.standard_error.__doc__ = "Standard deviation of the bootstrap distribution."
 BootstrapResult.n_queries.__doc__ = "Number of queries used (NaN values left out)."
+BootstrapResult.by_stratum.__doc__ = (
+    "With strata: ``{stratum: BootstrapResult}`` of each stratum's queries alone; "
+    "None without strata."
+)
 
 
 @dataclass(frozen=True, repr=False)
@@ -116,6 +127,9 @@ class ModelComparison:
         The equivalence margin, or None.
     pairwise : PairwiseComparison or None
         With ``pairs="all"``, every pair of models; None otherwise.
+    by_stratum : dict or None
+        With ``strata``, ``{stratum: ModelComparison}`` on each stratum's
+        queries alone, with the same reference; None otherwise.
     """
 
     columns: dict[str, list]
@@ -125,6 +139,7 @@ class ModelComparison:
     alpha: float
     margin: float | None = None
     pairwise: PairwiseComparison | None = None
+    by_stratum: dict | None = None
 
     @property
     def not_shown_different(self) -> list:
@@ -214,8 +229,10 @@ def _as_query_values(values, name: str) -> tuple[np.ndarray, np.ndarray | None, 
     return score, None, None
 
 
-def _paired_values(a, b, names=("a", "b")) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Align two models' per-query values; drop pairs with NaN. Returns a, b and weights."""
+def _paired_values(a, b, names=("a", "b"), strata=None):
+    """Align two models' per-query values; drop pairs with NaN. Returns a, b and weights
+    (and, when ``strata`` is given, the stratum of each pair kept)."""
+    labels = None if strata is None else stratum_labels(a, strata, "/".join(names))
     (a, weight, qid_a), (b, weight_b, qid_b) = (
         _as_query_values(values, name) for values, name in zip((a, b), names)
     )
@@ -251,7 +268,8 @@ def _paired_values(a, b, names=("a", "b")) -> tuple[np.ndarray, np.ndarray, np.n
             f"{names[0]} and {names[1]} have {keep.sum()} queries where both values are "
             "defined (not NaN); a paired test needs at least 2."
         )
-    return a[keep], b[keep], None if weight is None else weight[keep]
+    kept = a[keep], b[keep], None if weight is None else weight[keep]
+    return kept if strata is None else (*kept, labels[keep])
 
 
 def _uniform(weight: np.ndarray | None) -> bool:
@@ -358,6 +376,7 @@ _PAIRED_PARAMS = {
         b=["array-like"],
         alternative=[StrOptions(set(_ALTERNATIVES))],
         margin=_MARGIN,
+        strata=["array-like", dict, None],
     ),
     prefer_skip_nested_validation=True,
 )
@@ -370,6 +389,7 @@ def paired_test(
     n_resamples: int = 9999,
     alternative: str = "two-sided",
     margin: float | None = None,
+    strata: ArrayLike | dict | None = None,
     random_state: int | np.random.Generator | None = None,
 ) -> PairedTestResult:
     """Test whether two models' mean NDCG differ, query by query.
@@ -423,6 +443,18 @@ def paired_test(
 
         None: no verdict. A p-value of at least ``alpha`` then means "not
         shown different", which is not "as good".
+    strata : array-like of shape (n_queries,) or dict, default=None
+        A label per query (e.g. head and tail queries, or the data set each
+        query comes from): for arrays, by position; for :class:`QueryScores`,
+        a mapping ``{qid: label}`` or an array in the order of the sorted
+        query ids (the order of :func:`cross_val_query_scores`' result).
+        The bootstrap (the interval, and ``method="bootstrap"``) then
+        resamples queries within each stratum, keeping its size, and gives
+        the percentile interval; the sign flips of the randomization test
+        are already independent per query, and the t and Wilcoxon tests are
+        unchanged. The result's ``by_stratum`` holds the same test on each
+        stratum alone (each needs at least 2 queries): an overall win can
+        hide a loss on a stratum.
     random_state : int, numpy.random.Generator or None, default=None
         Seeds the resampling, for reproducible results.
 
@@ -431,7 +463,7 @@ def paired_test(
     result : PairedTestResult
         Named tuple ``(method, statistic, pvalue, mean_difference,
         confidence_interval, effect_size, n_queries, margin, verdict,
-        equivalence_interval)``. The interval is
+        equivalence_interval, by_stratum)``. The interval is
         Student's t interval for ``method="t"``, otherwise the bootstrap BCa
         interval (the percentile interval where BCa is undefined, e.g. when
         all differences are equal). The effect size is Cohen's d_z, the mean
@@ -495,6 +527,7 @@ def paired_test(
         alternative=alternative,
         random_state=random_state,
         margin=margin,
+        strata=strata,
     )
 
 
@@ -547,6 +580,7 @@ def _paired_test(
     margin=None,
     equivalence_alpha=None,
     names=("a", "b"),
+    strata=None,
 ) -> PairedTestResult:
     """paired_test, with the names of the two models for the error messages.
 
@@ -558,7 +592,55 @@ def _paired_test(
             f"margin={margin!r} needs alternative='two-sided' (got {alternative!r}): the "
             "verdict looks for a difference in either direction."
         )
-    a, b, weight = _paired_values(a, b, names)
+    if strata is None:
+        a, b, weight = _paired_values(a, b, names)
+        labels = None
+    else:
+        a, b, weight, labels = _paired_values(a, b, names, strata)
+        check_strata(labels, 2, "a paired test")
+    options = dict(
+        method=method,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        alternative=alternative,
+        margin=margin,
+        equivalence_alpha=equivalence_alpha,
+        names=names,
+    )
+    result = _paired_core(a, b, weight, labels, random_state=random_state, **options)
+    if labels is None:
+        return result
+    seeds = _seeds(random_state, len(subsets(labels)) + 1)[1:]
+    by_stratum = {
+        label: _paired_core(
+            a[mask],
+            b[mask],
+            None if weight is None else weight[mask],
+            None,
+            random_state=seed,
+            **options,
+        )
+        for (label, mask), seed in zip(subsets(labels).items(), seeds)
+    }
+    return result._replace(by_stratum=by_stratum)
+
+
+def _paired_core(
+    a,
+    b,
+    weight,
+    labels,
+    *,
+    method,
+    confidence_level,
+    n_resamples,
+    alternative,
+    random_state,
+    margin,
+    equivalence_alpha,
+    names,
+) -> PairedTestResult:
+    """The paired test of aligned arrays; ``labels``: strata of the bootstrap, or None."""
     if not _uniform(weight) and method != "bootstrap":
         raise ValueError(
             f"method={method!r} does not take query weights, and the weights of {names[0]} "
@@ -583,6 +665,17 @@ def _paired_test(
         sd = 0.0 if constant else np.std(d, ddof=1)
         half = stats.t.ppf((1 + confidence_level) / 2, n - 1) * sd / np.sqrt(n)
         interval = (mean - half, mean + half)
+    elif labels is not None:
+        boot = stratified_bootstrap(
+            d,
+            weight,
+            labels,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            method="percentile",
+            seed=bootstrap_seed,
+        )
+        interval = boot.confidence_interval
     else:
         boot = _bootstrap(
             d,
@@ -688,6 +781,7 @@ def _equivalence_interval(
         "confidence_level": [_CONFIDENCE_LEVEL],
         "n_resamples": [Integers(1)],
         "method": [StrOptions({"BCa", "percentile", "basic"})],
+        "strata": ["array-like", dict, None],
         "random_state": _RANDOM_STATE,
     },
     prefer_skip_nested_validation=True,
@@ -698,6 +792,7 @@ def bootstrap_ci(
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
     method: str = "BCa",
+    strata: ArrayLike | dict | None = None,
     random_state: int | np.random.Generator | None = None,
 ) -> BootstrapResult:
     """Bootstrap confidence interval of a model's mean NDCG over queries.
@@ -726,13 +821,21 @@ def bootstrap_ci(
           all values equal) the percentile interval is returned.
         - "percentile": quantiles of the bootstrap distribution.
         - "basic": the percentile interval reflected about the mean.
+    strata : array-like of shape (n_queries,) or dict, default=None
+        A label per query: for arrays, by position; for :class:`QueryScores`,
+        a mapping ``{qid: label}`` or an array in the order of the sorted
+        query ids. Queries are then resampled within each stratum, keeping
+        its size (the stratified bootstrap; "BCa" gives the percentile
+        interval there), and ``by_stratum`` holds each stratum's own
+        interval. Every stratum needs at least 2 queries.
     random_state : int, numpy.random.Generator or None, default=None
         Seeds the resampling, for reproducible results.
 
     Returns
     -------
     result : BootstrapResult
-        Named tuple ``(mean, confidence_interval, standard_error, n_queries)``.
+        Named tuple ``(mean, confidence_interval, standard_error, n_queries,
+        by_stratum)``.
 
     See Also
     --------
@@ -751,6 +854,13 @@ def bootstrap_ci(
     True
     >>> bootstrap_ci(values, method="percentile", random_state=0).confidence_interval
     (0.53125, 0.96875)
+
+    With strata, each stratum's mean is reported too: here the last four
+    queries (a "tail") have a lower mean NDCG than the first four.
+
+    >>> result = bootstrap_ci(values, strata=["head"] * 4 + ["tail"] * 4, random_state=0)
+    >>> {label: r.mean for label, r in result.by_stratum.items()}
+    {'head': 0.875, 'tail': 0.6875}
     """
     return _bootstrap_ci(
         values,
@@ -758,17 +868,45 @@ def bootstrap_ci(
         n_resamples=n_resamples,
         method=method,
         random_state=random_state,
+        strata=strata,
     )
 
 
 def _bootstrap_ci(
-    values, *, confidence_level, n_resamples, method, random_state, name="values"
+    values, *, confidence_level, n_resamples, method, random_state, name="values", strata=None
 ) -> BootstrapResult:
     """bootstrap_ci, with the name of the values for the error messages."""
+    labels = None if strata is None else stratum_labels(values, strata, name)
     values, weight, _ = _as_query_values(values, name)
     keep = ~np.isnan(values)
     values = values[keep]
     weight = None if weight is None or _uniform(weight[keep]) else weight[keep]
+    options = dict(
+        confidence_level=confidence_level, n_resamples=n_resamples, method=method, name=name
+    )
+    if labels is None:
+        return _bootstrap_core(values, weight, None, random_state=random_state, **options)
+    labels = labels[keep]
+    check_strata(labels, 2, "the bootstrap")
+    seeds = _seeds(random_state, len(subsets(labels)) + 1)
+    result = _bootstrap_core(values, weight, labels, random_state=seeds[0], **options)
+    by_stratum = {
+        label: _bootstrap_core(
+            values[mask],
+            None if weight is None else weight[mask],
+            None,
+            random_state=seed,
+            **options,
+        )
+        for (label, mask), seed in zip(subsets(labels).items(), seeds[1:])
+    }
+    return result._replace(by_stratum=by_stratum)
+
+
+def _bootstrap_core(
+    values, weight, labels, *, confidence_level, n_resamples, method, random_state, name
+) -> BootstrapResult:
+    """bootstrap_ci of aligned arrays; ``labels``: strata to resample within, or None."""
     if values.shape[0] < 2:
         raise ValueError(
             f"{name} has {values.shape[0]} queries that are not NaN; a bootstrap needs at least 2."
@@ -776,14 +914,25 @@ def _bootstrap_ci(
     if np.isinf(values).any():
         raise ValueError(f"{name} must not hold infinite values.")
     (seed,) = _seeds(random_state, 1)
-    result = _bootstrap(
-        values,
-        weight,
-        confidence_level=confidence_level,
-        n_resamples=n_resamples,
-        method=method,
-        seed=seed,
-    )
+    if labels is not None:
+        result = stratified_bootstrap(
+            values,
+            weight,
+            labels,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            method=method,
+            seed=seed,
+        )
+    else:
+        result = _bootstrap(
+            values,
+            weight,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            method=method,
+            seed=seed,
+        )
     low, high = result.confidence_interval
     return BootstrapResult(
         mean=float(np.average(values, weights=weight)),
@@ -833,6 +982,7 @@ def _adjust(p: np.ndarray, correction: str | None) -> np.ndarray:
         correction=[StrOptions(set(CORRECTIONS)), None],
         margin=_MARGIN,
         pairs=[StrOptions({"reference", "all"})],
+        strata=["array-like", dict, None],
     ),
     prefer_skip_nested_validation=True,
 )
@@ -846,6 +996,7 @@ def compare_models(
     n_resamples: int = 9999,
     margin: float | None = None,
     pairs: str = "reference",
+    strata: ArrayLike | dict | None = None,
     random_state: int | np.random.Generator | None = None,
 ) -> ModelComparison:
     """Compare several models with the best one (or a baseline, or each other), query by query.
@@ -912,6 +1063,11 @@ def compare_models(
         - "reference": each model with the reference.
         - "all": every pair; the result's ``pairwise`` holds them, and the
           rows of the main table take their p-values from it.
+    strata : array-like of shape (n_queries,) or dict, default=None
+        A label per query; see :func:`paired_test`. The intervals and the
+        bootstrap resample within strata, and the result's ``by_stratum``
+        holds one comparison per stratum, with the same reference (the Tukey
+        procedures, already blocked by query, only add those tables).
     random_state : int, numpy.random.Generator or None, default=None
         Seeds every resampling, for reproducible results.
 
@@ -927,7 +1083,7 @@ def compare_models(
         ``verdict`` (relative to the reference: "reference", "better",
         "worse", and "equivalent" or "inconclusive" with a margin, "not shown
         different" without); and the attributes ``reference``, ``method``,
-        ``correction``, ``alpha``, ``margin``, ``pairwise``,
+        ``correction``, ``alpha``, ``margin``, ``pairwise``, ``by_stratum``,
         ``not_shown_different`` and ``equivalent``. It prints as a table and
         converts with ``to_dict()`` and ``to_frame()``.
 
@@ -991,7 +1147,7 @@ def compare_models(
             "intervals; use method='tukey' or a paired test for equivalence."
         )
     names = list(scores)
-    seeds = _seeds(random_state, 2 * len(names) + 1)
+    seeds = _seeds(random_state, 2 * len(names) + 2)
     intervals = {
         name: _bootstrap_ci(
             scores[name],
@@ -1000,24 +1156,19 @@ def compare_models(
             method="BCa",
             random_state=seed,
             name=f"scores[{name!r}]",
+            strata=strata,
         )
         for name, seed in zip(names, seeds)
     }
     means = np.array([intervals[name].mean for name in names])
     reference = names[int(np.argmax(means))] if baseline is None else baseline
     alpha = 1 - confidence_level
+    args = (scores, names, reference, method, correction, alpha, margin, n_resamples, seeds)
     if pairs == "all":
-        pairwise, by_name = _all_pairs(
-            scores, names, reference, method, correction, alpha, margin, n_resamples, seeds
-        )
+        pairwise, by_name = _all_pairs(*args, strata=strata)
         correction = None if method in PAIRWISE_METHODS else correction
     else:
-        pairwise, by_name = (
-            None,
-            _with_reference(
-                scores, names, reference, method, correction, alpha, margin, n_resamples, seeds
-            ),
-        )
+        pairwise, by_name = None, _with_reference(*args, strata=strata)
     rows = sorted(names, key=lambda name: -intervals[name].mean)  # stable: input order on ties
     nan = float("nan")
 
@@ -1038,13 +1189,62 @@ def compare_models(
         ],
         "verdict": column("verdict", "reference"),
     }
+    by_stratum = None
+    if strata is not None:
+        by_stratum = _by_stratum(
+            scores,
+            strata,
+            baseline=reference,
+            method=method,
+            correction=None if method in PAIRWISE_METHODS else correction,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            margin=margin,
+            pairs=pairs,
+            random_state=seeds[-2],
+        )
     return ModelComparison(
-        _table.Table(columns), reference, method, correction, alpha, margin, pairwise
+        _table.Table(columns), reference, method, correction, alpha, margin, pairwise, by_stratum
     )
 
 
+def _subset(values, mask: np.ndarray):
+    """The queries of ``values`` where ``mask`` (in the order of the sorted query ids)."""
+    if isinstance(values, QueryScores):
+        order = np.argsort(np.asarray(values.qid), kind="stable")
+        return QueryScores(
+            np.asarray(values.qid)[order][mask],
+            np.asarray(values.score, dtype=np.float64)[order][mask],
+            np.asarray(values.weight, dtype=np.float64)[order][mask],
+        )
+    return np.asarray(values, dtype=np.float64)[mask]
+
+
+def _by_stratum(scores, strata, *, random_state, **options) -> dict:
+    """One comparison per stratum, each on that stratum's queries alone."""
+    names = list(scores)
+    labels = {name: stratum_labels(scores[name], strata, f"scores[{name!r}]") for name in names}
+    first = labels[names[0]]
+    for name in names[1:]:
+        if labels[name].tolist() != first.tolist():
+            raise ValueError(
+                f"scores[{names[0]!r}] and scores[{name!r}] hold different queries, so strata "
+                "cannot label both; compare models on the same queries."
+            )
+    groups = subsets(first)
+    seeds = _seeds(random_state, len(groups))
+    return {
+        label: compare_models(
+            {name: _subset(scores[name], mask) for name in names},
+            random_state=seed,
+            **options,
+        )
+        for (label, mask), seed in zip(groups.items(), seeds)
+    }
+
+
 def _with_reference(
-    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds
+    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, strata
 ):
     """Each model against the reference: ``{name: row}``."""
     others = [name for name in names if name != reference]
@@ -1061,6 +1261,7 @@ def _with_reference(
             margin=margin,
             equivalence_alpha=equivalence_alpha,
             names=(f"scores[{name!r}]", f"scores[{reference!r}]"),
+            strata=strata,
         )
         for name, seed in zip(others, seeds[len(names) :])
     ]
@@ -1106,7 +1307,9 @@ def _aligned_matrix(scores, names) -> np.ndarray:
     return matrix
 
 
-def _all_pairs(scores, names, reference, method, correction, alpha, margin, n_resamples, seeds):
+def _all_pairs(
+    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, strata
+):
     """Every pair of models: the pairwise table, and each model's row against the reference."""
     index_pairs = pairs_of(names)
     if method in PAIRWISE_METHODS:
@@ -1143,6 +1346,7 @@ def _all_pairs(scores, names, reference, method, correction, alpha, margin, n_re
                 margin=margin,
                 equivalence_alpha=equivalence_alpha,
                 names=(f"scores[{names[i]!r}]", f"scores[{names[j]!r}]"),
+                strata=strata,
             )
             for (i, j), seed in zip(index_pairs, seeds)
         ]
