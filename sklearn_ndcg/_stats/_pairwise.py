@@ -11,7 +11,7 @@ from scipy import stats
 from . import _table
 
 PAIRWISE_METHODS = ("tukey", "randomized_tukey")
-_ELEMENTS_PER_BATCH = 2**22
+_ELEMENTS_PER_BATCH = 2**20  # each batch of permutations holds a few 8 MB arrays
 
 
 @dataclass(frozen=True, repr=False)
