@@ -1,7 +1,7 @@
 """
-===========================================
+=============================================
 How many queries does a test collection need?
-===========================================
+=============================================
 
 Before judging thousands of documents, plan how many queries the comparison
 of your models needs. From a small pilot, topic-set-size design
