@@ -12,8 +12,9 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
   ``make_dcg_scorer``, ``RankingEvaluator``, ``RepeatedGroupKFold``.
 - Statistical model selection (``_stats``): ``cross_val_query_scores``,
   ``search_query_scores``, ``paired_test``, ``bootstrap_ci``, ``compare_models``,
-  ``SimplestTiedRefit``, ``ModelComparison``, ``PairedTestResult``,
-  ``BootstrapResult``.
+  ``SimplestTiedRefit``, ``ModelComparison``, ``PairwiseComparison``,
+  ``PairedTestResult``, ``BootstrapResult``; planning: ``required_queries``,
+  ``detectable_difference``, ``generalizability_study``, ``GeneralizabilityStudy``.
 - Conventions of other libraries (``_conventions``): ``CONVENTIONS``,
   ``positive_part_gain``.
 - Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``.
@@ -53,11 +54,23 @@ from ._stats._paired import (
     compare_models,
     paired_test,
 )
+from ._stats._pairwise import PairwiseComparison
+from ._stats._planning import (
+    GeneralizabilityStudy,
+    detectable_difference,
+    generalizability_study,
+    required_queries,
+)
 from ._stats._search import SimplestTiedRefit, cross_val_query_scores, search_query_scores
 
 __version__ = "0.2.0"
 
 __all__ = [
+    "required_queries",
+    "generalizability_study",
+    "detectable_difference",
+    "PairwiseComparison",
+    "GeneralizabilityStudy",
     "BootstrapResult",
     "CONVENTIONS",
     "JudgmentPool",

@@ -89,33 +89,36 @@ print(results.round(4).to_string(index=False))
 # with :class:`~sklearn_ndcg.RankingEvaluator`'s own score rather than a
 # scorer, so the cutoff is given again with ``k=10``.
 scores = search_query_scores(search, X, y, qid=qid, n_candidates=5, k=10, describe=describe)
-comparison = compare_models(scores, random_state=0)
+comparison = compare_models(scores, margin=0.01, random_state=0)
 print(comparison)
 
 # %%
 # Each candidate is compared with the best, ``Ridge(alpha=10.0)``, by the
 # paired randomization test over the 300 queries, and the p-values are
-# adjusted by Holm's method for the four comparisons.
+# adjusted by Holm's method for the four comparisons. ``margin=0.01`` says
+# that differences of NDCG\@10 below 0.01 do not matter, and each candidate
+# gets a verdict:
 #
-# - ``Ridge(alpha=0.1)`` and ``HGB(max_depth=None)`` are tied with the best:
-#   the queries do not show them to be different from it.
-# - ``HGB(max_depth=2)`` is significantly worse, by 0.01 NDCG\@10 on average.
-# - ``Ridge(alpha=1000.0)`` is significantly worse too, by only 0.0007 on
-#   average: it ranks 276 of the 300 queries exactly as the best does, and of
-#   the other 24 it ranks 18 worse and 6 better. So lopsided a split is
-#   unlikely to be chance, but the difference is far too small to matter
-#   (effect size -0.14). Significant is not the same as important.
+# - ``Ridge(alpha=0.1)`` and ``HGB(max_depth=None)`` are *equivalent* to the
+#   best: the 300 queries show their NDCG\@10 to be within 0.01 of it.
+# - ``HGB(max_depth=2)`` is *worse*, by 0.01 NDCG\@10 on average.
+# - ``Ridge(alpha=1000.0)`` is significantly different (adjusted p 0.02), by
+#   only 0.0007 on average: it ranks 276 of the 300 queries exactly as the
+#   best does, and of the other 24 it ranks 18 worse and 6 better. So lopsided
+#   a split is unlikely to be chance, but the difference is shown to be far
+#   smaller than the margin, and the verdict is *equivalent*. Significant is
+#   not the same as important.
 #
-# So the search's choice among the tied candidates is arbitrary: prefer the
-# one that is cheapest to run or easiest to maintain (here a ridge model over
-# the trees), and report its NDCG on held-out queries rather than its
+# So the search's choice among the equivalent candidates is arbitrary: prefer
+# the one that is cheapest to run or easiest to maintain (here a ridge model
+# over the trees), and report its NDCG on held-out queries rather than its
 # cross-validated score, which the selection makes optimistic.
 #
 # The comparison drawn
 # --------------------
 # :class:`~sklearn_ndcg.ModelComparisonDisplay` draws each candidate's mean
-# NDCG\@10 with its bootstrap confidence interval, best at the top; filled
-# points are tied with the best, hollow ones significantly different.
+# NDCG\@10 with its bootstrap confidence interval, best at the top, grouped
+# in the legend by verdict; the hollow point is the one shown worse.
 fig, ax = plt.subplots(figsize=(7, 4))
 ModelComparisonDisplay.from_comparison(comparison, ax=ax)
 ax.set_ylim(-4.5, 1.5)  # room for the legend above the best candidate
@@ -159,7 +162,8 @@ plt.show()
 # 0. ``Ridge(alpha=0.1)`` ranks 299 of the 300 queries exactly as the best
 # does, so its difference is 0 but for one query. The interval of
 # ``HGB(max_depth=None)`` straddles 0: it may be up to about 0.004 better or
-# 0.008 worse than the best. Tied means that the 300 queries cannot tell,
-# not that the two are equal.
+# 0.008 worse than the best. Not shown different would only say that the 300
+# queries cannot tell; with the margin of 0.01, its equivalence interval lies inside
+# (-0.01, 0.01), which shows the two to be equivalent.
 
 sklearn.set_config(enable_metadata_routing=False)

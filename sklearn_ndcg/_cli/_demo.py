@@ -34,6 +34,9 @@ CUTOFFS = (1, 5, 10)
 N_COMPARED = 3
 """How many of the best candidates are compared query by query after the search."""
 
+MARGIN = 0.01
+"""Differences of NDCG smaller than this do not matter: the equivalence margin of the verdict."""
+
 
 _LOG = logging.getLogger(__name__)
 """Progress lines. The search logs here, so that it holds no stream itself:
@@ -154,27 +157,37 @@ def _table(results: dict, cutoffs: list[int], refit: str) -> str:
     return "\n".join(lines)
 
 
-def _tied_report(comparison, per_query: dict, k: int) -> str:
-    """Which of the compared candidates the queries cannot tell from the best."""
+def _verdict_report(comparison, per_query: dict, k: int, fit_time: dict) -> str:
+    """Each compared candidate's verdict against the best, and the one to use, with why."""
     n_queries = next(iter(per_query.values())).qid.shape[0]
     lines = [
         f"\nThe best {len(per_query)} candidates, out-of-fold NDCG@{k} per query "
         f"({n_queries} queries), each against the best (paired randomization test, "
-        f"{comparison.correction}-adjusted):\n",
+        f"{comparison.correction}-adjusted, margin {comparison.margin:g}):\n",
         str(comparison),
+        f"\nverdict: equivalent = shown within {comparison.margin:g} of the best; worse = "
+        "shown worse; inconclusive = the queries show neither (more queries would tell).",
     ]
-    tied = comparison.tied
-    if len(tied) > 1:
-        others = [name for name in tied if name != comparison.reference]
+    best = comparison.reference
+    equivalent = comparison.equivalent
+    chosen = min(equivalent, key=lambda name: (fit_time[name], equivalent.index(name)))
+    if chosen == best and len(equivalent) > 1:
         lines.append(
-            f"\n{len(others)} of the other candidates cannot be told apart from the best "
-            f"(adjusted p >= {comparison.alpha:g}): {', '.join(others)}. Prefer the "
-            "simplest or fastest of these; their order in the search is noise."
+            f"\nRecommended: {best}, the best. {len(equivalent) - 1} other candidate(s) are "
+            f"shown to be within {comparison.margin:g} NDCG@{k} of it, but none fits faster "
+            f"({fit_time[best]:.2f} s per fold)."
+        )
+    elif chosen == best:
+        others = [name for name in comparison.columns["name"] if name != best]
+        lines.append(
+            f"\nRecommended: {best}, the best. No other candidate is shown to be within "
+            f"{comparison.margin:g} NDCG@{k} of it ({len(others)} compared)."
         )
     else:
         lines.append(
-            f"\nThe best candidate is significantly better than the other {len(per_query) - 1} "
-            f"(adjusted p < {comparison.alpha:g})."
+            f"\nRecommended: {chosen}. Its NDCG@{k} is shown to be within "
+            f"{comparison.margin:g} of the best ({best}), and it fits faster "
+            f"({fit_time[chosen]:.2f} s per fold against {fit_time[best]:.2f} s)."
         )
     return "\n".join(lines)
 
@@ -276,7 +289,7 @@ def _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out) -> GridSearchCV:
             n_candidates=N_COMPARED,
             describe=_describe,
         )
-        comparison = compare_models(per_query, random_state=seed)
+        comparison = compare_models(per_query, margin=MARGIN, random_state=seed)
         report("scoring the held-out queries")
         best = search.best_estimator_.predict(X[test])
     random = np.random.default_rng(seed).random(len(test))
@@ -293,7 +306,11 @@ def _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out) -> GridSearchCV:
     )
     print(_table(search.cv_results_, cutoffs, refit), file=out)
     print(f"\nBest parameters (by NDCG@{k}): {_describe(search.best_params_)}", file=out)
-    print(_tied_report(comparison, per_query, k), file=out)
+    fit_time = {
+        _describe(params): time
+        for params, time in zip(search.cv_results_["params"], search.cv_results_["mean_fit_time"])
+    }
+    print(_verdict_report(comparison, per_query, k, fit_time), file=out)
     print(
         f"\nHeld-out NDCG@{k} ({len(np.unique(qid[test]))} queries, {len(test)} documents):",
         file=out,

@@ -15,6 +15,15 @@ from scipy import stats
 
 from .._compat import Integers, Interval, StrOptions, validate_params
 from .._metrics._ndcg import QueryScores
+from . import _table
+from ._pairwise import (
+    PAIRWISE_METHODS,
+    PairwiseComparison,
+    pairs_of,
+    randomized_tukey,
+    tukey_hsd,
+)
+from ._strata import check_strata, stratified_bootstrap, stratum_labels, subsets
 
 PAIRED_METHODS = ("randomization", "t", "wilcoxon", "bootstrap")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
@@ -26,6 +35,7 @@ _RNG = "rng" if "rng" in inspect.signature(stats.bootstrap).parameters else "ran
 _ELEMENTS_PER_BATCH = 2**22  # resamples are drawn in batches of about 32 MB
 _CONFIDENCE_LEVEL = Interval(Real, 0, 1, closed="neither")
 _RANDOM_STATE = [None, Integers(0), np.random.Generator]
+_MARGIN = [Interval(Real, 0, None, closed="neither"), None]
 
 
 class PairedTestResult(NamedTuple):
@@ -38,6 +48,10 @@ class PairedTestResult(NamedTuple):
     confidence_interval: tuple[float, float]
     effect_size: float
     n_queries: int
+    margin: float | None = None
+    verdict: str | None = None
+    equivalence_interval: tuple[float, float] | None = None
+    by_stratum: dict | None = None
 
 
 PairedTestResult.method.__doc__ = "The test: randomization, t, wilcoxon or bootstrap."
@@ -52,6 +66,19 @@ PairedTestResult.effect_size.__doc__ = (
     "Cohen's d_z: the mean difference over the standard deviation of the differences."
 )
 PairedTestResult.n_queries.__doc__ = "Number of queries used (pairs without NaN)."
+PairedTestResult.margin.__doc__ = "The equivalence margin, or None when none was given."
+PairedTestResult.verdict.__doc__ = (
+    'With a margin: ``a`` relative to ``b``, one of "better", "worse", '
+    '"equivalent" or "inconclusive"; None without a margin.'
+)
+PairedTestResult.by_stratum.__doc__ = (
+    "With strata: ``{stratum: PairedTestResult}``, the same test on each stratum's "
+    "queries alone; None without strata."
+)
+PairedTestResult.equivalence_interval.__doc__ = (
+    "With a margin: the (1 - 2 alpha) interval of the mean difference that the two "
+    "one-sided tests (TOST) compare with ``(-margin, margin)``; None without a margin."
+)
 
 
 class BootstrapResult(NamedTuple):
@@ -61,12 +88,17 @@ class BootstrapResult(NamedTuple):
     confidence_interval: tuple[float, float]
     standard_error: float
     n_queries: int
+    by_stratum: dict | None = None
 
 
 BootstrapResult.mean.__doc__ = "The (weighted) mean over queries, NaN values left out."
 BootstrapResult.confidence_interval.__doc__ = "``(low, high)`` bootstrap interval of the mean."
 BootstrapResult.standard_error.__doc__ = "Standard deviation of the bootstrap distribution."
 BootstrapResult.n_queries.__doc__ = "Number of queries used (NaN values left out)."
+BootstrapResult.by_stratum.__doc__ = (
+    "With strata: ``{stratum: BootstrapResult}`` of each stratum's queries alone; "
+    "None without strata."
+)
 
 
 @dataclass(frozen=True, repr=False)
@@ -77,18 +109,27 @@ class ModelComparison:
     ----------
     columns : dict of str to list
         The table: ``name``, ``mean``, ``ci_low``, ``ci_high``, ``difference``,
-        ``pvalue``, ``adjusted_pvalue``, ``effect_size`` and
-        ``tied_with_reference``; see :func:`compare_models`. :meth:`to_dict`
-        returns a copy.
+        ``pvalue``, ``adjusted_pvalue``, ``effect_size``,
+        ``not_shown_different`` and ``verdict``; see :func:`compare_models`.
+        :meth:`to_dict` returns a copy. The column ``tied_with_reference`` is
+        now ``not_shown_different`` (the old name works, with a FutureWarning,
+        until 0.4).
     reference : hashable
         The model the others are compared with.
     method : str
-        The paired test.
+        The paired test, or the all-pairs procedure.
     correction : str or None
         The correction of the p-values for the number of comparisons.
     alpha : float
-        ``1 - confidence_level``: a model is tied with the reference when its
-        adjusted p-value is at least ``alpha``.
+        ``1 - confidence_level``: the queries do not show a model different
+        from the reference when its adjusted p-value is at least ``alpha``.
+    margin : float or None
+        The equivalence margin, or None.
+    pairwise : PairwiseComparison or None
+        With ``pairs="all"``, every pair of models; None otherwise.
+    by_stratum : dict or None
+        With ``strata``, ``{stratum: ModelComparison}`` on each stratum's
+        queries alone, with the same reference; None otherwise.
     """
 
     columns: dict[str, list]
@@ -96,15 +137,41 @@ class ModelComparison:
     method: str
     correction: str | None
     alpha: float
+    margin: float | None = None
+    pairwise: PairwiseComparison | None = None
+    by_stratum: dict | None = None
+
+    @property
+    def not_shown_different(self) -> list:
+        """Models the queries do not show different from the reference (reference included),
+        best first. Not shown different is not "as good": see ``equivalent``."""
+        return [
+            name
+            for name, same in zip(self.columns["name"], self.columns["not_shown_different"])
+            if same
+        ]
+
+    @property
+    def equivalent(self) -> list:
+        """Models shown equivalent to the reference within the margin (reference included),
+        best first; just the reference without a margin."""
+        return [
+            name
+            for name, verdict in zip(self.columns["name"], self.columns["verdict"])
+            if verdict in ("reference", "equivalent")
+        ]
 
     @property
     def tied(self) -> list:
-        """Names of the models tied with the reference, the reference included, best first."""
-        return [
-            name
-            for name, tied in zip(self.columns["name"], self.columns["tied_with_reference"])
-            if tied
-        ]
+        """Deprecated: use ``not_shown_different`` (or ``equivalent`` with a margin)."""
+        warnings.warn(
+            "ModelComparison.tied is now ModelComparison.not_shown_different: a p-value of "
+            "at least alpha means the queries did not show a difference, not that the models "
+            "are as good (give a margin for that); tied will be removed in 0.4.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.not_shown_different
 
     def to_dict(self) -> dict[str, list]:
         """The table as lists, one per column.
@@ -114,7 +181,7 @@ class ModelComparison:
         table : dict of str to list
             ``{column: values}``, rows best first.
         """
-        return {column: list(values) for column, values in self.columns.items()}
+        return _table.Table({column: list(values) for column, values in self.columns.items()})
 
     def to_frame(self):
         """The table as a pandas DataFrame.
@@ -124,46 +191,17 @@ class ModelComparison:
         frame : pandas.DataFrame
             One row per model, best first; needs pandas.
         """
-        try:
-            import pandas as pd
-        except ImportError as error:
-            raise ImportError(
-                "ModelComparison.to_frame needs pandas; install it (pip install pandas) "
-                "or use to_dict()."
-            ) from error
-        return pd.DataFrame(self.to_dict())
+        return _table.to_frame(self.columns, "ModelComparison")
 
     def __str__(self) -> str:
-        cells = [list(self.columns)]
-        for row in zip(*self.columns.values()):
-            cells.append([_format_cell(column, value) for column, value in zip(cells[0], row)])
-        widths = [max(len(row[j]) for row in cells) for j in range(len(cells[0]))]
-        lines = [
-            "  ".join(
-                cell.ljust(width) if j == 0 else cell.rjust(width)
-                for j, (cell, width) in enumerate(zip(row, widths))
-            ).rstrip()
-            for row in cells
-        ]
+        margin = "" if self.margin is None else f", margin={self.margin:g}"
         title = (
             f"Models compared with {self.reference!r} ({self.method} test, "
-            f"correction={self.correction!r}, alpha={self.alpha:g})"
+            f"correction={self.correction!r}, alpha={self.alpha:g}{margin})"
         )
-        return "\n".join([title, *lines])
+        return _table.format_table(title, self.columns)
 
     __repr__ = __str__
-
-
-def _format_cell(column: str, value) -> str:
-    if column == "name":
-        return str(value)
-    if column == "tied_with_reference":
-        return "yes" if value else "no"
-    if np.isnan(value):
-        return "-"
-    if column in ("pvalue", "adjusted_pvalue"):
-        return f"{value:.4g}"
-    return f"{value:.4f}"
 
 
 def _as_query_values(values, name: str) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
@@ -191,8 +229,10 @@ def _as_query_values(values, name: str) -> tuple[np.ndarray, np.ndarray | None, 
     return score, None, None
 
 
-def _paired_values(a, b, names=("a", "b")) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Align two models' per-query values; drop pairs with NaN. Returns a, b and weights."""
+def _paired_values(a, b, names=("a", "b"), strata=None):
+    """Align two models' per-query values; drop pairs with NaN. Returns a, b and weights
+    (and, when ``strata`` is given, the stratum of each pair kept)."""
+    labels = None if strata is None else stratum_labels(a, strata, "/".join(names))
     (a, weight, qid_a), (b, weight_b, qid_b) = (
         _as_query_values(values, name) for values, name in zip((a, b), names)
     )
@@ -228,7 +268,8 @@ def _paired_values(a, b, names=("a", "b")) -> tuple[np.ndarray, np.ndarray, np.n
             f"{names[0]} and {names[1]} have {keep.sum()} queries where both values are "
             "defined (not NaN); a paired test needs at least 2."
         )
-    return a[keep], b[keep], None if weight is None else weight[keep]
+    kept = a[keep], b[keep], None if weight is None else weight[keep]
+    return kept if strata is None else (*kept, labels[keep])
 
 
 def _uniform(weight: np.ndarray | None) -> bool:
@@ -301,7 +342,10 @@ def _bootstrap_pvalue(null: np.ndarray, mean: float, alternative: str) -> float:
 
 
 def _effect_size(d: np.ndarray, weight: np.ndarray | None, mean: float) -> float:
-    """Cohen's d_z; with weights, the weighted standard deviation (n - 1 in the denominator)."""
+    """Cohen's d_z; with weights, the weighted standard deviation (n - 1 in the denominator).
+
+    ``d`` is snapped: differences equal up to rounding are equal.
+    """
     if np.ptp(d) == 0:
         return 0.0 if mean == 0 else float(np.copysign(np.inf, mean))
     if weight is None:
@@ -331,6 +375,8 @@ _PAIRED_PARAMS = {
         a=["array-like"],
         b=["array-like"],
         alternative=[StrOptions(set(_ALTERNATIVES))],
+        margin=_MARGIN,
+        strata=["array-like", dict, None],
     ),
     prefer_skip_nested_validation=True,
 )
@@ -342,6 +388,8 @@ def paired_test(
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
     alternative: str = "two-sided",
+    margin: float | None = None,
+    strata: ArrayLike | dict | None = None,
     random_state: int | np.random.Generator | None = None,
 ) -> PairedTestResult:
     """Test whether two models' mean NDCG differ, query by query.
@@ -379,6 +427,34 @@ def paired_test(
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         The alternative hypothesis: the mean difference ``a - b`` is not 0, is
         below 0 or is above 0.
+    margin : float > 0, default=None
+        The equivalence margin δ: differences of mean NDCG smaller than δ do
+        not matter (e.g. 0.01). With a margin the result gets a ``verdict``
+        for ``a`` relative to ``b``, at the level ``alpha = 1 - confidence_level``:
+
+        - "equivalent": the two one-sided tests (TOST) reject, i.e. the
+          ``1 - 2 * alpha`` interval of the mean difference (Student's t
+          interval for ``method="t"``, otherwise the percentile bootstrap
+          interval) lies inside ``(-margin, margin)``;
+        - otherwise "better" or "worse": the test rejects equality at ``alpha``,
+          by the sign of the mean difference;
+        - otherwise "inconclusive": the queries show neither a difference nor
+          equivalence. Needs ``alternative="two-sided"``.
+
+        None: no verdict. A p-value of at least ``alpha`` then means "not
+        shown different", which is not "as good".
+    strata : array-like of shape (n_queries,) or dict, default=None
+        A label per query (e.g. head and tail queries, or the data set each
+        query comes from): for arrays, by position; for :class:`QueryScores`,
+        a mapping ``{qid: label}`` or an array in the order of the sorted
+        query ids (the order of :func:`cross_val_query_scores`' result).
+        The bootstrap (the interval, and ``method="bootstrap"``) then
+        resamples queries within each stratum, keeping its size, and gives
+        the percentile interval; the sign flips of the randomization test
+        are already independent per query, and the t and Wilcoxon tests are
+        unchanged. The result's ``by_stratum`` holds the same test on each
+        stratum alone (each needs at least 2 queries): an overall win can
+        hide a loss on a stratum.
     random_state : int, numpy.random.Generator or None, default=None
         Seeds the resampling, for reproducible results.
 
@@ -386,7 +462,8 @@ def paired_test(
     -------
     result : PairedTestResult
         Named tuple ``(method, statistic, pvalue, mean_difference,
-        confidence_interval, effect_size, n_queries)``. The interval is
+        confidence_interval, effect_size, n_queries, margin, verdict,
+        equivalence_interval, by_stratum)``. The interval is
         Student's t interval for ``method="t"``, otherwise the bootstrap BCa
         interval (the percentile interval where BCa is undefined, e.g. when
         all differences are equal). The effect size is Cohen's d_z, the mean
@@ -400,9 +477,19 @@ def paired_test(
 
     Notes
     -----
-    When every difference is 0 the models cannot be told apart: the statistic
+    Differences that are equal up to floating-point rounding (16 machine
+    epsilons of the largest value) are treated as equal, so the exact
+    randomization test is exact and the effect size of constant differences
+    is the documented 0 or infinity. When every difference is 0 the statistic
     is 0 and the p-value 1 for every method (scipy would return NaN or raise
-    for "t" and "wilcoxon").
+    for "t" and "wilcoxon"). When every difference is the same non-zero value
+    the t-test is undefined: it warns and gives the p-value of the exact
+    randomization test (``2 / 2**n`` two-sided).
+
+    No p-value goes below what the queries can carry: a bootstrap p-value
+    smaller than the smallest p-value of the exact randomization test of the
+    same queries (``2 / 2**n`` two-sided, ``1 / 2**n`` one-sided) is raised to
+    it, with a warning; resampling 3 queries cannot show more than that.
 
     References
     ----------
@@ -423,6 +510,13 @@ def paired_test(
     (0.0112, [0.0288, 0.1587])
     >>> round(result.effect_size, 3), result.n_queries
     (1.208, 8)
+
+    With a margin of 0.01 the verdict reads: ``a`` is better than ``b`` (its
+    90 % t interval, (0.0417, 0.1458), lies above 0, and not within ±0.01):
+
+    >>> result = paired_test(a, b, method="t", margin=0.01)
+    >>> result.verdict, [round(x, 4) for x in result.equivalence_interval]
+    ('better', [0.0417, 0.1458])
     """
     return _paired_test(
         a,
@@ -432,14 +526,121 @@ def paired_test(
         n_resamples=n_resamples,
         alternative=alternative,
         random_state=random_state,
+        margin=margin,
+        strata=strata,
     )
 
 
+def _rounding_tolerance(*arrays: np.ndarray) -> float:
+    """Differences of the values closer than this are equal up to floating-point rounding."""
+    scale = max(float(np.max(np.abs(x), initial=0.0)) for x in arrays)
+    return 16 * np.finfo(np.float64).eps * scale
+
+
+def _exact_sign_flip_pvalue(d: np.ndarray, alternative: str, tolerance: float) -> float:
+    """p-value of the sign-flip randomization test by enumerating all ``2**n`` flips.
+
+    Sums that are equal up to rounding count as equal (as extreme as the
+    observed one), so that equal differences give the exact p-value.
+    """
+    n = d.shape[0]
+    observed = d.sum()
+    # rounding of a sum of n terms of size <= scale; tolerance is ~16 eps * scale
+    slack = n * n * tolerance
+    bits = 1 << np.arange(n, dtype=np.int64)
+    batch = max(1, _ELEMENTS_PER_BATCH // n)
+    count = 0
+    for start in range(0, 2**n, batch):
+        codes = np.arange(start, min(2**n, start + batch), dtype=np.int64)
+        null = np.where(codes[:, None] & bits, -1.0, 1.0) @ d
+        if alternative == "two-sided":
+            extreme = np.abs(null) >= abs(observed) - slack
+        elif alternative == "greater":
+            extreme = null >= observed - slack
+        else:
+            extreme = null <= observed + slack
+        count += int(np.count_nonzero(extreme))
+    return count / 2**n
+
+
+def _smallest_sign_flip_pvalue(n: int, alternative: str) -> float:
+    """The smallest p-value the exact sign-flip distribution of n queries can give."""
+    return (2.0 if alternative == "two-sided" else 1.0) / 2**n
+
+
 def _paired_test(
-    a, b, *, method, confidence_level, n_resamples, alternative, random_state, names=("a", "b")
+    a,
+    b,
+    *,
+    method,
+    confidence_level,
+    n_resamples,
+    alternative,
+    random_state,
+    margin=None,
+    equivalence_alpha=None,
+    names=("a", "b"),
+    strata=None,
 ) -> PairedTestResult:
-    """paired_test, with the names of the two models for the error messages."""
-    a, b, weight = _paired_values(a, b, names)
+    """paired_test, with the names of the two models for the error messages.
+
+    ``equivalence_alpha`` (default ``1 - confidence_level``) sets the level of
+    the TOST interval, ``1 - 2 * equivalence_alpha``.
+    """
+    if margin is not None and alternative != "two-sided":
+        raise ValueError(
+            f"margin={margin!r} needs alternative='two-sided' (got {alternative!r}): the "
+            "verdict looks for a difference in either direction."
+        )
+    if strata is None:
+        a, b, weight = _paired_values(a, b, names)
+        labels = None
+    else:
+        a, b, weight, labels = _paired_values(a, b, names, strata)
+        check_strata(labels, 2, "a paired test")
+    options = dict(
+        method=method,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        alternative=alternative,
+        margin=margin,
+        equivalence_alpha=equivalence_alpha,
+        names=names,
+    )
+    result = _paired_core(a, b, weight, labels, random_state=random_state, **options)
+    if labels is None:
+        return result
+    seeds = _seeds(random_state, len(subsets(labels)) + 1)[1:]
+    by_stratum = {
+        label: _paired_core(
+            a[mask],
+            b[mask],
+            None if weight is None else weight[mask],
+            None,
+            random_state=seed,
+            **options,
+        )
+        for (label, mask), seed in zip(subsets(labels).items(), seeds)
+    }
+    return result._replace(by_stratum=by_stratum)
+
+
+def _paired_core(
+    a,
+    b,
+    weight,
+    labels,
+    *,
+    method,
+    confidence_level,
+    n_resamples,
+    alternative,
+    random_state,
+    margin,
+    equivalence_alpha,
+    names,
+) -> PairedTestResult:
+    """The paired test of aligned arrays; ``labels``: strata of the bootstrap, or None."""
     if not _uniform(weight) and method != "bootstrap":
         raise ValueError(
             f"method={method!r} does not take query weights, and the weights of {names[0]} "
@@ -448,13 +649,33 @@ def _paired_test(
         )
     if _uniform(weight):
         weight = None
+    tolerance = _rounding_tolerance(a, b)
     d = a - b
+    d[np.abs(d) <= tolerance] = 0.0  # equal up to rounding: equal
+    constant = np.ptp(d) <= 2 * tolerance
+    if constant:
+        d[:] = d.mean()  # equal up to rounding: equal
     n = d.shape[0]
     mean = float(np.average(d, weights=weight))
+    alpha = 1 - confidence_level
+    equivalence_alpha = alpha if equivalence_alpha is None else equivalence_alpha
     bootstrap_seed, permutation_seed = _seeds(random_state, 2)
+    boot = None
     if method == "t":
-        half = stats.t.ppf((1 + confidence_level) / 2, n - 1) * np.std(d, ddof=1) / np.sqrt(n)
+        sd = 0.0 if constant else np.std(d, ddof=1)
+        half = stats.t.ppf((1 + confidence_level) / 2, n - 1) * sd / np.sqrt(n)
         interval = (mean - half, mean + half)
+    elif labels is not None:
+        boot = stratified_bootstrap(
+            d,
+            weight,
+            labels,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            method="percentile",
+            seed=bootstrap_seed,
+        )
+        interval = boot.confidence_interval
     else:
         boot = _bootstrap(
             d,
@@ -468,25 +689,60 @@ def _paired_test(
     if (d == 0).all():
         statistic, pvalue = 0.0, 1.0
     elif method == "randomization":
-        result = stats.permutation_test(
-            (a, b),
-            _mean_difference,
-            permutation_type="samples",
-            vectorized=True,
-            n_resamples=n_resamples,
-            batch=max(1, _ELEMENTS_PER_BATCH // n),
-            alternative=alternative,
-            **{_RNG: np.random.default_rng(permutation_seed)},
-        )
-        statistic, pvalue = result.statistic, result.pvalue
+        if 2**n <= n_resamples:  # exact: every sign flip once
+            statistic = mean
+            pvalue = _exact_sign_flip_pvalue(d, alternative, tolerance)
+        else:
+            result = stats.permutation_test(
+                (d, np.zeros_like(d)),
+                _mean_difference,
+                permutation_type="samples",
+                vectorized=True,
+                n_resamples=n_resamples,
+                batch=max(1, _ELEMENTS_PER_BATCH // n),
+                alternative=alternative,
+                **{_RNG: np.random.default_rng(permutation_seed)},
+            )
+            statistic, pvalue = result.statistic, result.pvalue
     elif method == "bootstrap":
         null = _bootstrap_distribution(boot, d, weight, n_resamples, bootstrap_seed) - mean
         statistic, pvalue = mean, _bootstrap_pvalue(null, mean, alternative)
+        floor = _smallest_sign_flip_pvalue(n, alternative)
+        if pvalue < floor:
+            warnings.warn(
+                f"the bootstrap test of {names[0]} and {names[1]} gave p={pvalue:.3g} on "
+                f"{n} queries, below {floor:.3g}, the smallest p-value that the exact "
+                f"randomization test of {n} queries can give: resampling {n} queries "
+                "cannot carry more evidence than that. The p-value is raised to "
+                f"{floor:.3g}; use method='randomization' on few queries.",
+                UserWarning,
+                stacklevel=3,
+            )
+            pvalue = floor
+    elif constant and method == "t":  # no variance: undefined; the exact sign-flip p-value
+        statistic = float(np.copysign(np.inf, mean))
+        # only the observed signs (and, two-sided, all flipped) are as extreme
+        against = (alternative == "greater" and mean < 0) or (alternative == "less" and mean > 0)
+        pvalue = 1.0 if against else _smallest_sign_flip_pvalue(n, alternative)
+        warnings.warn(
+            f"the differences between {names[0]} and {names[1]} are the same on every "
+            f"query (up to rounding): the t-test is undefined without variance; the "
+            f"p-value is that of the exact randomization test, {pvalue:.3g} on {n} queries.",
+            UserWarning,
+            stacklevel=3,
+        )
     elif method == "t":
-        statistic, pvalue = stats.ttest_rel(a, b, alternative=alternative)[:2]
+        statistic, pvalue = stats.ttest_1samp(d, 0.0, alternative=alternative)[:2]
     else:
-        statistic, pvalue = stats.wilcoxon(a, b, alternative=alternative)[:2]
+        statistic, pvalue = stats.wilcoxon(d, alternative=alternative)[:2]
     low, high = interval
+    equivalence = None
+    verdict = None
+    if margin is not None:
+        equivalence = _equivalence_interval(
+            d, weight, mean, method, boot, equivalence_alpha, n_resamples, bootstrap_seed
+        )
+        verdict = _table.verdict(mean, pvalue, alpha, equivalence, margin)
     return PairedTestResult(
         method=method,
         statistic=float(statistic),
@@ -495,7 +751,28 @@ def _paired_test(
         confidence_interval=(float(low), float(high)),
         effect_size=_effect_size(d, weight, mean),
         n_queries=n,
+        margin=None if margin is None else float(margin),
+        verdict=verdict,
+        equivalence_interval=equivalence,
     )
+
+
+def _equivalence_interval(
+    d, weight, mean, method, boot, alpha, n_resamples, seed
+) -> tuple[float, float]:
+    """The (1 - 2 alpha) interval of the mean difference for the two one-sided tests.
+
+    Student's t interval for method "t"; otherwise the percentile interval of the
+    bootstrap distribution of the mean difference.
+    """
+    n = d.shape[0]
+    if method == "t":
+        sd = np.std(d, ddof=1) if np.ptp(d) > 0 else 0.0
+        half = stats.t.ppf(1 - alpha, n - 1) * sd / np.sqrt(n)
+        return float(mean - half), float(mean + half)
+    distribution = _bootstrap_distribution(boot, d, weight, n_resamples, seed)
+    low, high = np.quantile(distribution, [alpha, 1 - alpha])
+    return float(low), float(high)
 
 
 @validate_params(
@@ -504,6 +781,7 @@ def _paired_test(
         "confidence_level": [_CONFIDENCE_LEVEL],
         "n_resamples": [Integers(1)],
         "method": [StrOptions({"BCa", "percentile", "basic"})],
+        "strata": ["array-like", dict, None],
         "random_state": _RANDOM_STATE,
     },
     prefer_skip_nested_validation=True,
@@ -514,6 +792,7 @@ def bootstrap_ci(
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
     method: str = "BCa",
+    strata: ArrayLike | dict | None = None,
     random_state: int | np.random.Generator | None = None,
 ) -> BootstrapResult:
     """Bootstrap confidence interval of a model's mean NDCG over queries.
@@ -542,13 +821,21 @@ def bootstrap_ci(
           all values equal) the percentile interval is returned.
         - "percentile": quantiles of the bootstrap distribution.
         - "basic": the percentile interval reflected about the mean.
+    strata : array-like of shape (n_queries,) or dict, default=None
+        A label per query: for arrays, by position; for :class:`QueryScores`,
+        a mapping ``{qid: label}`` or an array in the order of the sorted
+        query ids. Queries are then resampled within each stratum, keeping
+        its size (the stratified bootstrap; "BCa" gives the percentile
+        interval there), and ``by_stratum`` holds each stratum's own
+        interval. Every stratum needs at least 2 queries.
     random_state : int, numpy.random.Generator or None, default=None
         Seeds the resampling, for reproducible results.
 
     Returns
     -------
     result : BootstrapResult
-        Named tuple ``(mean, confidence_interval, standard_error, n_queries)``.
+        Named tuple ``(mean, confidence_interval, standard_error, n_queries,
+        by_stratum)``.
 
     See Also
     --------
@@ -567,6 +854,13 @@ def bootstrap_ci(
     True
     >>> bootstrap_ci(values, method="percentile", random_state=0).confidence_interval
     (0.53125, 0.96875)
+
+    With strata, each stratum's mean is reported too: here the last four
+    queries (a "tail") have a lower mean NDCG than the first four.
+
+    >>> result = bootstrap_ci(values, strata=["head"] * 4 + ["tail"] * 4, random_state=0)
+    >>> {label: r.mean for label, r in result.by_stratum.items()}
+    {'head': 0.875, 'tail': 0.6875}
     """
     return _bootstrap_ci(
         values,
@@ -574,17 +868,45 @@ def bootstrap_ci(
         n_resamples=n_resamples,
         method=method,
         random_state=random_state,
+        strata=strata,
     )
 
 
 def _bootstrap_ci(
-    values, *, confidence_level, n_resamples, method, random_state, name="values"
+    values, *, confidence_level, n_resamples, method, random_state, name="values", strata=None
 ) -> BootstrapResult:
     """bootstrap_ci, with the name of the values for the error messages."""
+    labels = None if strata is None else stratum_labels(values, strata, name)
     values, weight, _ = _as_query_values(values, name)
     keep = ~np.isnan(values)
     values = values[keep]
     weight = None if weight is None or _uniform(weight[keep]) else weight[keep]
+    options = dict(
+        confidence_level=confidence_level, n_resamples=n_resamples, method=method, name=name
+    )
+    if labels is None:
+        return _bootstrap_core(values, weight, None, random_state=random_state, **options)
+    labels = labels[keep]
+    check_strata(labels, 2, "the bootstrap")
+    seeds = _seeds(random_state, len(subsets(labels)) + 1)
+    result = _bootstrap_core(values, weight, labels, random_state=seeds[0], **options)
+    by_stratum = {
+        label: _bootstrap_core(
+            values[mask],
+            None if weight is None else weight[mask],
+            None,
+            random_state=seed,
+            **options,
+        )
+        for (label, mask), seed in zip(subsets(labels).items(), seeds[1:])
+    }
+    return result._replace(by_stratum=by_stratum)
+
+
+def _bootstrap_core(
+    values, weight, labels, *, confidence_level, n_resamples, method, random_state, name
+) -> BootstrapResult:
+    """bootstrap_ci of aligned arrays; ``labels``: strata to resample within, or None."""
     if values.shape[0] < 2:
         raise ValueError(
             f"{name} has {values.shape[0]} queries that are not NaN; a bootstrap needs at least 2."
@@ -592,14 +914,25 @@ def _bootstrap_ci(
     if np.isinf(values).any():
         raise ValueError(f"{name} must not hold infinite values.")
     (seed,) = _seeds(random_state, 1)
-    result = _bootstrap(
-        values,
-        weight,
-        confidence_level=confidence_level,
-        n_resamples=n_resamples,
-        method=method,
-        seed=seed,
-    )
+    if labels is not None:
+        result = stratified_bootstrap(
+            values,
+            weight,
+            labels,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            method=method,
+            seed=seed,
+        )
+    else:
+        result = _bootstrap(
+            values,
+            weight,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            method=method,
+            seed=seed,
+        )
     low, high = result.confidence_interval
     return BootstrapResult(
         mean=float(np.average(values, weights=weight)),
@@ -645,7 +978,11 @@ def _adjust(p: np.ndarray, correction: str | None) -> np.ndarray:
         _PAIRED_PARAMS,
         scores=[dict],
         baseline="no_validation",
+        method=[StrOptions(set(PAIRED_METHODS) | set(PAIRWISE_METHODS))],
         correction=[StrOptions(set(CORRECTIONS)), None],
+        margin=_MARGIN,
+        pairs=[StrOptions({"reference", "all"})],
+        strata=["array-like", dict, None],
     ),
     prefer_skip_nested_validation=True,
 )
@@ -657,14 +994,20 @@ def compare_models(
     correction: str | None = "holm",
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
+    margin: float | None = None,
+    pairs: str = "reference",
+    strata: ArrayLike | dict | None = None,
     random_state: int | np.random.Generator | None = None,
 ) -> ModelComparison:
-    """Compare several models with the best one (or a baseline), query by query.
+    """Compare several models with the best one (or a baseline, or each other), query by query.
 
     Each model is compared with the reference model by :func:`paired_test`,
-    and the p-values are adjusted for the number of comparisons. Models whose
-    adjusted p-value is at least ``1 - confidence_level`` are tied with the
-    reference: the queries do not show them to be different.
+    and the p-values are adjusted for the number of comparisons. A model
+    whose adjusted p-value is at least ``alpha = 1 - confidence_level`` is
+    *not shown different* from the reference: the queries do not show a
+    difference, which is not the same as showing the models to be as good.
+    With a ``margin`` each model gets a verdict: "equivalent" (shown within
+    the margin), "better", "worse" or "inconclusive".
 
     Read more in the :ref:`User Guide <statistics>`.
 
@@ -676,10 +1019,27 @@ def compare_models(
         query id; see :func:`paired_test`.
     baseline : key of scores, default=None
         The reference model. None means the model with the highest mean.
-    method : {"randomization", "t", "wilcoxon", "bootstrap"}, default="randomization"
-        The paired test; see :func:`paired_test`.
+    method : {"randomization", "t", "wilcoxon", "bootstrap", "tukey", \
+            "randomized_tukey"}, default="randomization"
+        The paired test (see :func:`paired_test`), or with ``pairs="all"`` a
+        procedure over all pairs that is blocked by query:
+
+        - "tukey": Tukey's HSD on the two-way (model x query) ANOVA: the
+          studentized range of each mean difference over
+          ``sqrt(MS_residual / n_queries)``, with ``(n_models, (n_queries - 1)
+          (n_models - 1))`` degrees of freedom
+          (:data:`scipy.stats.studentized_range`).
+        - "randomized_tukey": the randomized Tukey HSD (Carterette 2012):
+          the models' values are permuted within each query, and a pair's
+          p-value is the share of permutations whose range of model means
+          reaches the pair's difference.
+
+        Both control the family-wise error over all pairs (``correction`` is
+        not applied to them), and need the same queries in every model with
+        equal weights.
     correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
-        Adjustment of the p-values for the number of comparisons.
+        Adjustment of the p-values of the paired tests for the number of
+        comparisons (with the reference, or of all pairs).
 
         - "holm": Holm's step-down method (controls the family-wise error).
         - "bonferroni": each p-value times the number of comparisons.
@@ -690,6 +1050,24 @@ def compare_models(
         is the significance level of the tests.
     n_resamples : int, default=9999
         Number of resamples of each test and interval.
+    margin : float > 0, default=None
+        The equivalence margin δ (e.g. 0.01 of NDCG); see :func:`paired_test`.
+        With a correction, each model's equivalence interval is the
+        Bonferroni-adjusted ``1 - 2 * alpha / n_comparisons`` interval, so
+        that the models called equivalent are all equivalent with family-wise
+        error ``alpha``; with "tukey", the simultaneous Tukey intervals at
+        ``1 - 2 * alpha``. Not available with "randomized_tukey".
+    pairs : {"reference", "all"}, default="reference"
+        Which pairs are compared.
+
+        - "reference": each model with the reference.
+        - "all": every pair; the result's ``pairwise`` holds them, and the
+          rows of the main table take their p-values from it.
+    strata : array-like of shape (n_queries,) or dict, default=None
+        A label per query; see :func:`paired_test`. The intervals and the
+        bootstrap resample within strata, and the result's ``by_stratum``
+        holds one comparison per stratum, with the same reference (the Tukey
+        procedures, already blocked by query, only add those tables).
     random_state : int, numpy.random.Generator or None, default=None
         Seeds every resampling, for reproducible results.
 
@@ -700,15 +1078,27 @@ def compare_models(
         ``name``, ``mean``, ``ci_low``, ``ci_high`` (bootstrap interval of the
         mean, :func:`bootstrap_ci`), ``difference`` (mean difference from the
         reference over the queries both define), ``pvalue``,
-        ``adjusted_pvalue``, ``effect_size`` (NaN for the reference) and
-        ``tied_with_reference``; and the attributes ``reference``, ``method``,
-        ``correction``, ``alpha`` and ``tied``. It prints as a table and
+        ``adjusted_pvalue``, ``effect_size`` (NaN for the reference),
+        ``not_shown_different`` (adjusted p-value at least alpha) and
+        ``verdict`` (relative to the reference: "reference", "better",
+        "worse", and "equivalent" or "inconclusive" with a margin, "not shown
+        different" without); and the attributes ``reference``, ``method``,
+        ``correction``, ``alpha``, ``margin``, ``pairwise``, ``by_stratum``,
+        ``not_shown_different`` and ``equivalent``. It prints as a table and
         converts with ``to_dict()`` and ``to_frame()``.
 
     See Also
     --------
     paired_test : Compare two models.
     bootstrap_ci : Confidence interval of one model's mean NDCG.
+    required_queries : How many queries a comparison needs.
+
+    References
+    ----------
+    Carterette, B. (2012). Multiple testing in statistical analysis of
+    systems-based information retrieval experiments. ACM TOIS 30(1).
+
+    Sakai, T. (2014). Statistical reform in information retrieval? SIGIR Forum 48(1).
 
     Examples
     --------
@@ -719,11 +1109,26 @@ def compare_models(
     ...     "ltr_small": [0.75, 0.72, 0.8, 0.55, 0.8, 0.7, 0.66, 0.78],
     ... }
     >>> comparison = compare_models(scores, random_state=0)
-    >>> comparison.reference, comparison.tied
+    >>> comparison.reference, comparison.not_shown_different
     ('ltr', ['ltr', 'ltr_small'])
     >>> table = comparison.to_dict()
     >>> table["name"], [round(p, 4) for p in table["adjusted_pvalue"]]
     (['ltr', 'ltr_small', 'bm25'], [nan, 0.5, 0.0156])
+
+    8 queries do not show ``ltr_small`` different from ``ltr``, but do not
+    show it within 0.01 of it either; ``bm25`` is worse:
+
+    >>> compare_models(scores, margin=0.01, random_state=0).to_dict()["verdict"]
+    ['reference', 'inconclusive', 'worse']
+
+    Every pair, by Tukey's HSD blocked by query: ``bm25`` is worse than both others.
+
+    >>> comparison = compare_models(scores, pairs="all", method="tukey")
+    >>> pairwise = comparison.pairwise.to_dict()
+    >>> [(a, b, v) for a, b, v in zip(pairwise["model_a"], pairwise["model_b"],
+    ...                               pairwise["verdict"])]  # doctest: +NORMALIZE_WHITESPACE
+    [('bm25', 'ltr', 'worse'), ('bm25', 'ltr_small', 'worse'),
+     ('ltr', 'ltr_small', 'not shown different')]
     """
     if len(scores) < 2:
         raise ValueError(f"scores holds {len(scores)} model(s); give at least 2 models to compare.")
@@ -731,8 +1136,18 @@ def compare_models(
         raise ValueError(
             f"baseline={baseline!r} is not a model in scores; the models are {list(scores)}."
         )
+    if method in PAIRWISE_METHODS and pairs != "all":
+        raise ValueError(
+            f"method={method!r} compares every pair of models; pass pairs='all' (or a "
+            f"paired test, one of {list(PAIRED_METHODS)}, to compare with the reference)."
+        )
+    if method == "randomized_tukey" and margin is not None:
+        raise ValueError(
+            "margin is not available with method='randomized_tukey', which gives no "
+            "intervals; use method='tukey' or a paired test for equivalence."
+        )
     names = list(scores)
-    seeds = _seeds(random_state, 2 * len(names))
+    seeds = _seeds(random_state, 2 * len(names) + 2)
     intervals = {
         name: _bootstrap_ci(
             scores[name],
@@ -741,40 +1156,234 @@ def compare_models(
             method="BCa",
             random_state=seed,
             name=f"scores[{name!r}]",
+            strata=strata,
         )
         for name, seed in zip(names, seeds)
     }
     means = np.array([intervals[name].mean for name in names])
     reference = names[int(np.argmax(means))] if baseline is None else baseline
-    others = [name for name in names if name != reference]
-    tests = [
-        _paired_test(
-            scores[name],
-            scores[reference],
-            method=method,
-            confidence_level=confidence_level,
-            n_resamples=n_resamples,
-            alternative="two-sided",
-            random_state=seed,
-            names=(f"scores[{name!r}]", f"scores[{reference!r}]"),
-        )
-        for name, seed in zip(others, seeds[len(names) :])
-    ]
-    pvalues = np.array([test.pvalue for test in tests])
-    adjusted = dict(zip(others, _adjust(pvalues, correction)))
-    by_name = dict(zip(others, tests))
     alpha = 1 - confidence_level
+    args = (scores, names, reference, method, correction, alpha, margin, n_resamples, seeds)
+    if pairs == "all":
+        pairwise, by_name = _all_pairs(*args, strata=strata)
+        correction = None if method in PAIRWISE_METHODS else correction
+    else:
+        pairwise, by_name = None, _with_reference(*args, strata=strata)
     rows = sorted(names, key=lambda name: -intervals[name].mean)  # stable: input order on ties
     nan = float("nan")
+
+    def column(field, default):
+        return [by_name[n][field] if n in by_name else default for n in rows]
+
     columns = {
         "name": rows,
         "mean": [intervals[name].mean for name in rows],
         "ci_low": [intervals[name].confidence_interval[0] for name in rows],
         "ci_high": [intervals[name].confidence_interval[1] for name in rows],
-        "difference": [by_name[n].mean_difference if n in by_name else 0.0 for n in rows],
-        "pvalue": [by_name[n].pvalue if n in by_name else nan for n in rows],
-        "adjusted_pvalue": [float(adjusted[n]) if n in adjusted else nan for n in rows],
-        "effect_size": [by_name[n].effect_size if n in by_name else nan for n in rows],
-        "tied_with_reference": [n == reference or bool(adjusted[n] >= alpha) for n in rows],
+        "difference": column("difference", 0.0),
+        "pvalue": column("pvalue", nan),
+        "adjusted_pvalue": column("adjusted_pvalue", nan),
+        "effect_size": column("effect_size", nan),
+        "not_shown_different": [
+            n == reference or bool(by_name[n]["adjusted_pvalue"] >= alpha) for n in rows
+        ],
+        "verdict": column("verdict", "reference"),
     }
-    return ModelComparison(columns, reference, method, correction, alpha)
+    by_stratum = None
+    if strata is not None:
+        by_stratum = _by_stratum(
+            scores,
+            strata,
+            baseline=reference,
+            method=method,
+            correction=None if method in PAIRWISE_METHODS else correction,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            margin=margin,
+            pairs=pairs,
+            random_state=seeds[-2],
+        )
+    return ModelComparison(
+        _table.Table(columns), reference, method, correction, alpha, margin, pairwise, by_stratum
+    )
+
+
+def _subset(values, mask: np.ndarray):
+    """The queries of ``values`` where ``mask`` (in the order of the sorted query ids)."""
+    if isinstance(values, QueryScores):
+        order = np.argsort(np.asarray(values.qid), kind="stable")
+        return QueryScores(
+            np.asarray(values.qid)[order][mask],
+            np.asarray(values.score, dtype=np.float64)[order][mask],
+            np.asarray(values.weight, dtype=np.float64)[order][mask],
+        )
+    return np.asarray(values, dtype=np.float64)[mask]
+
+
+def _by_stratum(scores, strata, *, random_state, **options) -> dict:
+    """One comparison per stratum, each on that stratum's queries alone."""
+    names = list(scores)
+    labels = {name: stratum_labels(scores[name], strata, f"scores[{name!r}]") for name in names}
+    first = labels[names[0]]
+    for name in names[1:]:
+        if labels[name].tolist() != first.tolist():
+            raise ValueError(
+                f"scores[{names[0]!r}] and scores[{name!r}] hold different queries, so strata "
+                "cannot label both; compare models on the same queries."
+            )
+    groups = subsets(first)
+    seeds = _seeds(random_state, len(groups))
+    return {
+        label: compare_models(
+            {name: _subset(scores[name], mask) for name in names},
+            random_state=seed,
+            **options,
+        )
+        for (label, mask), seed in zip(groups.items(), seeds)
+    }
+
+
+def _with_reference(
+    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, strata
+):
+    """Each model against the reference: ``{name: row}``."""
+    others = [name for name in names if name != reference]
+    equivalence_alpha = alpha / len(others) if correction is not None else alpha
+    tests = [
+        _paired_test(
+            scores[name],
+            scores[reference],
+            method=method,
+            confidence_level=1 - alpha,
+            n_resamples=n_resamples,
+            alternative="two-sided",
+            random_state=seed,
+            margin=margin,
+            equivalence_alpha=equivalence_alpha,
+            names=(f"scores[{name!r}]", f"scores[{reference!r}]"),
+            strata=strata,
+        )
+        for name, seed in zip(others, seeds[len(names) :])
+    ]
+    adjusted = _adjust(np.array([test.pvalue for test in tests]), correction)
+    return {
+        name: {
+            "difference": test.mean_difference,
+            "pvalue": test.pvalue,
+            "adjusted_pvalue": float(p),
+            "effect_size": test.effect_size,
+            "verdict": _table.verdict(
+                test.mean_difference, p, alpha, test.equivalence_interval, margin
+            ),
+        }
+        for name, test, p in zip(others, tests, adjusted)
+    }
+
+
+def _aligned_matrix(scores, names) -> np.ndarray:
+    """The models' values as a (n_queries, n_models) matrix; queries with NaN left out."""
+    values = [_as_query_values(scores[name], f"scores[{name!r}]") for name in names]
+    first = f"scores[{names[0]!r}]"
+    for name, (_score, weight, _qid) in zip(names[1:], values[1:]):
+        this = f"scores[{name!r}]"
+        _paired_values(scores[names[0]], scores[name], (first, this))  # same queries, same kind
+        if weight is not None and not _uniform(weight):
+            raise ValueError(
+                f"{this} weighs its queries unequally; the Tukey procedures compare "
+                "unweighted means: use a paired test (method='bootstrap') instead."
+            )
+    if values[0][1] is not None and not _uniform(values[0][1]):
+        raise ValueError(
+            f"{first} weighs its queries unequally; the Tukey procedures compare "
+            "unweighted means: use a paired test (method='bootstrap') instead."
+        )
+    matrix = np.column_stack([score for score, _, _ in values])
+    matrix = matrix[~np.isnan(matrix).any(axis=1)]
+    if matrix.shape[0] < 2:
+        raise ValueError(
+            f"the models have {matrix.shape[0]} queries where every value is defined (not "
+            "NaN); comparing them needs at least 2."
+        )
+    return matrix
+
+
+def _all_pairs(
+    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, strata
+):
+    """Every pair of models: the pairwise table, and each model's row against the reference."""
+    index_pairs = pairs_of(names)
+    if method in PAIRWISE_METHODS:
+        matrix = _aligned_matrix(scores, names)
+        tolerance = _rounding_tolerance(matrix)
+        differences = [matrix[:, i] - matrix[:, j] for i, j in index_pairs]
+        for d in differences:
+            d[np.abs(d) <= tolerance] = 0.0
+        mean_differences = [float(d.mean()) for d in differences]
+        if method == "tukey":
+            adjusted, half = tukey_hsd(
+                matrix, index_pairs, equivalence_alpha=None if margin is None else alpha
+            )
+        else:
+            adjusted = randomized_tukey(
+                matrix, index_pairs, n_resamples=n_resamples, seed=seeds[-1]
+            )
+            half = None
+        pvalues = adjusted
+        intervals = [None if half is None else (d - half, d + half) for d in mean_differences]
+        effect_sizes = [_effect_size(d, None, m) for d, m in zip(differences, mean_differences)]
+    else:
+        equivalence_alpha = alpha / len(index_pairs) if correction is not None else alpha
+        seeds = _seeds(seeds[-1], len(index_pairs))
+        tests = [
+            _paired_test(
+                scores[names[i]],
+                scores[names[j]],
+                method=method,
+                confidence_level=1 - alpha,
+                n_resamples=n_resamples,
+                alternative="two-sided",
+                random_state=seed,
+                margin=margin,
+                equivalence_alpha=equivalence_alpha,
+                names=(f"scores[{names[i]!r}]", f"scores[{names[j]!r}]"),
+                strata=strata,
+            )
+            for (i, j), seed in zip(index_pairs, seeds)
+        ]
+        pvalues = np.array([test.pvalue for test in tests])
+        adjusted = _adjust(pvalues, correction)
+        mean_differences = [test.mean_difference for test in tests]
+        intervals = [test.equivalence_interval for test in tests]
+        effect_sizes = [test.effect_size for test in tests]
+    verdicts = [
+        _table.verdict(d, float(p), alpha, interval, margin)
+        for d, p, interval in zip(mean_differences, adjusted, intervals)
+    ]
+    pairwise = PairwiseComparison(
+        _table.Table(
+            {
+                "model_a": [names[i] for i, _ in index_pairs],
+                "model_b": [names[j] for _, j in index_pairs],
+                "mean_difference": mean_differences,
+                "pvalue": [float(p) for p in adjusted],
+                "verdict": verdicts,
+            }
+        ),
+        method,
+        alpha,
+        margin,
+    )
+    flip = {"better": "worse", "worse": "better"}
+    by_name = {}
+    for k, (i, j) in enumerate(index_pairs):
+        if reference not in (names[i], names[j]):
+            continue
+        sign, other = (1.0, names[i]) if names[j] == reference else (-1.0, names[j])
+        by_name[other] = {
+            "difference": sign * mean_differences[k],
+            "pvalue": float(pvalues[k]),
+            "adjusted_pvalue": float(adjusted[k]),
+            "effect_size": sign * effect_sizes[k],
+            "verdict": verdicts[k] if sign > 0 else flip.get(verdicts[k], verdicts[k]),
+        }
+    return pairwise, by_name

@@ -109,9 +109,12 @@ def cross_val_query_scores(
     cv : int, cross-validation generator or iterable, default=None
         None or an int means :class:`~sklearn.model_selection.GroupKFold`
         with that many folds (5 by default), grouped by ``qid``. A splitter
-        must test each query once, whole: one that puts a query into more
-        than one test fold, or splits it between training and test, is
-        refused. Queries it never tests are left out of the result.
+        must test each query whole, and every query equally often: once,
+        or once per repetition of a repeated splitter such as
+        :class:`RepeatedGroupKFold`, whose values of a query are averaged
+        over its repetitions. One that splits a query between training and
+        test, or tests some queries more often than others, is refused.
+        Queries it never tests are left out of the result.
     params : dict, default=None
         Parameters for the estimator's ``fit`` and the splitter, as in
         :func:`~sklearn.model_selection.cross_validate` (routed when metadata
@@ -152,7 +155,8 @@ def cross_val_query_scores(
     Returns
     -------
     result : QueryScores
-        ``(qid, score, weight)``: the tested queries, sorted by id.
+        ``(qid, score, weight)``: the tested queries, sorted by id; with a
+        repeated splitter, each query's mean over the repetitions.
 
     See Also
     --------
@@ -200,7 +204,7 @@ def cross_val_query_scores(
         **options,
     )
     tests = result["indices"]["test"]
-    _check_each_query_tested_once(qid, tests)
+    repetitions = _repetitions(qid, tests)
     weight = params.get("sample_weight")
     folds = [
         query_scores(
@@ -220,44 +224,69 @@ def cross_val_query_scores(
     ]
     ids = np.concatenate([fold.qid for fold in folds])
     order = np.argsort(ids, kind="stable")
-    return QueryScores(
-        ids[order],
-        np.concatenate([fold.score for fold in folds])[order],
-        np.concatenate([fold.weight for fold in folds])[order],
-    )
+    ids = ids[order]
+    score = np.concatenate([fold.score for fold in folds])[order]
+    weight = np.concatenate([fold.weight for fold in folds])[order]
+    if repetitions > 1:  # each query's mean over its test folds, one per repetition
+        score = score.reshape(-1, repetitions).mean(axis=1)
+        ids, weight = ids[::repetitions], weight[::repetitions]
+    return QueryScores(ids, score, weight)
 
 
-def _check_each_query_tested_once(qid: np.ndarray, tests: list[np.ndarray]) -> None:
-    """Refuse folds in which a query is tested twice, or only in part."""
+def _repetitions(qid: np.ndarray, tests: list[np.ndarray]) -> int:
+    """How many times the splitter tests each query, whole; refuse anything else.
+
+    Every tested query must be tested whole (all its rows in the test fold) and as
+    often as every other tested query: once per repetition of a repeated splitter.
+    """
     fold = np.concatenate([np.full(len(test), i) for i, test in enumerate(tests)])
     rows = np.concatenate(tests)
     ids, inverse = np.unique(qid, return_inverse=True)
     inverse = inverse.reshape(-1)
+    size = np.bincount(inverse, minlength=ids.shape[0])
     tested = inverse[rows]
-    # a query tested in two folds has two (query, fold) pairs
-    pairs = np.unique(np.stack([tested, fold]), axis=1)
-    twice = np.flatnonzero(np.bincount(pairs[0], minlength=ids.shape[0]) > 1)
-    if twice.shape[0] or np.unique(rows).shape[0] != rows.shape[0]:
-        bad = ids[twice[:5]].tolist()
-        raise ValueError(
-            f"cv tests some queries in more than one fold (e.g. {bad}); the out-of-fold "
-            "value of a query needs one test fold that holds all of it. Use a splitter "
-            "that keeps queries whole, such as GroupKFold with groups=qid (the default), "
-            "and one repetition at a time."
-        )
-    partial = np.bincount(tested, minlength=ids.shape[0]) < np.bincount(inverse)
-    partial &= np.bincount(tested, minlength=ids.shape[0]) > 0
+    pairs, rows_in_pair = np.unique(np.stack([tested, fold]), axis=1, return_counts=True)
+    partial = rows_in_pair != size[pairs[0]]
     if partial.any():
-        bad = ids[np.flatnonzero(partial)[:5]].tolist()
+        bad = ids[np.unique(pairs[0][partial])[:5]].tolist()
         raise ValueError(
             f"cv splits some queries between training and test (e.g. {bad}); their "
             "NDCG would be computed on part of their documents. Use a splitter that "
             "keeps queries whole, such as GroupKFold with groups=qid (the default)."
         )
+    times = np.bincount(pairs[0], minlength=ids.shape[0])
+    times = times[times > 0]
+    if times.min() != times.max():
+        bad = ids[np.flatnonzero(np.bincount(pairs[0], minlength=ids.shape[0]) == times.max())]
+        raise ValueError(
+            f"cv tests some queries more often than others (e.g. {bad[:5].tolist()} "
+            f"{times.max()} times, others {times.min()}); the out-of-fold value of a query "
+            "averages its test folds, which needs every query tested equally often: once, "
+            "or once per repetition (GroupKFold, RepeatedGroupKFold with groups=qid)."
+        )
+    return int(times[0])
 
 
 def _describe(params: dict) -> str:
     return ", ".join(f"{name}={value!r}" for name, value in sorted(params.items())) or "default"
+
+
+def _candidate(estimator, params: dict):
+    """A fresh copy of ``estimator`` with ``params``; estimators among the values are cloned
+    too (as GridSearchCV does), so that the user's ``param_grid`` is never modified."""
+    return clone(estimator).set_params(
+        **{name: clone(value, safe=False) for name, value in params.items()}
+    )
+
+
+def _names(cv_results: dict, indices: list[int], describe: Callable[[dict], str]) -> dict:
+    """``{name: index}``; names that collide get the candidate's index in ``cv_results``."""
+    names = [describe(cv_results["params"][i]) for i in indices]
+    repeated = {name for name in names if names.count(name) > 1}
+    return {
+        (f"{name} (candidate {i})" if name in repeated else name): i
+        for name, i in zip(names, indices)
+    }
 
 
 def _ranked_candidates(cv_results: dict, scoring: str | None, n_candidates: int) -> list[int]:
@@ -336,7 +365,10 @@ def search_query_scores(
     -------
     scores : dict
         ``{description of the candidate's parameters: QueryScores}``, best
-        candidate first.
+        candidate first. Candidates whose descriptions collide keep their
+        own entries, named ``"<description> (candidate <i>)"`` with their
+        index ``i`` in ``cv_results_``. The search's estimator and the
+        estimators in its parameter grid are cloned, never modified.
 
     Examples
     --------
@@ -354,14 +386,15 @@ def search_query_scores(
     >>> list(scores)
     ['alpha=0.1', 'alpha=10.0', 'alpha=10000.0']
     >>> comparison = compare_models(scores, random_state=0)
-    >>> comparison.tied  # alpha=1e4 is worse on these 60 queries (Holm-adjusted p 0.03)
+    >>> comparison.not_shown_different  # alpha=1e4 is worse (Holm-adjusted p 0.03)
     ['alpha=0.1', 'alpha=10.0']
     """
     describe = _describe if describe is None else describe
     scores = {}
-    for i in _ranked_candidates(search.cv_results_, scoring, n_candidates):
-        candidate = clone(search.estimator).set_params(**search.cv_results_["params"][i])
-        scores[describe(search.cv_results_["params"][i])] = cross_val_query_scores(
+    ranked = _ranked_candidates(search.cv_results_, scoring, n_candidates)
+    for name, i in _names(search.cv_results_, ranked, describe).items():
+        candidate = _candidate(search.estimator, search.cv_results_["params"][i])
+        scores[name] = cross_val_query_scores(
             candidate,
             X,
             y,
@@ -392,22 +425,29 @@ def _scorer_options(scoring, key: str | None, estimator) -> dict:
 
 
 class SimplestTiedRefit:
-    """A ``refit`` rule: the simplest candidate not significantly worse than the best.
+    """A ``refit`` rule: the simplest candidate shown equivalent to the best (or not shown worse).
 
     The ranking analogue of the one-standard-error rule. Given as
     ``refit=`` to :class:`~sklearn.model_selection.GridSearchCV`, it takes the
     ``n_candidates`` best candidates of the search, computes their
     out-of-fold NDCG per query (:func:`cross_val_query_scores`, on the same
     folds), compares each with the best one query by query
-    (:func:`compare_models`), and among those whose difference from the best
-    is not significant picks the one that ``key`` ranks simplest (smallest).
+    (:func:`compare_models`), and picks the one that ``key`` ranks simplest
+    (smallest) among
+
+    - with a ``margin``: the candidates *shown equivalent* to the best, whose
+      mean NDCG is shown within ``margin`` of the best's (the best itself
+      when none is);
+    - without: the candidates *not shown different* from the best, whose
+      difference is not significant. With few queries this includes
+      candidates that are really worse; give a margin to rule them out.
 
     Read more in the :ref:`User Guide <statistics>`.
 
     Parameters
     ----------
     estimator : estimator object
-        The search's estimator.
+        The search's estimator; cloned, never modified.
     X : {array-like, sparse matrix} of shape (n_samples, n_features)
         The documents the search is fitted on.
     y : array-like of shape (n_samples,)
@@ -434,6 +474,8 @@ class SimplestTiedRefit:
         One minus the significance level of the tests.
     n_resamples : int, default=9999
         Resamples of the randomization and bootstrap methods.
+    margin : float > 0, default=None
+        The equivalence margin of NDCG (e.g. 0.01); see :func:`compare_models`.
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the resampling.
     **options : dict
@@ -446,12 +488,14 @@ class SimplestTiedRefit:
         The comparison of the last call.
     best_index_ : int
         The index (into ``cv_results_``) it chose.
+    reason_ : str
+        Why, in one sentence.
 
     Notes
     -----
-    It fits each compared candidate once more per fold. "Not significantly
-    worse" is not "equal": with few queries a real difference goes undetected,
-    and the best candidate's cross-validated score is optimistic (the winner's
+    It fits each compared candidate once more per fold. "Not shown different"
+    is not "equal": with few queries a real difference goes undetected, and
+    the best candidate's cross-validated score is optimistic (the winner's
     curse), which makes the others look slightly worse than they are.
 
     Examples
@@ -468,8 +512,17 @@ class SimplestTiedRefit:
     ...     search = GridSearchCV(Ridge(), {"alpha": [0.1, 10.0, 1e4]}, cv=cv,
     ...                           scoring=make_ndcg_scorer(k=5), refit=refit)
     ...     search = search.fit(X, y, qid=qid)
-    >>> search.best_params_  # tied with the best (alpha=0.1), and more regularised
+    >>> search.best_params_  # not shown different from the best, and more regularised
     {'alpha': 10.0}
+
+    With a margin of 0.01, alpha=10 must be shown within 0.01 of the best:
+
+    >>> refit.margin = 0.01
+    >>> with sklearn.config_context(enable_metadata_routing=True):
+    ...     search = search.fit(X, y, qid=qid)
+    >>> print(refit.reason_)  # doctest: +NORMALIZE_WHITESPACE
+    alpha=10.0: the simplest candidate shown within 0.01 of the best (alpha=0.1)
+    on 60 queries (1 of the 2 others are).
     """
 
     def __init__(
@@ -488,6 +541,7 @@ class SimplestTiedRefit:
         correction: str | None = "holm",
         confidence_level: float = 0.95,
         n_resamples: int = 9999,
+        margin: float | None = None,
         random_state=None,
         **options,
     ):
@@ -502,16 +556,17 @@ class SimplestTiedRefit:
         self.correction = correction
         self.confidence_level = confidence_level
         self.n_resamples = n_resamples
+        self.margin = margin
         self.random_state = random_state
         self.options = options
 
     def __call__(self, cv_results: dict) -> int:
         """The index of the chosen candidate in ``cv_results``."""
         ranked = _ranked_candidates(cv_results, self.scoring, self.n_candidates)
-        names = {_describe(cv_results["params"][i]): i for i in ranked}
+        names = _names(cv_results, ranked, _describe)
         scores = {
             name: cross_val_query_scores(
-                clone(self.estimator).set_params(**cv_results["params"][i]),
+                _candidate(self.estimator, cv_results["params"][i]),
                 self.X,
                 self.y,
                 qid=self.qid,
@@ -528,10 +583,34 @@ class SimplestTiedRefit:
             correction=self.correction,
             confidence_level=self.confidence_level,
             n_resamples=self.n_resamples,
+            margin=self.margin,
             random_state=self.random_state,
         )
-        tied = [names[name] for name in self.comparison_.tied]
+        if self.margin is None:
+            eligible = self.comparison_.not_shown_different
+            kind = "not shown different from"
+        else:
+            eligible = self.comparison_.equivalent
+            kind = f"shown within {self.margin:g} of"
         self.best_index_ = min(
-            tied, key=lambda i: (self.key(cv_results["params"][i]), ranked.index(i))
+            (names[name] for name in eligible),
+            key=lambda i: (self.key(cv_results["params"][i]), ranked.index(i)),
         )
+        chosen = next(name for name, i in names.items() if i == self.best_index_)
+        best = self.comparison_.reference
+        if chosen == best:
+            self.reason_ = (
+                f"{chosen}: the best candidate; no simpler one of the {len(names)} compared "
+                f"is {kind} it on {_n_queries(scores[best])} queries."
+            )
+        else:
+            self.reason_ = (
+                f"{chosen}: the simplest candidate {kind} the best ({best}) on "
+                f"{_n_queries(scores[best])} queries ({len(eligible) - 1} of the "
+                f"{len(names) - 1} others are)."
+            )
         return self.best_index_
+
+
+def _n_queries(values: QueryScores) -> int:
+    return int(np.count_nonzero(~np.isnan(np.asarray(values.score, dtype=float))))

@@ -35,8 +35,10 @@ def test_comparison_display_marks_the_tied_models():
     table = comparison.to_dict()
     assert display.names_.tolist() == table["name"]
     np.testing.assert_array_equal(display.means_, table["mean"])
-    assert display.tied_.tolist() == [name in comparison.tied for name in table["name"]]
-    assert len(display.errorbars_) == 2  # tied, and not
+    assert display.not_shown_different_.tolist() == [
+        name in comparison.not_shown_different for name in table["name"]
+    ]
+    assert len(display.errorbars_) == 3  # the reference, not shown different, worse
     assert [t.get_text() for t in display.ax_.get_yticklabels()] == table["name"]
     with pytest.raises(ValueError, match="same models"):
         ModelComparisonDisplay(["a"], [0.5, 0.6], [[0, 1]], [True])
@@ -44,7 +46,7 @@ def test_comparison_display_marks_the_tied_models():
 
 def test_plot_draws_each_model_at_its_mean_and_interval(pyplot):
     # three models, the middle one significantly different: drawn top to bottom at
-    # y = 0, -1, -2, the tied ones filled and the other hollow (white face)
+    # y = 0, -1, -2, those not shown different filled and the other hollow (white face)
     display = ModelComparisonDisplay(
         ["a", "b", "c"],
         [0.8, 0.7, 0.75],
@@ -55,26 +57,30 @@ def test_plot_draws_each_model_at_its_mean_and_interval(pyplot):
     _, ax = pyplot.subplots()
     assert display.plot(ax=ax) is display
     assert display.ax_ is ax and display.figure_ is ax.figure
-    tied, other = display.errorbars_
-    x, y = tied.lines[0].get_data()
-    np.testing.assert_array_equal(x, [0.8, 0.75])
-    np.testing.assert_array_equal(y, [0, -2])
+    reference, same, other = display.errorbars_  # one group per verdict, reference first
+    x, y = reference.lines[0].get_data()
+    np.testing.assert_array_equal(x, [0.8])
+    np.testing.assert_array_equal(y, [0])
+    x, y = same.lines[0].get_data()
+    np.testing.assert_array_equal(x, [0.75])
+    np.testing.assert_array_equal(y, [-2])
     x, y = other.lines[0].get_data()
     np.testing.assert_array_equal(x, [0.7])
     np.testing.assert_array_equal(y, [-1])
     assert other.lines[0].get_markerfacecolor() == "white"
-    assert tied.get_label() == "tied with 'a'"
-    assert other.get_label() == "significantly different from 'a'"
+    assert reference.get_label() == "reference ('a')"
+    assert same.get_label() == "not shown different from 'a'"
+    assert other.get_label() == "shown different from 'a'"
     # the bar of "c" runs from 0.6 to 0.8: its segment's x ends
-    (bars,) = tied.lines[2]
-    np.testing.assert_allclose(bars.get_segments()[1][:, 0], [0.6, 0.8])
+    (bars,) = same.lines[2]
+    np.testing.assert_allclose(bars.get_segments()[0][:, 0], [0.6, 0.8])
 
 
 def test_all_tied_draws_one_group(pyplot):
     display = ModelComparisonDisplay(["a", "b"], [0.5, 0.4], [[0.4, 0.6], [0.3, 0.5]], [1, 1])
     display.plot()
     assert len(display.errorbars_) == 1
-    assert display.errorbars_[0].get_label() == "tied with reference"
+    assert display.errorbars_[0].get_label() == "not shown different from reference"
 
 
 @pytest.mark.parametrize(

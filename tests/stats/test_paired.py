@@ -355,10 +355,10 @@ def test_compare_models():
     assert table["name"][-1] == "worse"
     assert table["mean"] == sorted(table["mean"], reverse=True)
     row = {name: i for i, name in enumerate(table["name"])}
-    assert table["tied_with_reference"][row["best"]]
-    assert table["tied_with_reference"][row["same"]]
+    assert table["not_shown_different"][row["best"]]
+    assert table["not_shown_different"][row["same"]]
     assert table["adjusted_pvalue"][row["same"]] == 1.0
-    assert not table["tied_with_reference"][row["worse"]]
+    assert not table["not_shown_different"][row["worse"]]
     assert table["adjusted_pvalue"][row["worse"]] < 0.01
     assert np.isnan(table["pvalue"][row["best"]]) and np.isnan(table["effect_size"][row["best"]])
     assert table["difference"][row["worse"]] == pytest.approx(
@@ -367,7 +367,9 @@ def test_compare_models():
     assert table["mean"][row["close"]] == pytest.approx(scores["close"].mean())
     for i in range(4):
         assert table["ci_low"][i] <= table["mean"][i] <= table["ci_high"][i]
-    assert comparison.tied == [n for n, t in zip(table["name"], table["tied_with_reference"]) if t]
+    assert comparison.not_shown_different == [
+        n for n, t in zip(table["name"], table["not_shown_different"]) if t
+    ]
     assert comparison.alpha == pytest.approx(0.05)
     assert (comparison.method, comparison.correction) == ("randomization", "holm")
 
@@ -377,7 +379,7 @@ def test_compare_models_baseline_and_corrections():
     raw = compare_models(scores, baseline="worse", correction=None, n_resamples=999, random_state=0)
     assert raw.reference == "worse"
     table = raw.to_dict()
-    assert table["tied_with_reference"] == [name == "worse" for name in table["name"]]
+    assert table["not_shown_different"] == [name == "worse" for name in table["name"]]
     assert_equal(table["adjusted_pvalue"], table["pvalue"])
     # bonferroni with 3 comparisons: 3 * p, capped at 1 (hand computation)
     bonferroni = compare_models(
@@ -407,7 +409,7 @@ def test_compare_models_to_frame():
     comparison = compare_models(_models(), n_resamples=999, random_state=0)
     frame = comparison.to_frame()
     assert isinstance(frame, pd.DataFrame)
-    assert frame.shape == (4, 9)
+    assert frame.shape == (4, 10)  # + verdict
     assert frame["name"].tolist() == comparison.to_dict()["name"]
 
 

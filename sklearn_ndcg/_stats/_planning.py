@@ -1,0 +1,367 @@
+"""Planning a test collection: how many queries a comparison needs, and how reliable it is."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from numbers import Real
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import optimize, stats
+
+from .._compat import Integers, Interval, validate_params
+from .._metrics._ndcg import QueryScores
+from ._paired import _aligned_matrix, _paired_values, _rounding_tolerance
+from ._pairwise import two_way_anova
+
+_PROBABILITY = Interval(Real, 0, 1, closed="neither")
+_MAX_QUERIES = 10**7
+
+
+def _sd_of_differences(a, b) -> tuple[float, int]:
+    a, b, weight = _paired_values(a, b)
+    if weight is not None and np.ptp(weight) > 0:
+        raise ValueError(
+            "a and b weigh their queries unequally; the paired t-test plans an unweighted "
+            "mean: give arrays or QueryScores with equal weights."
+        )
+    d = a - b
+    sd = float(np.std(d, ddof=1))
+    if not sd > _rounding_tolerance(a, b):  # differences equal up to rounding: no variance
+        raise ValueError(
+            "the per-query differences of a and b have no variance in the pilot; their "
+            "standard deviation is what sets the number of queries: use a pilot whose "
+            "models differ on some queries."
+        )
+    return sd, d.shape[0]
+
+
+def _power(n, effect, alpha):
+    """Power of the two-sided paired t-test on n queries for an effect size d_z."""
+    df = n - 1
+    critical = stats.t.ppf(1 - alpha / 2, df)
+    ncp = effect * np.sqrt(n)
+    return stats.nct.sf(critical, df, ncp) + stats.nct.cdf(-critical, df, ncp)
+
+
+@validate_params(
+    {
+        "a": ["array-like"],
+        "b": ["array-like"],
+        "delta": [Interval(Real, 0, None, closed="neither")],
+        "power": [_PROBABILITY],
+        "alpha": [_PROBABILITY],
+    },
+    prefer_skip_nested_validation=True,
+)
+def required_queries(
+    a: ArrayLike | QueryScores,
+    b: ArrayLike | QueryScores,
+    *,
+    delta: float,
+    power: float = 0.8,
+    alpha: float = 0.05,
+) -> int:
+    """Number of queries a paired t-test needs to detect a mean NDCG difference ``delta``.
+
+    Topic-set-size design (Sakai 2016) from a pilot: the standard deviation
+    of the per-query differences of two models on the pilot queries sets how
+    many queries the two-sided paired t-test needs to reject equality at
+    level ``alpha`` with probability ``power`` when the true mean difference
+    is ``delta``.
+
+    Read more in the :ref:`User Guide <statistics>`.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_queries,) or QueryScores
+        Per-query values of two models on the pilot queries; see :func:`paired_test`.
+    delta : float > 0
+        The smallest mean difference of NDCG worth detecting (e.g. 0.02).
+    power : float in (0, 1), default=0.8
+        Probability of detecting a true difference of ``delta``.
+    alpha : float in (0, 1), default=0.05
+        Significance level of the two-sided test.
+
+    Returns
+    -------
+    n_queries : int
+        The smallest number of queries (at least 2) with that power; the power
+        is computed exactly from the noncentral t distribution.
+
+    See Also
+    --------
+    detectable_difference : The inverse: the difference a number of queries detects.
+    generalizability_study : How reliable a comparison of several models is.
+
+    References
+    ----------
+    Sakai, T. (2016). Topic set size design. Information Retrieval Journal 19(3).
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import required_queries
+    >>> a = [0.62, 0.71, 0.55, 0.80, 0.47, 0.66, 0.73, 0.58, 0.69, 0.61]
+    >>> b = [0.60, 0.65, 0.57, 0.74, 0.45, 0.61, 0.70, 0.59, 0.62, 0.60]
+
+    The differences of this pilot have a standard deviation of 0.031; to
+    detect a difference of 0.01 with power 0.8 takes 76 queries, and one of
+    0.02 takes 21:
+
+    >>> required_queries(a, b, delta=0.01), required_queries(a, b, delta=0.02)
+    (76, 21)
+    """
+    sd, _ = _sd_of_differences(a, b)
+    effect = delta / sd
+    # the normal approximation, then the exact power of the noncentral t upward from below it
+    approx = ((stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)) / effect) ** 2
+    n = max(2, int(np.floor(approx)) - 2)
+    if n > _MAX_QUERIES:
+        raise ValueError(
+            f"delta={delta!r} is {effect:.3g} standard deviations of the pilot's differences; "
+            f"detecting it would take more than {_MAX_QUERIES} queries. Give a larger delta."
+        )
+    while _power(n, effect, alpha) < power:
+        n += 1
+    return n
+
+
+@validate_params(
+    {
+        "a": ["array-like"],
+        "b": ["array-like"],
+        "n_queries": [Integers(2)],
+        "power": [_PROBABILITY],
+        "alpha": [_PROBABILITY],
+    },
+    prefer_skip_nested_validation=True,
+)
+def detectable_difference(
+    a: ArrayLike | QueryScores,
+    b: ArrayLike | QueryScores,
+    *,
+    n_queries: int,
+    power: float = 0.8,
+    alpha: float = 0.05,
+) -> float:
+    """The mean NDCG difference a paired t-test on ``n_queries`` queries detects.
+
+    The inverse of :func:`required_queries`: the true mean difference that
+    the two-sided paired t-test on ``n_queries`` queries detects at level
+    ``alpha`` with probability ``power``, the standard deviation of the
+    per-query differences taken from the pilot ``a``, ``b``.
+
+    Read more in the :ref:`User Guide <statistics>`.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_queries,) or QueryScores
+        Per-query values of two models on the pilot queries; see :func:`paired_test`.
+    n_queries : int >= 2
+        The number of queries of the planned test collection.
+    power : float in (0, 1), default=0.8
+        Probability of detecting the difference.
+    alpha : float in (0, 1), default=0.05
+        Significance level of the two-sided test.
+
+    Returns
+    -------
+    delta : float
+        The smallest detectable mean difference, in units of NDCG.
+
+    See Also
+    --------
+    required_queries : The number of queries for a given difference.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import detectable_difference
+    >>> a = [0.62, 0.71, 0.55, 0.80, 0.47, 0.66, 0.73, 0.58, 0.69, 0.61]
+    >>> b = [0.60, 0.65, 0.57, 0.74, 0.45, 0.61, 0.70, 0.59, 0.62, 0.60]
+
+    50 queries detect a difference of 0.0124 NDCG with power 0.8:
+
+    >>> round(detectable_difference(a, b, n_queries=50), 4)
+    0.0124
+    """
+    sd, _ = _sd_of_differences(a, b)
+    high = 1.0 / np.sqrt(n_queries)
+    while _power(n_queries, high, alpha) < power:  # power grows with the effect size
+        high *= 2
+    effect = optimize.brentq(
+        lambda e: _power(n_queries, e, alpha) - power, 0.0, high, xtol=1e-14, rtol=1e-13
+    )
+    return float(effect * sd)
+
+
+@dataclass(frozen=True)
+class GeneralizabilityStudy:
+    """Result of :func:`generalizability_study`: variance components of model, query, residual.
+
+    Attributes
+    ----------
+    model_variance : float
+        σ²(s): variance of the models' true mean NDCG (0 when estimated negative).
+    query_variance : float
+        σ²(q): variance of the queries' difficulty (0 when estimated negative).
+    residual_variance : float
+        σ²(e): the model x query interaction, confounded with error.
+    n_models : int
+        Number of models of the study.
+    n_queries : int
+        Number of queries of the study.
+    mean_squares : dict of str to float
+        The two-way ANOVA: ``ms_model``, ``ms_query``, ``ms_residual`` and
+        ``df_residual``.
+    """
+
+    model_variance: float
+    query_variance: float
+    residual_variance: float
+    n_models: int
+    n_queries: int
+    mean_squares: dict
+
+    def e_rho2(self, n_queries: int | ArrayLike) -> float | np.ndarray:
+        """Generalizability coefficient Eρ² of a collection of ``n_queries`` queries.
+
+        ``σ²(s) / (σ²(s) + σ²(e) / n_queries)``: how stable the *ranking* of
+        the models (relative differences) is over samples of that many queries.
+
+        Parameters
+        ----------
+        n_queries : int or array-like of int
+            Number of queries of the (planned) collection.
+
+        Returns
+        -------
+        e_rho2 : float or ndarray
+            Between 0 and 1 (NaN when every component is 0).
+        """
+        n = np.asarray(n_queries, dtype=np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = self.model_variance / (self.model_variance + self.residual_variance / n)
+        return float(value) if value.ndim == 0 else value
+
+    def phi(self, n_queries: int | ArrayLike) -> float | np.ndarray:
+        """Dependability index Φ of a collection of ``n_queries`` queries.
+
+        ``σ²(s) / (σ²(s) + (σ²(q) + σ²(e)) / n_queries)``: how stable the
+        *absolute* scores of the models are over samples of that many queries.
+
+        Parameters
+        ----------
+        n_queries : int or array-like of int
+            Number of queries of the (planned) collection.
+
+        Returns
+        -------
+        phi : float or ndarray
+            Between 0 and 1 (NaN when every component is 0).
+        """
+        n = np.asarray(n_queries, dtype=np.float64)
+        error = (self.query_variance + self.residual_variance) / n
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = self.model_variance / (self.model_variance + error)
+        return float(value) if value.ndim == 0 else value
+
+    def queries_for(self, e_rho2: float = 0.95) -> int:
+        """The smallest number of queries whose Eρ² reaches ``e_rho2``.
+
+        Parameters
+        ----------
+        e_rho2 : float in (0, 1), default=0.95
+            The target generalizability coefficient.
+
+        Returns
+        -------
+        n_queries : int
+            ``ceil(e_rho2 / (1 - e_rho2) * σ²(e) / σ²(s))``, at least 1.
+        """
+        if not 0 < e_rho2 < 1:
+            raise ValueError(f"e_rho2 must be in (0, 1); got {e_rho2!r}.")
+        if self.model_variance <= 0:
+            raise ValueError(
+                "the study estimates no variance between the models (σ²(s) = 0): no number "
+                "of queries tells them apart."
+            )
+        ratio = e_rho2 / (1 - e_rho2) * self.residual_variance / self.model_variance
+        return max(1, int(np.ceil(ratio - 1e-9)))
+
+
+@validate_params({"scores": [dict]}, prefer_skip_nested_validation=True)
+def generalizability_study(
+    scores: dict[Hashable, ArrayLike | QueryScores],
+) -> GeneralizabilityStudy:
+    """Variance components of NDCG for models and queries: a G-study of a test collection.
+
+    Fits the two-way ANOVA without replication (models x queries) to the
+    per-query values of several models and estimates the variance of the
+    models (σ²(s)), of the queries (σ²(q)) and of their interaction with
+    error (σ²(e)) from the expected mean squares; negative estimates are set
+    to 0. The result's :meth:`~GeneralizabilityStudy.e_rho2` and
+    :meth:`~GeneralizabilityStudy.phi` say how reliable an evaluation on any
+    number of queries would be (a D-study).
+
+    Read more in the :ref:`User Guide <statistics>`.
+
+    Parameters
+    ----------
+    scores : dict
+        ``{name: per-query values}`` of at least 2 models on the same queries
+        (at least 2): arrays paired by position or :class:`QueryScores`
+        paired by query id. Queries where any model is NaN are left out.
+
+    Returns
+    -------
+    study : GeneralizabilityStudy
+        The variance components, with ``e_rho2(n)``, ``phi(n)`` and
+        ``queries_for(e_rho2)``.
+
+    See Also
+    --------
+    required_queries : Queries needed to detect a difference between two models.
+
+    References
+    ----------
+    Brennan, R. L. (2001). Generalizability Theory. Springer.
+
+    Urbano, J., Marrero, M., & Martín, D. (2013). On the measurement of test
+    collection reliability. SIGIR.
+
+    Bodoff, D., & Li, P. (2007). Test theory for assessing IR test collections. SIGIR.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import generalizability_study
+    >>> scores = {
+    ...     "bm25": [0.42, 0.55, 0.31, 0.60, 0.48, 0.39],
+    ...     "ltr": [0.50, 0.61, 0.37, 0.70, 0.52, 0.47],
+    ...     "dense": [0.47, 0.63, 0.30, 0.66, 0.55, 0.41],
+    ... }
+    >>> study = generalizability_study(scores)
+    >>> round(study.model_variance, 5), round(study.residual_variance, 5)
+    (0.00117, 0.00055)
+
+    On these 6 queries the ranking of the models is fairly stable (Eρ² 0.93),
+    but their absolute scores are not (Φ 0.33: the queries' difficulty varies
+    much more than the models); Eρ² 0.95 would take 9 queries:
+
+    >>> round(study.e_rho2(6), 3), round(study.phi(6), 3), study.queries_for(0.95)
+    (0.927, 0.327, 9)
+    """
+    if len(scores) < 2:
+        raise ValueError(f"scores holds {len(scores)} model(s); a G-study needs at least 2 models.")
+    matrix = _aligned_matrix(scores, list(scores))
+    n, m = matrix.shape
+    anova = two_way_anova(matrix)
+    residual = anova["ms_residual"]
+    return GeneralizabilityStudy(
+        model_variance=max(0.0, (anova["ms_model"] - residual) / n),
+        query_variance=max(0.0, (anova["ms_query"] - residual) / m),
+        residual_variance=residual,
+        n_models=m,
+        n_queries=n,
+        mean_squares=anova,
+    )

@@ -1,0 +1,113 @@
+"""Strata of queries in bootstrap_ci, paired_test and compare_models (issue 23).
+
+References: hand computation (a stratified resample keeps each stratum's size, so
+strata of constant values give a constant mean; the textbook standard error of a
+stratified mean), scipy's ``ttest_rel`` on each stratum, and NumPy means.
+"""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sklearn_ndcg import QueryScores, bootstrap_ci, compare_models, paired_test
+
+
+def test_stratified_resamples_keep_the_stratum_sizes():
+    # two strata of constant values: every stratified resample has the same mean
+    values = np.r_[np.full(10, 0.9), np.full(30, 0.3)]
+    strata = ["head"] * 10 + ["tail"] * 30
+    result = bootstrap_ci(values, strata=strata, random_state=0)
+    mean = (10 * 0.9 + 30 * 0.3) / 40  # hand computation
+    assert result.mean == pytest.approx(mean)
+    assert result.confidence_interval == pytest.approx((mean, mean))
+    assert result.standard_error == pytest.approx(0.0, abs=1e-12)
+    plain = bootstrap_ci(values, random_state=0)  # unstratified: the mix varies
+    assert plain.confidence_interval[1] - plain.confidence_interval[0] > 0.1
+    assert {k: r.mean for k, r in result.by_stratum.items()} == pytest.approx(
+        {"head": 0.9, "tail": 0.3}
+    )
+
+
+def test_stratified_standard_error_is_the_textbook_one():
+    rng = np.random.default_rng(0)
+    head, tail = rng.uniform(0.6, 1.0, 40), rng.uniform(0.0, 0.6, 160)
+    values = np.r_[head, tail]
+    strata = np.r_[np.zeros(40), np.ones(160)]
+    result = bootstrap_ci(values, strata=strata, n_resamples=40000, random_state=1)
+    # Var of the stratified bootstrap mean: sum_h (n_h / n)**2 * var_h(ddof=0) / n_h
+    n = 200
+    expected = np.sqrt(sum((x.size / n) ** 2 * np.var(x) / x.size for x in (head, tail)))
+    assert result.standard_error == pytest.approx(expected, rel=0.03)
+
+
+def test_paired_test_by_stratum_is_scipy_on_each_stratum():
+    rng = np.random.default_rng(2)
+    b = rng.uniform(0.3, 0.9, 60)
+    a = b + np.r_[rng.normal(0.03, 0.02, 40), rng.normal(-0.03, 0.02, 20)]
+    strata = np.array(["head"] * 40 + ["tail"] * 20)
+    result = paired_test(a, b, method="t", strata=strata)
+    assert result.pvalue == pytest.approx(stats.ttest_rel(a, b).pvalue, rel=1e-12)
+    for label in ("head", "tail"):
+        mask = strata == label
+        part = result.by_stratum[label]
+        assert part.pvalue == pytest.approx(stats.ttest_rel(a[mask], b[mask]).pvalue, rel=1e-12)
+        assert part.mean_difference == pytest.approx(np.mean(a[mask] - b[mask]))
+    # a wins overall but loses on the tail queries
+    assert result.mean_difference > 0 > result.by_stratum["tail"].mean_difference
+    # sign flips are independent per query: strata do not change the randomization test
+    plain = paired_test(a, b, random_state=0).pvalue
+    assert paired_test(a, b, strata=strata, random_state=0).pvalue == plain
+
+
+def test_compare_models_per_stratum_tables_show_a_hidden_loss():
+    rng = np.random.default_rng(3)
+    base = rng.uniform(0.3, 0.9, 90)
+    strata = np.array(["head"] * 60 + ["tail"] * 30)
+    scores = {
+        "new": base + np.r_[np.full(60, 0.04), np.full(30, -0.03)] + rng.normal(0, 0.01, 90),
+        "old": base,
+    }
+    comparison = compare_models(scores, method="t", margin=0.01, strata=strata)
+    assert comparison.reference == "new"
+    assert comparison.to_dict()["verdict"] == ["reference", "worse"]
+    tail = comparison.by_stratum["tail"].to_dict()
+    assert tail["name"] == ["old", "new"] and comparison.by_stratum["tail"].reference == "new"
+    assert tail["verdict"] == ["better", "reference"]  # old beats new on the tail queries
+    np.testing.assert_allclose(tail["mean"], [base[60:].mean(), scores["new"][60:].mean()])
+
+
+def test_query_scores_take_a_mapping_or_sorted_order():
+    rng = np.random.default_rng(4)
+    qid = rng.permutation(30) + 100
+    a = QueryScores(qid, rng.uniform(0, 1, 30), np.ones(30))
+    b = QueryScores(qid, rng.uniform(0, 1, 30), np.ones(30))
+    mapping = {int(q): ("odd" if q % 2 else "even") for q in qid}
+    in_sorted_order = [mapping[q] for q in sorted(mapping)]
+    by_mapping = paired_test(a, b, method="t", strata=mapping)
+    by_order = paired_test(a, b, method="t", strata=in_sorted_order)
+    assert by_mapping.by_stratum == by_order.by_stratum
+    odd = qid % 2 == 1
+    expected = np.mean(a.score[odd] - b.score[odd])
+    assert by_mapping.by_stratum["odd"].mean_difference == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: bootstrap_ci([0.1, 0.2, 0.3], strata=["a", "b"]), ValueError, "shape"),
+        (lambda: bootstrap_ci([0.1, 0.2, 0.3], strata={0: "a"}), TypeError, "mapping"),
+        (
+            lambda: paired_test([0.1, 0.2, 0.3], [0.2, 0.1, 0.5], strata=["a", "a", "b"]),
+            ValueError,
+            r"strata \['b'\] have fewer than 2 queries",
+        ),
+        (
+            lambda: bootstrap_ci(QueryScores([1, 2], [0.1, 0.2], [1.0, 1.0]), strata={1: "a"}),
+            ValueError,
+            r"no stratum for the queries \[2\]",
+        ),
+    ],
+)
+def test_bad_strata(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
