@@ -46,6 +46,23 @@ numpydoc_validation_checks = set()
 # The numpydoc "Parameters" sections give the types; annotations such as
 # numpy.typing.ArrayLike would expand to a union of a dozen private types.
 autodoc_typehints = "none"
+# "On this page" of a class lists its methods as fit(), score(), ... (not
+# RankingEvaluator.fit()), so that they fit the right-hand column
+toc_object_entries_show_parents = "hide"
+
+# -- cross-references: every reference to the package's own objects must resolve -----
+# (-W turns a broken one into an error). The build is offline and ships no other
+# project's inventory, so references to Python, NumPy, SciPy, scikit-learn,
+# matplotlib, pandas and the learner libraries render as code without a link;
+# they, and only they, are excused here.
+nitpicky = True
+nitpick_ignore_regex = [
+    (
+        r"py:.*",
+        r"(builtins|numpy|scipy|sklearn|matplotlib|pandas|dask|pyspark|lightgbm|xgboost"
+        r"|catboost|statsmodels)(\..*)?",
+    ),
+]
 
 # -- doctest builder (python -m sphinx -b doctest docs docs/_build/doctest) -------
 doctest_global_setup = "import matplotlib\nmatplotlib.use('Agg')"
@@ -90,5 +107,19 @@ html_title = f"sklearn-ndcg {release}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
+    # every page of the index's toctree in the navbar (short titles there), none
+    # behind the "More" menu: "API reference" and "Examples" are one click away
+    "header_links_before_dropdown": 12,
+    # the search as an icon (Ctrl+K), so that the links fit on one line at 1280 px
+    "navbar_persistent": ["search-button"],
 }
-html_static_path = []
+# The primary sidebar ("Section Navigation") lists a page's children in the
+# toctree. The top-level pages have none, so it would be an empty column that
+# takes a quarter of the page from the code; the gallery's pages lose it too (the
+# navbar's "Examples" and the previous/next links lead through them), and the API
+# pages keep it: it lists the other API pages. tests/common/test_docs_html.py and
+# docs/check_layout.py check that no page shows an empty sidebar and that code
+# fits the content column.
+html_sidebars = {"*": [], "auto_examples/*": []}
+html_static_path = ["_static"]
+html_css_files = ["sklearn_ndcg.css"]
