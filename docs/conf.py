@@ -60,7 +60,7 @@ nitpick_ignore_regex = [
     (
         r"py:.*",
         r"(builtins|numpy|scipy|sklearn|matplotlib|pandas|dask|pyspark|lightgbm|xgboost"
-        r"|catboost|statsmodels)(\..*)?",
+        r"|catboost|statsmodels|distributed|optuna|joblib)(\..*)?",
     ),
 ]
 
