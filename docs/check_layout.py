@@ -49,6 +49,9 @@ window.addEventListener("load", () => setTimeout(() => {
     probe.style.cssText = "position:absolute;visibility:hidden;white-space:pre;left:0;top:0";
     pre.appendChild(probe);
     const lines = pre.textContent.replace(/\n+$/, "").split("\n");
+    probe.textContent = "0".repeat(100);
+    const capacity = Math.floor(100 * visible / probe.getBoundingClientRect().width);
+    out.capacity = Math.min(out.capacity ?? capacity, capacity);
     out.blocks += 1;
     if (pre.scrollWidth > pre.clientWidth + 1) out.scrolling += 1;
     for (const line of lines) {
@@ -154,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         for width in widths:
             total_lines = total_cut = blocks = scrolling = 0
             print(f"--- window {width} x 900 px")
-            print(f"{'page':48} {'blocks':>6} {'lines':>6} {'cut':>5}  sidebar  title")
+            print(f"{'page':48} {'blocks':>6} {'lines':>6} {'cut':>5}  sidebar  title  chars")
             for page in pages(root, args.all):
                 res = measure(args.chromium, page, width, profile)
                 name = str(page.relative_to(root))
@@ -166,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 print(
                     f"{name:48} {res['blocks']:6d} {res['lines']:6d} {res['cut']:5d}  "
-                    f"{side:7}  {'CUT' if res['title_cut'] else 'ok'}"
+                    f"{side:7}  {'CUT' if res['title_cut'] else 'ok':5}  "
+                    f"{res.get('capacity', '-')}"
                 )
                 for line in res["examples"]:
                     print(f"{'':10}cut: {line}")

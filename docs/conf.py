@@ -113,13 +113,13 @@ html_theme_options = {
     # the search as an icon (Ctrl+K), so that the links fit on one line at 1280 px
     "navbar_persistent": ["search-button"],
 }
-# The primary sidebar ("Section Navigation") lists a page's children in the
-# toctree. The top-level pages have none, so it would be an empty column that
-# takes a quarter of the page from the code; the gallery's pages lose it too (the
-# navbar's "Examples" and the previous/next links lead through them), and the API
-# pages keep it: it lists the other API pages. tests/common/test_docs_html.py and
-# docs/check_layout.py check that no page shows an empty sidebar and that code
-# fits the content column.
-html_sidebars = {"*": [], "auto_examples/*": []}
+# No primary sidebar ("Section Navigation") on any page. On the top-level pages
+# it would be an empty column (they have no children in the toctree) taking a
+# quarter of the page from the code; on the gallery's and the API's pages it
+# would list their siblings, which the navbar's "Examples" and "API reference"
+# pages list too, at the cost of cutting the doctests of the API pages at 71
+# characters (1280 px). tests/common/test_docs_html.py and docs/check_layout.py
+# check that no page shows an empty sidebar and that code fits the column.
+html_sidebars = {"**": []}
 html_static_path = ["_static"]
 html_css_files = ["sklearn_ndcg.css"]
