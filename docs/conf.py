@@ -110,8 +110,15 @@ html_theme_options = {
     # every page of the index's toctree in the navbar (short titles there), none
     # behind the "More" menu: "API reference" and "Examples" are one click away
     "header_links_before_dropdown": 12,
-    # the search as an icon (Ctrl+K), so that the links fit on one line at 1280 px
+    # the links next to the title and the search as an icon (Ctrl+K), so that they
+    # fit on one line at 1280 px, with two more pages too
+    "navbar_align": "left",
     "navbar_persistent": ["search-button"],
+    # "On this page" only where a page has sections (the index and some examples
+    # have none: the column would hold "Show Source" alone); the source link goes
+    # below the article
+    "secondary_sidebar_items": ["page-toc"],
+    "article_footer_items": ["sourcelink"],
 }
 # No primary sidebar ("Section Navigation") on any page. On the top-level pages
 # it would be an empty column (they have no children in the toctree) taking a

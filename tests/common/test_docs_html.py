@@ -3,7 +3,8 @@
 Checked over the HTML of a docs build, without a browser:
 
 - no page shows an empty primary sidebar ("Section Navigation"), a column that
-  once took a quarter of the page from the code on the top-level pages;
+  once took a quarter of the page from the code on the top-level pages, nor an
+  "On this page" column without a section;
 - every page of the index's toctree is a navbar link, "API reference" and
   "Examples" included, none hidden in the navbar's "More" menu;
 - at most 2 % of the code lines (code blocks and printed output) of the top-level
@@ -65,6 +66,8 @@ class _Page(HTMLParser):
         self.blocks: list[tuple[int, str]] = []  # (indentation level, text)
         self.sidebar_classes: str | None = None
         self.sidebar_links = 0  # links of the sidebar, not of its copy of the navbar
+        self.secondary = False  # the "On this page" column
+        self.secondary_links = 0  # its links to sections (not "Show Source")
         self.navbar: list[str] = []
         self.navbar_dropdown = False
         self._pre_text: list[str] | None = None
@@ -80,6 +83,10 @@ class _Page(HTMLParser):
         self.stack.append((tag, cls))
         if "bd-sidebar-primary" in cls.split():
             self.sidebar_classes = cls
+        if "bd-sidebar-secondary" in cls.split():
+            self.secondary = True
+        if tag == "a" and self._inside("bd-sidebar-secondary") and self._inside("page-toc"):
+            self.secondary_links += 1
         if tag == "a" and self._inside("bd-sidebar-primary"):
             if not self._inside("sidebar-header-items"):
                 self.sidebar_links += 1
@@ -169,6 +176,11 @@ def test_no_empty_sidebar(path):
         assert page.sidebar_links > 0, (
             f"{path.name} shows an empty 'Section Navigation' sidebar; "
             "set html_sidebars in docs/conf.py"
+        )
+    if page.secondary:
+        assert page.secondary_links > 0, (
+            f"{path.name} shows an 'On this page' column without sections; set "
+            "secondary_sidebar_items in docs/conf.py"
         )
 
 
