@@ -49,8 +49,8 @@ print(results[columns].round(3).to_string(index=False))
 # %%
 # The search picks ``max_depth=None, learning_rate=0.3``, ranked 1 by mean
 # NDCG\@10 (0.879), but the runner-up (``max_depth=2, learning_rate=0.3``,
-# 0.878) is only 0.001 behind, and the fold-to-fold standard deviation of the
-# winner (0.018) is eighteen times that gap. The plot shows each candidate's
+# 0.878) is about 0.001 behind, and the fold-to-fold standard deviation of the
+# winner (0.018) is far larger than that gap. The plot shows each candidate's
 # mean NDCG\@10 with a bar of one standard deviation over the folds.
 labels = [
     f"depth={d}, lr={lr}"
