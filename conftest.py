@@ -1,7 +1,8 @@
 """pytest configuration for the doctests outside tests/.
 
 ``docs/`` is collected for its ``.rst`` pages only: not the Sphinx
-configuration, the gallery scripts (Sphinx runs those) or build output. The
+configuration, the layout script, the gallery scripts (Sphinx runs those) or
+build output. The
 docstring examples of ``sklearn_ndcg.dask`` and the Dask page need the
 optional ``dask`` extra; without it they are not collected, as the tests in
 ``tests/test_dask.py`` skip themselves.
@@ -9,7 +10,7 @@ optional ``dask`` extra; without it they are not collected, as the tests in
 
 import importlib.util
 
-collect_ignore = ["docs/conf.py", "docs/examples"]
+collect_ignore = ["docs/conf.py", "docs/check_layout.py", "docs/examples"]
 collect_ignore_glob = [
     "docs/_build/*",
     "docs/auto_examples/*",

@@ -46,6 +46,23 @@ numpydoc_validation_checks = set()
 # The numpydoc "Parameters" sections give the types; annotations such as
 # numpy.typing.ArrayLike would expand to a union of a dozen private types.
 autodoc_typehints = "none"
+# "On this page" of a class lists its methods as fit(), score(), ... (not
+# RankingEvaluator.fit()), so that they fit the right-hand column
+toc_object_entries_show_parents = "hide"
+
+# -- cross-references: every reference to the package's own objects must resolve -----
+# (-W turns a broken one into an error). The build is offline and ships no other
+# project's inventory, so references to Python, NumPy, SciPy, scikit-learn,
+# matplotlib, pandas and the learner libraries render as code without a link;
+# they, and only they, are excused here.
+nitpicky = True
+nitpick_ignore_regex = [
+    (
+        r"py:.*",
+        r"(builtins|numpy|scipy|sklearn|matplotlib|pandas|dask|pyspark|lightgbm|xgboost"
+        r"|catboost|statsmodels|distributed|optuna|joblib)(\..*)?",
+    ),
+]
 
 # -- doctest builder (python -m sphinx -b doctest docs docs/_build/doctest) -------
 doctest_global_setup = "import matplotlib\nmatplotlib.use('Agg')"
@@ -90,5 +107,26 @@ html_title = f"sklearn-ndcg {release}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
+    # every page of the index's toctree in the navbar (short titles there), none
+    # behind the "More" menu: "API reference" and "Examples" are one click away
+    "header_links_before_dropdown": 12,
+    # the links next to the title and the search as an icon (Ctrl+K), so that they
+    # fit on one line at 1280 px, with two more pages too
+    "navbar_align": "left",
+    "navbar_persistent": ["search-button"],
+    # "On this page" only where a page has sections (the index and some examples
+    # have none: the column would hold "Show Source" alone); the source link goes
+    # below the article
+    "secondary_sidebar_items": ["page-toc"],
+    "article_footer_items": ["sourcelink"],
 }
-html_static_path = []
+# No primary sidebar ("Section Navigation") on any page. On the top-level pages
+# it would be an empty column (they have no children in the toctree) taking a
+# quarter of the page from the code; on the gallery's and the API's pages it
+# would list their siblings, which the navbar's "Examples" and "API reference"
+# pages list too, at the cost of cutting the doctests of the API pages at 71
+# characters (1280 px). tests/common/test_docs_html.py and docs/check_layout.py
+# check that no page shows an empty sidebar and that code fits the column.
+html_sidebars = {"**": []}
+html_static_path = ["_static"]
+html_css_files = ["sklearn_ndcg.css"]

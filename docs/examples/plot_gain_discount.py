@@ -42,8 +42,9 @@ for ax, gain in zip(axes, gains):
     ax.set_title(f'gain="{gain}"')
     ax.set_xlabel("discount")
 axes[0].set_ylabel("NDCG@10")
-axes[0].legend(loc="lower left")
-fig.tight_layout()
+# one legend for both panels, below them, where it covers no bar
+fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=2)
+fig.tight_layout(rect=(0, 0.08, 1, 1))
 plt.show()
 
 # %%

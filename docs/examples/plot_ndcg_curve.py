@@ -74,3 +74,10 @@ print("trees NDCG@k:   ", best.ndcg_[:5].round(3))
 print("trees quartiles:", best.spread_[:, :5].round(3))
 ahead = linear.ndcg_ > best.ndcg_
 print(f"Ridge ahead at {ahead.sum()} of {ahead.size} cutoffs; trees at k =", best.ks_[~ahead])
+
+# %%
+# The printed rows are the first five points of the curves: ``Ridge`` is
+# ahead at k=1 (0.813 against 0.774), and at 18 of the 20 cutoffs, the trees
+# only at k=3 and 4, by less than 0.01. The quartiles show how far single
+# queries stray: at k=1 a quarter of the queries score 0.5 or less with the
+# trees, and at least a quarter score 1.

@@ -138,3 +138,10 @@ for scores, label in [(continuous, "continuous"), (coarse, "rounded")]:
         f"{label:10s}: top 10 cut through a tie in {result.cut_share:.0%} of the "
         f"queries; mean spread of NDCG@10 {result.mean_spread:.3f}"
     )
+
+# %%
+# The two printed lines put numbers on the hatched band: with continuous
+# scores no query's top 10 is cut through a tie and the tie order changes
+# nothing (spread 0.000); with the rounded scores 80% of the queries are cut
+# through a tie, and the tie order alone moves a query's NDCG\@10 by 0.322 on
+# average.

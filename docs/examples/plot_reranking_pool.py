@@ -206,3 +206,10 @@ fig.tight_layout()
 plt.show()
 
 sklearn.set_config(enable_metadata_routing=False)
+
+# %%
+# The plot shows both choices: on the left the two criteria's curves over the
+# weight, each starred at its best; on the right the list-based curve peaking
+# at depth 20 (0.698) and falling to 0.638 at depth 200, while the pool-based
+# one rises at every depth, from 0.516 to 0.570, so that its star sits at the
+# deepest list.

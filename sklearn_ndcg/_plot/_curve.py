@@ -248,6 +248,10 @@ class NDCGCurveDisplay:
             )
         ax.set_xlabel("cutoff k")
         ax.set_ylabel("NDCG@k")
+        # cutoffs are whole numbers: no tick at k = 2.5
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         if self.line_.get_label() and not self.line_.get_label().startswith("_"):
             ax.legend(loc="lower right")
         self.ax_ = ax

@@ -76,6 +76,16 @@ def test_default_ks_stop_at_20():
     np.testing.assert_array_equal(display.ks_, np.arange(1, 21))
 
 
+@pytest.mark.parametrize("ks", [range(1, 21), [1, 2, 3], [5, 10]])
+def test_ticks_only_at_whole_cutoffs(ks):
+    # matplotlib's default locator put ticks at k = 2.5, 7.5 on 1..20 (issue 27)
+    y, score, qid = _long_format()
+    display = NDCGCurveDisplay.from_predictions(y, score, qid=qid, ks=ks)
+    ticks = display.ax_.get_xticks()
+    assert ticks.size > 1
+    np.testing.assert_array_equal(ticks, np.round(ticks))
+
+
 def test_zero_division_nan_leaves_queries_out():
     y = [0, 0, 0, 2, 0, 1]
     score = [3, 2, 1, 1, 2, 3]
