@@ -46,14 +46,8 @@ from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
 from ._model_selection._splitter import RepeatedGroupKFold
 from ._plot._comparison import ModelComparisonDisplay
 from ._plot._curve import NDCGCurveDisplay
-from ._stats._paired import (
-    BootstrapResult,
-    ModelComparison,
-    PairedTestResult,
-    bootstrap_ci,
-    compare_models,
-    paired_test,
-)
+from ._stats._compare import ModelComparison, compare_models
+from ._stats._paired import BootstrapResult, PairedTestResult, bootstrap_ci, paired_test
 from ._stats._pairwise import PairwiseComparison
 from ._stats._planning import (
     GeneralizabilityStudy,

@@ -25,7 +25,7 @@ from .._datasets import make_ranking
 from .._metrics._ndcg import ndcg_score
 from .._model_selection._evaluator import RankingEvaluator
 from .._model_selection._scorer import make_ndcg_scorer
-from .._stats._paired import compare_models
+from .._stats._compare import compare_models
 from .._stats._search import search_query_scores
 
 CUTOFFS = (1, 5, 10)

@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from .._stats._paired import compare_models
+from .._stats._compare import compare_models
 from ._curve import _import_pyplot
 
 

@@ -31,7 +31,7 @@ from .._model_selection._evaluator import RankingEvaluator
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RESPONSE_METHOD
 from .._options import COMMON_PARAMS, NDCG_PARAMS
-from ._paired import compare_models
+from ._compare import compare_models
 
 _METRIC_OPTIONS = {
     "metric": [StrOptions({"ndcg", "dcg"})],

@@ -1,0 +1,589 @@
+"""compare_models and ModelComparison: several models against a reference or in all pairs,
+with corrections for multiple comparisons."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from .._compat import StrOptions, validate_params
+from .._metrics._ndcg import QueryScores
+from . import _table
+from ._paired import (
+    MARGIN,
+    PAIRED_METHODS,
+    PAIRED_PARAMS,
+    _as_query_values,
+    _bootstrap_ci,
+    _effect_size,
+    _paired_test,
+    _paired_values,
+    _rounding_tolerance,
+    _seeds,
+    _uniform,
+)
+from ._pairwise import (
+    PAIRWISE_METHODS,
+    PairwiseComparison,
+    pairs_of,
+    randomized_tukey,
+    tukey_hsd,
+)
+from ._strata import stratum_labels, subsets
+
+CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
+
+
+@dataclass(frozen=True, repr=False)
+class ModelComparison:
+    """Result of :func:`compare_models`: a table with one row per model, best first.
+
+    Attributes
+    ----------
+    columns : dict of str to list
+        The table: ``name``, ``mean``, ``ci_low``, ``ci_high``, ``difference``,
+        ``pvalue``, ``adjusted_pvalue``, ``effect_size``,
+        ``not_shown_different`` and ``verdict``; see :func:`compare_models`.
+        :meth:`to_dict` returns a copy. The column ``tied_with_reference`` is
+        now ``not_shown_different`` (the old name works, with a FutureWarning,
+        until 0.4).
+    reference : hashable
+        The model the others are compared with.
+    method : str
+        The paired test, or the all-pairs procedure.
+    correction : str or None
+        The correction of the p-values for the number of comparisons.
+    alpha : float
+        ``1 - confidence_level``: the queries do not show a model different
+        from the reference when its adjusted p-value is at least ``alpha``.
+    margin : float or None
+        The equivalence margin, or None.
+    pairwise : PairwiseComparison or None
+        With ``pairs="all"``, every pair of models; None otherwise.
+    by_stratum : dict or None
+        With ``strata``, ``{stratum: ModelComparison}`` on each stratum's
+        queries alone, with the same reference; None otherwise.
+    """
+
+    columns: dict[str, list]
+    reference: Hashable
+    method: str
+    correction: str | None
+    alpha: float
+    margin: float | None = None
+    pairwise: PairwiseComparison | None = None
+    by_stratum: dict | None = None
+
+    @property
+    def not_shown_different(self) -> list:
+        """Models the queries do not show different from the reference (reference included),
+        best first. Not shown different is not "as good": see ``equivalent``."""
+        return [
+            name
+            for name, same in zip(self.columns["name"], self.columns["not_shown_different"])
+            if same
+        ]
+
+    @property
+    def equivalent(self) -> list:
+        """Models shown equivalent to the reference within the margin (reference included),
+        best first; just the reference without a margin."""
+        return [
+            name
+            for name, verdict in zip(self.columns["name"], self.columns["verdict"])
+            if verdict in ("reference", "equivalent")
+        ]
+
+    @property
+    def tied(self) -> list:
+        """Deprecated: use ``not_shown_different`` (or ``equivalent`` with a margin)."""
+        warnings.warn(
+            "ModelComparison.tied is now ModelComparison.not_shown_different: a p-value of "
+            "at least alpha means the queries did not show a difference, not that the models "
+            "are as good (give a margin for that); tied will be removed in 0.4.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.not_shown_different
+
+    def to_dict(self) -> dict[str, list]:
+        """The table as lists, one per column.
+
+        Returns
+        -------
+        table : dict of str to list
+            ``{column: values}``, rows best first.
+        """
+        return _table.Table({column: list(values) for column, values in self.columns.items()})
+
+    def to_frame(self):
+        """The table as a pandas DataFrame.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            One row per model, best first; needs pandas.
+        """
+        return _table.to_frame(self.columns, "ModelComparison")
+
+    def __str__(self) -> str:
+        margin = "" if self.margin is None else f", margin={self.margin:g}"
+        title = (
+            f"Models compared with {self.reference!r} ({self.method} test, "
+            f"correction={self.correction!r}, alpha={self.alpha:g}{margin})"
+        )
+        return _table.format_table(title, self.columns)
+
+    __repr__ = __str__
+
+
+def _bonferroni(p: np.ndarray) -> np.ndarray:
+    return np.minimum(p * p.shape[0], 1.0)
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    order = np.argsort(p, kind="stable")
+    steps = p[order] * (p.shape[0] - np.arange(p.shape[0]))
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.minimum(np.maximum.accumulate(steps), 1.0)
+    return adjusted
+
+
+def _fdr_bh(p: np.ndarray) -> np.ndarray:
+    """Benjamini-Hochberg, computed as scipy.stats.false_discovery_control does."""
+    m = p.shape[0]
+    order = np.argsort(p)
+    steps = p[order] * (m / np.arange(1, m + 1))
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.minimum.accumulate(steps[::-1])[::-1]
+    return np.clip(adjusted, 0.0, 1.0)
+
+
+def _adjust(p: np.ndarray, correction: str | None) -> np.ndarray:
+    """p-values adjusted for the number of comparisons."""
+    if correction is None or p.shape[0] == 0:
+        return p.copy()
+    if correction == "fdr_bh" and hasattr(stats, "false_discovery_control"):  # scipy >= 1.11
+        return stats.false_discovery_control(p, method="bh")
+    return {"holm": _holm, "bonferroni": _bonferroni, "fdr_bh": _fdr_bh}[correction](p)
+
+
+@validate_params(
+    dict(
+        PAIRED_PARAMS,
+        scores=[dict],
+        baseline="no_validation",
+        method=[StrOptions(set(PAIRED_METHODS) | set(PAIRWISE_METHODS))],
+        correction=[StrOptions(set(CORRECTIONS)), None],
+        margin=MARGIN,
+        pairs=[StrOptions({"reference", "all"})],
+        strata=["array-like", dict, None],
+    ),
+    prefer_skip_nested_validation=True,
+)
+def compare_models(
+    scores: dict[Hashable, ArrayLike | QueryScores],
+    *,
+    baseline: Hashable | None = None,
+    method: str = "randomization",
+    correction: str | None = "holm",
+    confidence_level: float = 0.95,
+    n_resamples: int = 9999,
+    margin: float | None = None,
+    pairs: str = "reference",
+    strata: ArrayLike | dict | None = None,
+    random_state: int | np.random.Generator | None = None,
+) -> ModelComparison:
+    """Compare several models with the best one (or a baseline, or each other), query by query.
+
+    Each model is compared with the reference model by :func:`paired_test`,
+    and the p-values are adjusted for the number of comparisons. A model
+    whose adjusted p-value is at least ``alpha = 1 - confidence_level`` is
+    *not shown different* from the reference: the queries do not show a
+    difference, which is not the same as showing the models to be as good.
+    With a ``margin`` each model gets a verdict: "equivalent" (shown within
+    the margin), "better", "worse" or "inconclusive".
+
+    Read more in the :ref:`User Guide <statistics>`.
+
+    Parameters
+    ----------
+    scores : dict
+        ``{name: per-query values}`` of at least 2 models: arrays of shape
+        (n_queries,) paired by position, or :class:`QueryScores` paired by
+        query id; see :func:`paired_test`.
+    baseline : key of scores, default=None
+        The reference model. None means the model with the highest mean.
+    method : {"randomization", "t", "wilcoxon", "bootstrap", "tukey", \
+            "randomized_tukey"}, default="randomization"
+        The paired test (see :func:`paired_test`), or with ``pairs="all"`` a
+        procedure over all pairs that is blocked by query:
+
+        - "tukey": Tukey's HSD on the two-way (model x query) ANOVA: the
+          studentized range of each mean difference over
+          ``sqrt(MS_residual / n_queries)``, with ``(n_models, (n_queries - 1)
+          (n_models - 1))`` degrees of freedom
+          (:data:`scipy.stats.studentized_range`).
+        - "randomized_tukey": the randomized Tukey HSD (Carterette 2012):
+          the models' values are permuted within each query, and a pair's
+          p-value is the share of permutations whose range of model means
+          reaches the pair's difference.
+
+        Both control the family-wise error over all pairs (``correction`` is
+        not applied to them), and need the same queries in every model with
+        equal weights.
+    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+        Adjustment of the p-values of the paired tests for the number of
+        comparisons (with the reference, or of all pairs).
+
+        - "holm": Holm's step-down method (controls the family-wise error).
+        - "bonferroni": each p-value times the number of comparisons.
+        - "fdr_bh": Benjamini-Hochberg (controls the false discovery rate).
+        - None: no adjustment.
+    confidence_level : float in (0, 1), default=0.95
+        Level of the confidence intervals of the means; ``1 - confidence_level``
+        is the significance level of the tests.
+    n_resamples : int, default=9999
+        Number of resamples of each test and interval.
+    margin : float > 0, default=None
+        The equivalence margin δ (e.g. 0.01 of NDCG); see :func:`paired_test`.
+        With a correction, each model's equivalence interval is the
+        Bonferroni-adjusted ``1 - 2 * alpha / n_comparisons`` interval, so
+        that the models called equivalent are all equivalent with family-wise
+        error ``alpha``; with "tukey", the simultaneous Tukey intervals at
+        ``1 - 2 * alpha``. Not available with "randomized_tukey".
+    pairs : {"reference", "all"}, default="reference"
+        Which pairs are compared.
+
+        - "reference": each model with the reference.
+        - "all": every pair; the result's ``pairwise`` holds them, and the
+          rows of the main table take their p-values from it.
+    strata : array-like of shape (n_queries,) or dict, default=None
+        A label per query; see :func:`paired_test`. The intervals and the
+        bootstrap resample within strata, and the result's ``by_stratum``
+        holds one comparison per stratum, with the same reference (the Tukey
+        procedures, already blocked by query, only add those tables).
+    random_state : int, numpy.random.Generator or None, default=None
+        Seeds every resampling, for reproducible results.
+
+    Returns
+    -------
+    comparison : ModelComparison
+        The table, one row per model by decreasing mean, with the columns
+        ``name``, ``mean``, ``ci_low``, ``ci_high`` (bootstrap interval of the
+        mean, :func:`bootstrap_ci`), ``difference`` (mean difference from the
+        reference over the queries both define), ``pvalue``,
+        ``adjusted_pvalue``, ``effect_size`` (NaN for the reference),
+        ``not_shown_different`` (adjusted p-value at least alpha) and
+        ``verdict`` (relative to the reference: "reference", "better",
+        "worse", and "equivalent" or "inconclusive" with a margin, "not shown
+        different" without); and the attributes ``reference``, ``method``,
+        ``correction``, ``alpha``, ``margin``, ``pairwise``, ``by_stratum``,
+        ``not_shown_different`` and ``equivalent``. It prints as a table and
+        converts with ``to_dict()`` and ``to_frame()``.
+
+    See Also
+    --------
+    paired_test : Compare two models.
+    bootstrap_ci : Confidence interval of one model's mean NDCG.
+    required_queries : How many queries a comparison needs.
+
+    References
+    ----------
+    Carterette, B. (2012). Multiple testing in statistical analysis of
+    systems-based information retrieval experiments. ACM TOIS 30(1).
+
+    Sakai, T. (2014). Statistical reform in information retrieval? SIGIR Forum 48(1).
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import compare_models
+    >>> scores = {
+    ...     "bm25": [0.6, 0.5, 0.7, 0.4, 0.65, 0.55, 0.5, 0.6],
+    ...     "ltr": [0.8, 0.7, 0.75, 0.6, 0.85, 0.7, 0.65, 0.8],
+    ...     "ltr_small": [0.75, 0.72, 0.8, 0.55, 0.8, 0.7, 0.66, 0.78],
+    ... }
+    >>> comparison = compare_models(scores, random_state=0)
+    >>> comparison.reference, comparison.not_shown_different
+    ('ltr', ['ltr', 'ltr_small'])
+    >>> table = comparison.to_dict()
+    >>> table["name"], [round(p, 4) for p in table["adjusted_pvalue"]]
+    (['ltr', 'ltr_small', 'bm25'], [nan, 0.5, 0.0156])
+
+    8 queries do not show ``ltr_small`` different from ``ltr``, but do not
+    show it within 0.01 of it either; ``bm25`` is worse:
+
+    >>> compare_models(scores, margin=0.01, random_state=0).to_dict()["verdict"]
+    ['reference', 'inconclusive', 'worse']
+
+    Every pair, by Tukey's HSD blocked by query: ``bm25`` is worse than both others.
+
+    >>> comparison = compare_models(scores, pairs="all", method="tukey")
+    >>> pairwise = comparison.pairwise.to_dict()
+    >>> [(a, b, v) for a, b, v in zip(pairwise["model_a"], pairwise["model_b"],
+    ...                               pairwise["verdict"])]  # doctest: +NORMALIZE_WHITESPACE
+    [('bm25', 'ltr', 'worse'), ('bm25', 'ltr_small', 'worse'),
+     ('ltr', 'ltr_small', 'not shown different')]
+    """
+    if len(scores) < 2:
+        raise ValueError(f"scores holds {len(scores)} model(s); give at least 2 models to compare.")
+    if baseline is not None and baseline not in scores:
+        raise ValueError(
+            f"baseline={baseline!r} is not a model in scores; the models are {list(scores)}."
+        )
+    if method in PAIRWISE_METHODS and pairs != "all":
+        raise ValueError(
+            f"method={method!r} compares every pair of models; pass pairs='all' (or a "
+            f"paired test, one of {list(PAIRED_METHODS)}, to compare with the reference)."
+        )
+    if method == "randomized_tukey" and margin is not None:
+        raise ValueError(
+            "margin is not available with method='randomized_tukey', which gives no "
+            "intervals; use method='tukey' or a paired test for equivalence."
+        )
+    names = list(scores)
+    seeds = _seeds(random_state, 2 * len(names) + 2)
+    intervals = {
+        name: _bootstrap_ci(
+            scores[name],
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            method="BCa",
+            random_state=seed,
+            name=f"scores[{name!r}]",
+            strata=strata,
+        )
+        for name, seed in zip(names, seeds)
+    }
+    means = np.array([intervals[name].mean for name in names])
+    reference = names[int(np.argmax(means))] if baseline is None else baseline
+    alpha = 1 - confidence_level
+    args = (scores, names, reference, method, correction, alpha, margin, n_resamples, seeds)
+    if pairs == "all":
+        pairwise, by_name = _all_pairs(*args, strata=strata)
+        correction = None if method in PAIRWISE_METHODS else correction
+    else:
+        pairwise, by_name = None, _with_reference(*args, strata=strata)
+    rows = sorted(names, key=lambda name: -intervals[name].mean)  # stable: input order on ties
+    nan = float("nan")
+
+    def column(field, default):
+        return [by_name[n][field] if n in by_name else default for n in rows]
+
+    columns = {
+        "name": rows,
+        "mean": [intervals[name].mean for name in rows],
+        "ci_low": [intervals[name].confidence_interval[0] for name in rows],
+        "ci_high": [intervals[name].confidence_interval[1] for name in rows],
+        "difference": column("difference", 0.0),
+        "pvalue": column("pvalue", nan),
+        "adjusted_pvalue": column("adjusted_pvalue", nan),
+        "effect_size": column("effect_size", nan),
+        "not_shown_different": [
+            n == reference or bool(by_name[n]["adjusted_pvalue"] >= alpha) for n in rows
+        ],
+        "verdict": column("verdict", "reference"),
+    }
+    by_stratum = None
+    if strata is not None:
+        by_stratum = _by_stratum(
+            scores,
+            strata,
+            baseline=reference,
+            method=method,
+            correction=None if method in PAIRWISE_METHODS else correction,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            margin=margin,
+            pairs=pairs,
+            random_state=seeds[-2],
+        )
+    return ModelComparison(
+        _table.Table(columns), reference, method, correction, alpha, margin, pairwise, by_stratum
+    )
+
+
+def _subset(values, mask: np.ndarray):
+    """The queries of ``values`` where ``mask`` (in the order of the sorted query ids)."""
+    if isinstance(values, QueryScores):
+        order = np.argsort(np.asarray(values.qid), kind="stable")
+        return QueryScores(
+            np.asarray(values.qid)[order][mask],
+            np.asarray(values.score, dtype=np.float64)[order][mask],
+            np.asarray(values.weight, dtype=np.float64)[order][mask],
+        )
+    return np.asarray(values, dtype=np.float64)[mask]
+
+
+def _by_stratum(scores, strata, *, random_state, **options) -> dict:
+    """One comparison per stratum, each on that stratum's queries alone."""
+    names = list(scores)
+    labels = {name: stratum_labels(scores[name], strata, f"scores[{name!r}]") for name in names}
+    first = labels[names[0]]
+    for name in names[1:]:
+        if labels[name].tolist() != first.tolist():
+            raise ValueError(
+                f"scores[{names[0]!r}] and scores[{name!r}] hold different queries, so strata "
+                "cannot label both; compare models on the same queries."
+            )
+    groups = subsets(first)
+    seeds = _seeds(random_state, len(groups))
+    return {
+        label: compare_models(
+            {name: _subset(scores[name], mask) for name in names},
+            random_state=seed,
+            **options,
+        )
+        for (label, mask), seed in zip(groups.items(), seeds)
+    }
+
+
+def _with_reference(
+    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, strata
+):
+    """Each model against the reference: ``{name: row}``."""
+    others = [name for name in names if name != reference]
+    equivalence_alpha = alpha / len(others) if correction is not None else alpha
+    tests = [
+        _paired_test(
+            scores[name],
+            scores[reference],
+            method=method,
+            confidence_level=1 - alpha,
+            n_resamples=n_resamples,
+            alternative="two-sided",
+            random_state=seed,
+            margin=margin,
+            equivalence_alpha=equivalence_alpha,
+            names=(f"scores[{name!r}]", f"scores[{reference!r}]"),
+            strata=strata,
+        )
+        for name, seed in zip(others, seeds[len(names) :])
+    ]
+    adjusted = _adjust(np.array([test.pvalue for test in tests]), correction)
+    return {
+        name: {
+            "difference": test.mean_difference,
+            "pvalue": test.pvalue,
+            "adjusted_pvalue": float(p),
+            "effect_size": test.effect_size,
+            "verdict": _table.verdict(
+                test.mean_difference, p, alpha, test.equivalence_interval, margin
+            ),
+        }
+        for name, test, p in zip(others, tests, adjusted)
+    }
+
+
+def _aligned_matrix(scores, names) -> np.ndarray:
+    """The models' values as a (n_queries, n_models) matrix; queries with NaN left out."""
+    values = [_as_query_values(scores[name], f"scores[{name!r}]") for name in names]
+    first = f"scores[{names[0]!r}]"
+    for name, (_score, weight, _qid) in zip(names[1:], values[1:]):
+        this = f"scores[{name!r}]"
+        _paired_values(scores[names[0]], scores[name], (first, this))  # same queries, same kind
+        if weight is not None and not _uniform(weight):
+            raise ValueError(
+                f"{this} weighs its queries unequally; the Tukey procedures compare "
+                "unweighted means: use a paired test (method='bootstrap') instead."
+            )
+    if values[0][1] is not None and not _uniform(values[0][1]):
+        raise ValueError(
+            f"{first} weighs its queries unequally; the Tukey procedures compare "
+            "unweighted means: use a paired test (method='bootstrap') instead."
+        )
+    matrix = np.column_stack([score for score, _, _ in values])
+    matrix = matrix[~np.isnan(matrix).any(axis=1)]
+    if matrix.shape[0] < 2:
+        raise ValueError(
+            f"the models have {matrix.shape[0]} queries where every value is defined (not "
+            "NaN); comparing them needs at least 2."
+        )
+    return matrix
+
+
+def _all_pairs(
+    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, strata
+):
+    """Every pair of models: the pairwise table, and each model's row against the reference."""
+    index_pairs = pairs_of(names)
+    if method in PAIRWISE_METHODS:
+        matrix = _aligned_matrix(scores, names)
+        tolerance = _rounding_tolerance(matrix)
+        differences = [matrix[:, i] - matrix[:, j] for i, j in index_pairs]
+        for d in differences:
+            d[np.abs(d) <= tolerance] = 0.0
+        mean_differences = [float(d.mean()) for d in differences]
+        if method == "tukey":
+            adjusted, half = tukey_hsd(
+                matrix, index_pairs, equivalence_alpha=None if margin is None else alpha
+            )
+        else:
+            adjusted = randomized_tukey(
+                matrix, index_pairs, n_resamples=n_resamples, seed=seeds[-1]
+            )
+            half = None
+        pvalues = adjusted
+        intervals = [None if half is None else (d - half, d + half) for d in mean_differences]
+        effect_sizes = [_effect_size(d, None, m) for d, m in zip(differences, mean_differences)]
+    else:
+        equivalence_alpha = alpha / len(index_pairs) if correction is not None else alpha
+        seeds = _seeds(seeds[-1], len(index_pairs))
+        tests = [
+            _paired_test(
+                scores[names[i]],
+                scores[names[j]],
+                method=method,
+                confidence_level=1 - alpha,
+                n_resamples=n_resamples,
+                alternative="two-sided",
+                random_state=seed,
+                margin=margin,
+                equivalence_alpha=equivalence_alpha,
+                names=(f"scores[{names[i]!r}]", f"scores[{names[j]!r}]"),
+                strata=strata,
+            )
+            for (i, j), seed in zip(index_pairs, seeds)
+        ]
+        pvalues = np.array([test.pvalue for test in tests])
+        adjusted = _adjust(pvalues, correction)
+        mean_differences = [test.mean_difference for test in tests]
+        intervals = [test.equivalence_interval for test in tests]
+        effect_sizes = [test.effect_size for test in tests]
+    verdicts = [
+        _table.verdict(d, float(p), alpha, interval, margin)
+        for d, p, interval in zip(mean_differences, adjusted, intervals)
+    ]
+    pairwise = PairwiseComparison(
+        _table.Table(
+            {
+                "model_a": [names[i] for i, _ in index_pairs],
+                "model_b": [names[j] for _, j in index_pairs],
+                "mean_difference": mean_differences,
+                "pvalue": [float(p) for p in adjusted],
+                "verdict": verdicts,
+            }
+        ),
+        method,
+        alpha,
+        margin,
+    )
+    flip = {"better": "worse", "worse": "better"}
+    by_name = {}
+    for k, (i, j) in enumerate(index_pairs):
+        if reference not in (names[i], names[j]):
+            continue
+        sign, other = (1.0, names[i]) if names[j] == reference else (-1.0, names[j])
+        by_name[other] = {
+            "difference": sign * mean_differences[k],
+            "pvalue": float(pvalues[k]),
+            "adjusted_pvalue": float(adjusted[k]),
+            "effect_size": sign * effect_sizes[k],
+            "verdict": verdicts[k] if sign > 0 else flip.get(verdicts[k], verdicts[k]),
+        }
+    return pairwise, by_name
