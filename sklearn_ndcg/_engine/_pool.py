@@ -26,6 +26,11 @@ class JudgmentPool:
     (through metadata routing, where it reaches every fold whole and is
     looked up by the fold's query ids).
 
+    Query ids are matched by exact value, also between integer types of
+    different width or signedness. Each relevant ranked document must be one
+    of the pool's: a query whose ranking holds a positive label more often than
+    its pool does is refused, naming the query and the row.
+
     Read more in the :ref:`User Guide <judgment_pools>`.
 
     Parameters
@@ -137,14 +142,16 @@ def stage_pool(
     queries = group_queries(data.qid, None)
     pooled = group_queries(pool.qid, None)
     try:
-        ids, in_ranking, in_pool = np.intersect1d(
-            queries.ids, pooled.ids, assume_unique=True, return_indices=True
+        _, in_ranking, in_pool = np.intersect1d(
+            *_exact_ids(queries.ids, pooled.ids), assume_unique=True, return_indices=True
         )
     except TypeError:
         raise TypeError(
             "qid and the pool's query ids cannot be compared (e.g. numbers and strings); "
             "give both the same type."
         ) from None
+    ids = queries.ids[in_ranking]  # the ranking's ids, in their own dtype
+    _refuse_labels_beyond_pool(data.y_true, queries, pool.y_true, pooled, in_ranking, in_pool)
     weight = query_weights(data.sample_weight, queries)
     if missing_queries == "zero":  # every query of the pool, a DCG of 0 where not ranked
         ids, to_result, from_pool = pooled.ids, in_pool, slice(None)
@@ -169,6 +176,86 @@ def stage_pool(
         to_result,
         from_pool,
         weight,
+    )
+
+
+def _exact_ids(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two arrays of sorted unique query ids in forms that compare by exact value.
+
+    numpy compares an int64 with a uint64 (and an integer with a float) through
+    float64, which merges distinct ids above 2**53; ids of two numeric dtypes are
+    compared as Python numbers instead (only the unique ids, one per query).
+    """
+    kinds = first.dtype.kind, second.dtype.kind
+    if kinds[0] == kinds[1] or not set(kinds) <= set("biuf"):
+        return first, second  # one kind: numpy widens exactly (or cannot compare)
+    as_python = [np.empty(ids.shape[0], dtype=object) for ids in (first, second)]
+    as_python[0][:], as_python[1][:] = first.tolist(), second.tolist()
+    return as_python[0], as_python[1]
+
+
+def _query_of_row(queries: Queries, n_rows: int) -> np.ndarray:
+    """The position in ``queries.ids`` of each row's query."""
+    by_start = np.argsort(queries.starts, kind="stable")
+    at_position = np.repeat(by_start, queries.sizes[by_start])
+    if queries.order is None:
+        return at_position
+    of_row = np.empty(n_rows, dtype=at_position.dtype)
+    of_row[queries.order] = at_position
+    return of_row
+
+
+def _refuse_labels_beyond_pool(
+    y_true: np.ndarray,
+    queries: Queries,
+    pool_y_true: np.ndarray,
+    pooled: Queries,
+    in_ranking: np.ndarray,
+    in_pool: np.ndarray,
+) -> None:
+    """Refuse positive labels of the ranking that its pool does not hold.
+
+    Each relevant ranked document is one of the pool's judged documents, so, query
+    by query, the ranking may hold each positive label at most as often as the pool
+    does; more (e.g. three relevant ranked documents against a pool holding one)
+    would give an NDCG above 1. Labels of 0 and below need no counterpart: such a
+    document gains nothing, like an unjudged one (the recommender convention labels
+    the recommended items outside the pool 0).
+    """
+    judged = np.flatnonzero(y_true > 0)  # NaN (unjudged) compares False
+    if judged.shape[0] == 0:
+        return
+    # common query codes: the position in the intersection, -1 for the others
+    ranked_code = np.full(queries.ids.shape[0], -1, dtype=np.intp)
+    ranked_code[in_ranking] = np.arange(in_ranking.shape[0])
+    pooled_code = np.full(pooled.ids.shape[0], -1, dtype=np.intp)
+    pooled_code[in_pool] = np.arange(in_pool.shape[0])
+    row_code = ranked_code[_query_of_row(queries, y_true.shape[0])[judged]]
+    pool_code = pooled_code[_query_of_row(pooled, pool_y_true.shape[0])]
+    kept, pool_kept = row_code >= 0, pool_code >= 0
+    levels, level_code = np.unique(
+        np.concatenate([y_true[judged][kept], pool_y_true[pool_kept]]), return_inverse=True
+    )
+    level_code = level_code.reshape(-1)
+    key = np.concatenate([row_code[kept], pool_code[pool_kept]]) * levels.shape[0] + level_code
+    keys, key_code = np.unique(key, return_inverse=True)
+    n_ranked = int(np.count_nonzero(kept))
+    sign = np.ones(key.shape[0])
+    sign[n_ranked:] = -1.0
+    excess = np.bincount(key_code.reshape(-1), weights=sign, minlength=keys.shape[0])
+    if (excess <= 0).all():
+        return
+    worst = int(np.argmax(excess > 0))
+    rows = judged[kept][key_code.reshape(-1)[:n_ranked] == worst]
+    query = queries.ids[in_ranking[keys[worst] // levels.shape[0]]]
+    query = query.item() if isinstance(query, np.generic) else query
+    level = levels[keys[worst] % levels.shape[0]]
+    n_pool = rows.shape[0] - int(excess[worst])
+    raise ValueError(
+        f"y_true contradicts the pool: query {query!r} has {rows.shape[0]} ranked documents "
+        f"labelled {level:g} (e.g. the document at row {rows[-1]}) but the pool holds "
+        f"{n_pool} judged document(s) with that label; each judged ranked document must "
+        "be one of the pool's, with its label (give unjudged documents a NaN label)."
     )
 
 
@@ -233,12 +320,15 @@ def pool_sums(
                 if negative
                 else None
             )
-    check_overflow(dcg, gains)
+    check_overflow(dcg, gains, staged.document_weight)
     ranked = dcg[staged.from_ranking]
     if isinstance(staged.to_result, slice):
         dcg = ranked
     else:  # missing_queries="zero": a DCG of 0 for the pool's queries not ranked
+        # min-max NDCG: the worst DCG, so that such a query scores 0 there too
         dcg = np.zeros((staged.ids.shape[0], *ranked.shape[1:]))
+        if worst is not None:
+            dcg[...] = worst[staged.from_pool]
         dcg[staged.to_result] = ranked
     worst = None if worst is None else worst[staged.from_pool]
     return QueryDCG(dcg, ideal[staged.from_pool], worst)

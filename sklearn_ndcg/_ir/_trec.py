@@ -70,6 +70,7 @@ RunEvaluation.per_query.__doc__ = (
 )
 
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
+_BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
 
 
 def _data_lines(path: str | os.PathLike, layout: str, exact: bool):
@@ -82,6 +83,7 @@ def _data_lines(path: str | os.PathLike, layout: str, exact: bool):
     n_fields = len(layout.split())
     with open(path, "rb") as file:
         data = file.read()
+    data = data.removeprefix(_BOM)  # editors on Windows start UTF-8 files with one
     for number, line in enumerate(data.split(b"\n"), start=1):
         fields = line.split()
         if not fields or fields[0].startswith(b"#"):
@@ -109,7 +111,7 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     Fields are separated by blanks or tabs. The second and fourth fields are
     ignored, as trec_eval does (documents are ranked by score), and so is
     anything after the run id. Blank lines and lines starting with ``#`` are
-    skipped.
+    skipped, and so is a UTF-8 byte-order mark at the start of the file.
 
     Read more in the :ref:`User Guide <judgment_pools>`.
 
@@ -127,8 +129,9 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     Raises
     ------
     ValueError
-        If a line has fewer than six fields or a score that is not a number;
-        the message names the file and the line.
+        If a line has fewer than six fields or a score that is not a number
+        (also Python-only spellings such as ``1_000``); the message names the
+        file and the line.
 
     See Also
     --------
@@ -141,8 +144,8 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     as C's ``strcmp`` orders their bytes; bytes that are not UTF-8 are kept
     (as surrogate escapes) but may then order differently. Scores are read
     with Python's :class:`float`, which agrees with C's ``atof`` on numbers;
-    ``atof`` would read a malformed score as 0 where this function raises an
-    error.
+    ``atof`` would read a malformed score as 0 (or its leading number: ``1x``
+    as 1, ``1_000`` as 1, ``0x10`` as 16) where this function raises an error.
 
     Examples
     --------
@@ -164,6 +167,8 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     qid, docno, score, run_id = [], [], [], []
     for number, fields in _data_lines(path, layout, exact=False):
         try:
+            if b"_" in fields[4]:  # 1_000: Python's spelling, no number for C's atof
+                raise ValueError
             value = float(fields[4])
         except ValueError:
             problem = f"the score {fields[4].decode(errors='replace')!r} is not a number"
@@ -184,7 +189,7 @@ def read_trec_qrels(path: str | os.PathLike) -> TrecQrels:
     Fields are separated by blanks or tabs; the second is ignored. The
     relevance is an integer level; trec_eval reads a negative level as "in
     the pool but not judged". Blank lines and lines starting with ``#`` are
-    skipped.
+    skipped, and so is a UTF-8 byte-order mark at the start of the file.
 
     Read more in the :ref:`User Guide <judgment_pools>`.
 
@@ -382,8 +387,21 @@ def trec_order_score(score: np.ndarray, docno_code: np.ndarray) -> np.ndarray:
     return tie_free
 
 
+def _id_types(values) -> str:
+    """The types of some ids, for messages: a dtype, or the Python types of an object array."""
+    array = np.asarray(values)
+    if array.dtype.kind in "US":
+        return "str" if array.dtype.kind == "U" else "bytes"
+    if array.dtype.kind != "O":
+        return str(array.dtype)
+    return " and ".join(sorted({type(value).__name__ for value in array.tolist()}))
+
+
 def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
+    """The ids (object arrays of str) and values of a run or qrels, and the types of
+    its document ids as given."""
     qid, docno, values = _columns(table, name, fields)
+    docno_types = _id_types(docno)
     owner = f"{name}'" if name.endswith("s") else f"{name}'s"  # the qrels' ids, the run's
     qid, docno = _ids(qid, f"{owner} {fields[0]}"), _ids(docno, f"{owner} {fields[1]}")
     if fields[2] == "score":
@@ -398,7 +416,19 @@ def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
         )
     if qid.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one document is needed.")
-    return qid, docno, values
+    return qid, docno, values, docno_types
+
+
+def _warn_nothing_matches(joined: Joined, run_types: str, qrels_types: str) -> None:
+    """Warn when no ranked document is in the qrels: every one would gain 0."""
+    if np.isnan(joined.label).all():
+        warnings.warn(
+            "no ranked document of the run is in the qrels, so every ranked document "
+            f"gains 0; the run's docno are {run_types}, the qrels' docno {qrels_types}, "
+            "compared as strings (1.0 and 1 differ): do the document ids match?",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
@@ -532,6 +562,13 @@ def evaluate_run(
         If the run or the qrels list a (qid, docno) pair twice, lack a column,
         or no query of the run is judged (with ``missing_queries="drop"``).
 
+    Warns
+    -----
+    UserWarning
+        If no ranked document is in the qrels (every one would gain 0); the
+        message names the types of both tables' document ids, since ids of
+        different types (e.g. ``1.0`` and ``1``) never match.
+
     See Also
     --------
     read_trec_run : Read a run file.
@@ -577,8 +614,10 @@ def evaluate_run(
     >>> evaluate_run(tied, qrels, ties="docno").score
     1.0
     """
-    run_qid, run_docno, score = _check_table(run, "run", ("qid", "docno", "score"))
-    qrels_qid, qrels_docno, relevance = _check_table(qrels, "qrels", ("qid", "docno", "relevance"))
+    run_qid, run_docno, score, run_types = _check_table(run, "run", ("qid", "docno", "score"))
+    qrels_qid, qrels_docno, relevance, qrels_types = _check_table(
+        qrels, "qrels", ("qid", "docno", "relevance")
+    )
     if isinstance(gain, str) and normalize != "minmax" and (relevance < 0).any():
         raise ValueError(
             f"qrels has negative relevance levels (min {relevance.min():g}), which "
@@ -589,6 +628,7 @@ def evaluate_run(
     joined = join_run(run_qid, run_docno, qrels)
     if missing_queries == "drop":
         refuse_unjudged_run(joined)
+    _warn_nothing_matches(joined, run_types, qrels_types)
     if ties == "docno":
         score, ties = trec_order_score(score, joined.docno_code), "first"
     # the engine gets the query codes (in the order of the ids), not the strings
