@@ -524,10 +524,12 @@ def evaluate_run(
         :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
-        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
-        "docno": by decreasing document id (byte-wise string order), as trec_eval and
-        pytrec_eval break ties; only here, where document ids are known.
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`. Here, where document ids are known, "docno" orders
+        tied scores by decreasing document id (byte-wise string order), as trec_eval and
+        pytrec_eval do.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
         NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
         scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
@@ -539,7 +541,9 @@ def evaluate_run(
     unjudged : {"zero", "drop"}, default="zero"
         Ranked documents the qrels do not list gain 0 ("zero"), or are removed
         from the ranking before ranks are assigned ("drop", trec_eval's
-        ``-J``); the same option as in :func:`ndcg_score`.
+        ``-J``); the same option as in :func:`ndcg_score`. As in trec_eval, "drop"
+        also removes the documents the qrels list with a negative level ("in the
+        pool but not judged" for trec_eval).
     missing_queries : {"drop", "zero"}, default="drop"
         Queries of the qrels that the run lacks are left out ("drop", as
         trec_eval by default) or score 0 ("zero", trec_eval's ``-c``).
@@ -581,13 +585,11 @@ def evaluate_run(
     Query and document ids are compared as strings (numbers are converted
     with ``str``).
 
-    With ``ties="docno"`` and ``gain=positive_part_gain``, the result equals
-    trec_eval's ``ndcg`` (and with ``k`` its ``ndcg_cut_k``), per query and in
-    the mean; the ``sklearn-ndcg trec-eval`` command prints trec_eval's report.
-    One difference remains: trec_eval reads a negative qrels level as "in the
-    pool but not judged", so its ``-J`` removes such documents from the
-    ranking, where ``unjudged="drop"`` keeps them as judged documents gaining
-    0.
+    With ``**CONVENTIONS["trec_eval"]`` (``ties="docno"``,
+    ``gain=positive_part_gain``), the result equals trec_eval's ``ndcg`` (and
+    with ``k`` its ``ndcg_cut_k``), per query and in the mean, also with
+    ``unjudged="drop"`` (``-J``) and ``missing_queries="zero"`` (``-c``); the
+    ``sklearn-ndcg trec-eval`` command prints trec_eval's report.
 
     Examples
     --------
@@ -629,11 +631,15 @@ def evaluate_run(
     if missing_queries == "drop":
         refuse_unjudged_run(joined)
     _warn_nothing_matches(joined, run_types, qrels_types)
+    unjudged = _resolve_judged_only(unjudged, judged_only)
+    label = joined.label
+    if unjudged == "drop":  # trec_eval's -J: a negative level is pooled, not judged
+        label = np.where(label < 0, np.nan, label)
     if ties == "docno":
         score, ties = trec_order_score(score, joined.docno_code), "first"
     # the engine gets the query codes (in the order of the ids), not the strings
     per_query = query_scores(
-        joined.label,
+        label,
         score,
         qid=joined.run_qid,
         metric=metric,
@@ -644,7 +650,7 @@ def evaluate_run(
         zero_division=zero_division,
         normalize=normalize,
         pool=JudgmentPool(joined.qrels_qid, relevance),
-        unjudged=_resolve_judged_only(unjudged, judged_only),
+        unjudged=unjudged,
         missing_queries=missing_queries,
     )
     per_query = per_query._replace(qid=joined.qids[per_query.qid])

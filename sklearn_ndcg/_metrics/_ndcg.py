@@ -222,10 +222,12 @@ def query_scores(
         Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
         "reciprocal" (``1 / r``), "none" (1) or a callable; see
         :func:`~sklearn_ndcg.ndcg_score`.
-    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
-        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
         Query id of each document, for 1-D (long format) input, where it is required:
         without it, 1-D input raises a ValueError rather than score all rows as one query
@@ -387,7 +389,7 @@ def ndcg_score(
         - "none": 1, i.e. plain cumulative gain.
         - callable: takes an int array of ranks and returns finite,
           non-negative weights of the same shape.
-    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered.
 
         - "average": each tied document gets the mean gain of its group: the
@@ -396,6 +398,10 @@ def ndcg_score(
         - "first": tied documents keep their input order.
         - "optimistic": tied documents by decreasing gain (an upper bound).
         - "pessimistic": tied documents by increasing gain (a lower bound).
+        - "docno": trec_eval's order, by decreasing document id. Without document
+          ids (here) tied documents of different labels raise a ValueError: make the
+          scores tie-free (see the user guide on judgment pools) or use
+          :func:`evaluate_run`, which knows the ids. Used by ``CONVENTIONS["trec_eval"]``.
     qid : array-like of shape (n_samples,), default=None
         Query id of each document, for 1-D (long format) input, where it is required:
         without it, 1-D input raises a ValueError rather than score all rows as one query
@@ -581,10 +587,12 @@ def dcg_score(
         Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
         "reciprocal" (``1 / r``), "none" (1) or a callable; see
         :func:`~sklearn_ndcg.ndcg_score`.
-    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
-        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
         Query id of each document, for 1-D (long format) input, where it is required:
         without it, 1-D input raises a ValueError rather than score all rows as one query
