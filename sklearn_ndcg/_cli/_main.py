@@ -113,6 +113,15 @@ Where this command differs from trec_eval:
     number (trec_eval's atol reads "1.5" as 1 and "x" as 0), -M below 1.
   - A query of the qrels that the run lacks is left out without -c, as in
     trec_eval 9 and pytrec_eval; trec_eval 10.0 stops with an error there.
+  - A query whose qrels hold negative levels only scores 0; trec_eval
+    crashes on it.
+  - A (query, document) pair listed twice in the run or in the qrels is an
+    error in every query; trec_eval checks only the queries it evaluates.
+  - A score must be a number as Python's float reads it, without '_':
+    trec_eval's atof reads '1x' as 1, '0x10' as 16 and '1_000' as 1; here
+    they are errors.
+  - A UTF-8 byte-order mark at the start of a file is skipped; trec_eval
+    reads it as part of the first query id.
   - Only -q, -c, -J, -M, -l and -m are known; -l has no effect on these
     measures. Errors exit with status 2.
 """
