@@ -124,6 +124,11 @@ Where this command differs from trec_eval:
     reads it as part of the first query id.
   - Only -q, -c, -J, -M, -l and -m are known; -l has no effect on these
     measures. Errors exit with status 2.
+  - -B is this command's own: after each measure M it prints M@judged,
+    M@lower and M@upper (the levels of the qrels assigned to the unjudged
+    documents, the ideal DCG changing with them); '@' is in no trec_eval
+    measure name. It cannot be combined with -J, which removes the unjudged
+    documents.
 """
 
 
@@ -164,6 +169,17 @@ def _add_trec_eval(commands) -> None:
         type=_positive_int,
         metavar="N",
         help="evaluate only the first N documents of each query (default: all)",
+    )
+    trec.add_argument(
+        "-B",
+        dest="bounds",
+        action="store_true",
+        help=(
+            "also print, after each measure M, M@judged (judged documents in the top k "
+            "over k, or over the number ranked if fewer) and M@lower and M@upper (its "
+            "extremes over every level the unjudged documents could have); not a "
+            "trec_eval option"
+        ),
     )
     trec.add_argument(
         "-l",
@@ -209,6 +225,7 @@ def _trec_eval(args) -> int:
             complete=args.complete,
             judged_only=args.judged_only,
             max_docs=args.max_docs,
+            bounds=args.bounds,
         )
     except OSError as error:
         reason = error.strerror or str(error)

@@ -464,6 +464,8 @@ def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
         "unjudged": [StrOptions(set(UNJUDGED))],
         "judged_only": ["boolean", None],
         "missing_queries": [StrOptions(set(MISSING_QUERIES))],
+        "bounds": ["boolean"],
+        "levels": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -481,6 +483,8 @@ def evaluate_run(
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = "drop",
     judged_only: bool | None = None,
+    bounds: bool = False,
+    levels: ArrayLike | None = None,
 ) -> RunEvaluation:
     """NDCG of a run against relevance judgments (qrels), matched by document id.
 
@@ -553,12 +557,23 @@ def evaluate_run(
 
         .. deprecated:: 0.2
             Use ``unjudged``; ``judged_only`` will be removed in 0.3.
+    bounds : bool, default=False
+        Also return, per query, ``judged`` (the judged documents in the top ``k`` over
+        ``k``, or over the number ranked if fewer: ir_measures' ``Judged@k``) and
+        ``lower`` and ``upper``, the smallest and largest NDCG over every assignment of
+        ``levels`` to the unjudged ranked documents (see :func:`query_scores`);
+        ``per_query`` is then a :class:`QueryBounds`, whose ``mean()`` gives the means.
+        Read more in the :ref:`User Guide <unjudged_bounds>`.
+    levels : array-like, default=None
+        With ``bounds=True``: the judgment scale, the levels an unjudged document may
+        take. None means the distinct levels of the qrels.
 
     Returns
     -------
     result : RunEvaluation
         Named tuple ``(score, per_query)``: the mean over the evaluated
-        queries, and their values as :class:`QueryScores`, queries sorted by id.
+        queries, and their values as :class:`QueryScores` (:class:`QueryBounds`
+        with ``bounds=True``), queries sorted by id.
 
     Raises
     ------
@@ -652,6 +667,9 @@ def evaluate_run(
         pool=JudgmentPool(joined.qrels_qid, relevance),
         unjudged=unjudged,
         missing_queries=missing_queries,
+        **({"bounds": True, "levels": levels} if bounds else {}),
     )
+    if levels is not None and not bounds:
+        raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
     per_query = per_query._replace(qid=joined.qids[per_query.qid])
     return RunEvaluation(weighted_mean(per_query.score, None), per_query)

@@ -44,7 +44,7 @@ def test_page_holds_the_help_rules_verbatim():
 def test_page_lists_every_option_with_its_help():
     page = " ".join(PAGE.read_text(encoding="utf-8").split())
     options = [a for a in _trec_parser()._actions if a.option_strings and a.dest != "help"]
-    assert len(options) == 6
+    assert len(options) == 7
     for action in options:
         name = action.option_strings[0] + (f" {action.metavar}" if action.metavar else "")
         assert f"``{name}``" in page
@@ -62,6 +62,7 @@ DEPARTURE_TESTS = {
     "A (query, document) pair listed twice": "test_duplicate_refused_in_every_query",
     "A score must be a number": "test_scores_trec_eval_would_guess",
     "A UTF-8 byte-order mark": "test_byte_order_mark_skipped",
+    "-B is this command's own": "test_bounds_option",
 }
 
 
@@ -166,3 +167,21 @@ def test_byte_order_mark_skipped(tmp_path, capsys):
     marked = _run(tmp_path, capsys, qrels, run, "-q", "-m", "ndcg", raw=b"\xef\xbb\xbf")
     assert plain == marked
     assert plain[1].splitlines()[0] == _line("ndcg", "q1", 0.6309)  # 1 / log2(3)
+
+
+def test_bounds_option(tmp_path, capsys):
+    # q: d1 (2) first, x (unjudged) second, d2 (0) third; the pool holds 2 and 0. By
+    # hand, with levels {0, 2} for x: 0 gives 1; 2 gives (2 + 2 D2) / (2 + 2 D2) = 1 too,
+    # so lower = upper = 1 and Judged@2 = 1/2. The names carry '@', unlike trec_eval's.
+    qrels = "q 0 d1 2\nq 0 d2 0\n"
+    run = "q Q0 d1 1 3 r\nq Q0 x 2 2 r\nq Q0 d2 3 1 r\n"
+    status, out, _ = _run(tmp_path, capsys, qrels, run, "-B", "-m", "ndcg_cut.2")
+    assert status == 0
+    assert out.splitlines() == [
+        _line("ndcg_cut_2", "all", 1.0),
+        _line("ndcg_cut_2@judged", "all", 0.5),
+        _line("ndcg_cut_2@lower", "all", 1.0),
+        _line("ndcg_cut_2@upper", "all", 1.0),
+    ]
+    status, out, err = _run(tmp_path, capsys, qrels, run, "-B", "-J")
+    assert status == 2 and out == "" and "-J removes" in err
