@@ -129,7 +129,7 @@ def test_extremes_are_not_all_zero_or_all_top():
 
 
 def test_judged_at_k_equals_ir_measures():
-    ir_measures = pytest.importorskip("ir_measures")  # the bench extra
+    ir_measures = pytest.importorskip("ir_measures", reason="needs the bench extra (ir-measures)")
     rng = np.random.default_rng(5)
     qrels, run = [], []
     docs = [f"d{i}" for i in range(15)]

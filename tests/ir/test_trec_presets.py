@@ -73,7 +73,9 @@ def _expected(pytrec_eval, qrels, run, measure, judged_only, complete):
 
 
 def test_trec_eval_preset_in_every_entry_point(tmp_path):
-    pytrec_eval = pytest.importorskip("pytrec_eval")  # the bench extra
+    pytrec_eval = pytest.importorskip(
+        "pytrec_eval", reason="needs the bench extra (pytrec-eval-terrier)"
+    )
     rng = np.random.default_rng(25)
     n_cases = n_values = n_refused = 0
     worst = 0.0
@@ -168,7 +170,7 @@ def test_trec_eval_preset_in_a_scorer():
 
 @pytest.mark.parametrize("k", [None, 3, 10])
 def test_ranx_preset_with_evaluate_run(tmp_path, k):
-    ranx = pytest.importorskip("ranx")  # the bench extra
+    ranx = pytest.importorskip("ranx", reason="needs the bench extra (ranx)")
     rng = np.random.default_rng(7)
     qrels_dict, run_dict = {}, {}
     for i in range(12):
