@@ -113,8 +113,9 @@ Where this command differs from trec_eval:
     number (trec_eval's atol reads "1.5" as 1 and "x" as 0), -M below 1.
   - A query of the qrels that the run lacks is left out without -c, as in
     trec_eval 9 and pytrec_eval; trec_eval 10.0 stops with an error there.
-  - A query whose qrels hold negative levels only scores 0; trec_eval
-    crashes on it.
+  - A query whose qrels hold negative levels only scores 0; trec_eval 10.0
+    scores it 0, stops with "Can't calculate measure" or crashes, depending
+    on its levels and on the queries before it.
   - A (query, document) pair listed twice in the run or in the qrels is an
     error in every query; trec_eval checks only the queries it evaluates.
   - A score must be a number as Python's float reads it, without '_':

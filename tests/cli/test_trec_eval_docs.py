@@ -3,7 +3,7 @@ test for every departure from trec_eval that the help lists (issue 25).
 
 Expected values are computed by hand in each test; where trec_eval behaves
 otherwise, the comment says what trec_eval 10.0 does (from its source, in
-form_res_rels.c and get_trec_results.c, or from running it).
+form_res_rels.c and get_trec_results.c, and from running its binary).
 """
 
 import argparse
@@ -129,8 +129,10 @@ def test_only_these_options(tmp_path, capsys):
 
 
 def test_all_negative_query_scores_zero(tmp_path, capsys):
-    # q2's judgments are all -1 (pooled, not judged): no positive ideal DCG, NDCG 0;
-    # trec_eval allocates max_rel + 1 = 0 levels for it and crashes
+    # q2's judgments are all -1 (pooled, not judged): no positive ideal DCG, NDCG 0.
+    # trec_eval 10.0 allocates max_rel + 1 levels for a query: here it scores 0 too (q1
+    # allocated them), with q2 alone it stops with "Can't calculate measure" (exit 4),
+    # and with a level -3 after q1 it crashes (segmentation fault)
     qrels = "q1 0 a 1\nq2 0 b -1\nq2 0 c -1\n"
     run = "q1 Q0 a 1 1 r\nq2 Q0 b 1 2 r\nq2 Q0 c 2 1 r\n"
     status, out, _ = _run(tmp_path, capsys, qrels, run, "-q", "-m", "ndcg")

@@ -208,3 +208,26 @@ def test_docno_ties_without_document_ids_refused_only_where_they_decide():
     for y, s, k in (([[1, 1, 0]], [[2, 2, 1]], None), ([[2, 0, 0]], [[3, 1, 1]], 1)):
         got = ndcg_score(y, s, k=k, ties="docno")
         assert got == ndcg_score(y, s, k=k, ties="first") == 1.0
+
+
+def test_recommender_and_elasticsearch_presets_with_evaluate_run():
+    # Hand computation with the tools' published formulas (see the comments of
+    # CONVENTIONS in sklearn_ndcg/_conventions.py). Users u1, u2 (held-out items:
+    # label 1) and u3 (held out, never recommended); recommendations in rank order.
+    import math
+
+    qrels = (["u1", "u1", "u2", "u3"], ["i1", "i2", "i3", "i4"], [1, 1, 1, 1])
+    run = (["u1"] * 3 + ["u2"] * 3, ["i9", "i1", "i2", "i3", "i8", "i7"], [3, 2, 1, 3, 2, 1])
+    d = [1 / math.log2(r + 1) for r in range(1, 4)]
+    # RecBole / Recommenders NDCG@2: DCG over min(|R(u)|, 2) ones; u3 counts 0
+    u1, u2 = d[1] / (d[0] + d[1]), d[0] / d[0]
+    got = evaluate_run(run, qrels, k=2, missing_queries="zero", **CONVENTIONS["recommender"])
+    assert got.per_query.qid.tolist() == ["u1", "u2", "u3"]
+    np.testing.assert_allclose(got.per_query.score, [u1, u2, 0.0], rtol=1e-15, atol=0)
+    # Elasticsearch _rank_eval dcg, normalize: gains 2**rating - 1, unrated hits 0,
+    # ideal over the rated documents, cut at k = 3 (each request returns 3 hits)
+    qrels = (["r1", "r1", "r2"], ["a", "b", "c"], [2, 1, 3])
+    run = (["r1"] * 3 + ["r2"] * 3, ["x", "b", "a", "c", "y", "z"], [3, 2, 1, 3, 2, 1])
+    r1 = (1 * d[1] + 3 * d[2]) / (3 * d[0] + 1 * d[1])
+    got = evaluate_run(run, qrels, k=3, **CONVENTIONS["elasticsearch"])
+    np.testing.assert_allclose(got.per_query.score, [r1, 1.0], rtol=1e-15, atol=0)
