@@ -205,6 +205,40 @@ def _query_of_row(queries: Queries, n_rows: int) -> np.ndarray:
     return of_row
 
 
+def _positive_label_codes(y: np.ndarray, queries: Queries) -> np.ndarray | None:
+    """Each positive label as an int in the grouped layout (0 for the others, NaN
+    included), or None unless every positive label is an integer below 2**20."""
+    labels = y if queries.order is None else y[queries.order]  # the grouped layout
+    positive = np.where(labels > 0, labels, 0.0)
+    code = positive.astype(np.intp) if positive.max() < 2**20 else None
+    return code if code is not None and (code == positive).all() else None
+
+
+def _label_counts(code: np.ndarray, queries: Queries, width: int) -> np.ndarray:
+    """Counts of each label code 1 .. width - 1 per query, shape (n_queries, width)."""
+    by_start = np.argsort(queries.starts, kind="stable")
+    key = np.repeat(by_start, queries.sizes[by_start])
+    key *= width
+    key += code
+    counts = np.bincount(key, minlength=queries.ids.shape[0] * width).reshape(-1, width)
+    counts[:, 0] = 0
+    return counts
+
+
+def _labels_within_pool(y_true, queries, pool_y_true, pooled, in_ranking, in_pool) -> bool:
+    """Whether the ranking's positive labels are within the pool's, when the labels are
+    small integers (the usual case, counted in one pass); False to look closer."""
+    ranked = _positive_label_codes(y_true, queries)
+    held = _positive_label_codes(pool_y_true, pooled)
+    if ranked is None or held is None:
+        return False
+    width = int(max(ranked.max(), held.max())) + 1
+    if max(queries.ids.shape[0], pooled.ids.shape[0]) * width > 4 * (ranked.size + held.size):
+        return False
+    held = _label_counts(held, pooled, width)[in_pool]
+    return bool((_label_counts(ranked, queries, width)[in_ranking] <= held).all())
+
+
 def _refuse_labels_beyond_pool(
     y_true: np.ndarray,
     queries: Queries,
@@ -223,7 +257,9 @@ def _refuse_labels_beyond_pool(
     the recommended items outside the pool 0).
     """
     judged = np.flatnonzero(y_true > 0)  # NaN (unjudged) compares False
-    if judged.shape[0] == 0:
+    if judged.shape[0] == 0 or _labels_within_pool(
+        y_true, queries, pool_y_true, pooled, in_ranking, in_pool
+    ):
         return
     # common query codes: the position in the intersection, -1 for the others
     ranked_code = np.full(queries.ids.shape[0], -1, dtype=np.intp)
@@ -233,9 +269,8 @@ def _refuse_labels_beyond_pool(
     row_code = ranked_code[_query_of_row(queries, y_true.shape[0])[judged]]
     pool_code = pooled_code[_query_of_row(pooled, pool_y_true.shape[0])]
     kept, pool_kept = row_code >= 0, pool_code >= 0
-    levels, level_code = np.unique(
-        np.concatenate([y_true[judged][kept], pool_y_true[pool_kept]]), return_inverse=True
-    )
+    both = np.concatenate([y_true[judged][kept], pool_y_true[pool_kept]])
+    levels, level_code = np.unique(both, return_inverse=True)
     level_code = level_code.reshape(-1)
     key = np.concatenate([row_code[kept], pool_code[pool_kept]]) * levels.shape[0] + level_code
     keys, key_code = np.unique(key, return_inverse=True)

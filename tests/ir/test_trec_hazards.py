@@ -172,3 +172,12 @@ def test_overflow_from_document_weight_names_it(with_pool):
 def test_overflow_from_the_gain_still_names_the_gain():
     with pytest.raises(ValueError, match="gain='linear'"):
         ndcg_score([[2000, 1]], [[1, 2]], gain="exponential", document_weight=[[1, 1]])
+
+
+def test_graded_labels_that_are_not_integers_are_checked_too():
+    # the check counts (query, label) pairs of any label values, e.g. 0.5 and 2.5
+    pool = JudgmentPool(qid=[1, 1, 1], y_true=[2.5, 0.5, 0.0])
+    result = query_scores([0.5, 2.5], [2, 1], qid=[1, 1], pool=pool)
+    assert result.score.tolist() == pytest.approx([(0.5 + 2.5 * D2) / (2.5 + 0.5 * D2)])
+    with pytest.raises(ValueError, match=r"query 1 has 2 ranked documents labelled 0.5"):
+        query_scores([0.5, 0.5], [2, 1], qid=[1, 1], pool=pool)
