@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -561,13 +562,14 @@ def pool_bounds(
 
     lower, upper = np.empty(n_result), np.empty(n_result)
     for size in np.unique(n_top):  # one pass per number of unjudged documents in the top
-        counts = _multisets(int(size), level_sorted.shape[0])  # (n_sets, n_levels)
-        if counts.shape[0] > MAX_BOUND_CELLS:
+        n_sets = math.comb(int(size) + level_sorted.shape[0] - 1, int(size))
+        if n_sets > MAX_BOUND_CELLS:
             raise ValueError(
                 f"bounds=True: some query has {size} unjudged documents within the cutoff, "
-                f"{counts.shape[0]} multisets of the {level_sorted.shape[0]} levels to try; "
-                "pass a smaller k or fewer levels."
+                f"{n_sets} multisets of the {level_sorted.shape[0]} levels to try; pass a "
+                "smaller k or fewer levels."
             )
+        counts = _multisets(int(size), level_sorted.shape[0])  # (n_sets, n_levels)
         in_values = np.zeros((counts.shape[0], values.shape[0]), dtype=np.intp)
         np.add.at(in_values.T, level_slot, counts.T)  # the multisets over the value set
         group = np.flatnonzero(n_top == size)

@@ -210,3 +210,18 @@ def test_command_prints_the_bounds_of_evaluate_run(tmp_path):
                 np.testing.assert_allclose(
                     report[f"ndcg_cut_{k}@{field}"], getattr(got, field), rtol=0, atol=1e-12
                 )
+
+
+def test_bounds_of_unranked_queries_and_too_many_multisets():
+    # missing_queries="zero": a judged query never ranked scores 0, bounds 0, judged 0
+    pool = JudgmentPool(qid=[1, 1, 2], y_true=[1, 0, 1])
+    result = query_scores(
+        [1, np.nan], [2, 1], qid=[1, 1], pool=pool, bounds=True, missing_queries="zero"
+    )
+    assert result.qid.tolist() == [1, 2]
+    assert result.judged.tolist() == [0.5, 0.0]
+    assert result.lower.tolist() == [1.0, 0.0] and result.upper.tolist() == [1.0, 0.0]
+    # 80 unjudged documents in the top and 9 levels: C(88, 80) multisets, refused
+    pool = JudgmentPool(qid=np.zeros(9), y_true=np.arange(9))
+    with pytest.raises(ValueError, match="pass a smaller k or fewer levels"):
+        query_scores(np.full(80, np.nan), np.arange(80.0), qid=np.zeros(80), pool=pool, bounds=True)
