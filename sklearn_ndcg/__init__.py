@@ -4,7 +4,7 @@ The public API, in the groups of the API reference, each built in one private
 subpackage (or module); every name below is imported from ``sklearn_ndcg``:
 
 - Metrics (``_metrics``): ``ndcg_score``, ``dcg_score``, ``query_scores``,
-  ``tie_diagnostics``, ``QueryScores``, ``TieDiagnostics``; the judgment pool
+  ``tie_diagnostics``, ``QueryScores``, ``QueryBounds``, ``TieDiagnostics``; the judgment pool
   ``JudgmentPool`` lives with the data path in ``_engine``.
 - Information retrieval (``_ir``): ``evaluate_run``, ``read_trec_run``,
   ``read_trec_qrels``, ``RunEvaluation``, ``TrecRun``, ``TrecQrels``.
@@ -40,7 +40,7 @@ from ._ir._trec import (
     read_trec_run,
 )
 from ._metrics._diagnostics import TieDiagnostics, tie_diagnostics
-from ._metrics._ndcg import QueryScores, dcg_score, ndcg_score, query_scores
+from ._metrics._ndcg import QueryBounds, QueryScores, dcg_score, ndcg_score, query_scores
 from ._model_selection._evaluator import RankingEvaluator
 from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
 from ._model_selection._splitter import RepeatedGroupKFold
@@ -73,6 +73,7 @@ __all__ = [
     "NDCGCurveDisplay",
     "PairedTestResult",
     "QueryScores",
+    "QueryBounds",
     "RankingEvaluator",
     "RepeatedGroupKFold",
     "RunEvaluation",

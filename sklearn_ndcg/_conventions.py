@@ -62,7 +62,7 @@ class _Conventions(dict):
     "catboost_exp"           ``2**label - 1``     worst first  1                 the ranking
     "catboost_position"      label                worst first  1                 the ranking
     "catboost_exp_position"  ``2**label - 1``     worst first  1                 the ranking
-    "trec_eval"              label, negatives 0   see Notes    0                 the pool
+    "trec_eval"              label, negatives 0   document id  0                 the pool
     "ranx"                   label, negatives 0   see Notes    0                 the pool
     "elasticsearch"          ``2**label - 1``     input order  0                 the pool
     "recommender"            label (0 or 1)       input order  0                 the pool
@@ -115,14 +115,17 @@ class _Conventions(dict):
     and to float64 rounding with the weights rounded to float32 first.
 
     trec_eval (and pytrec_eval) breaks ties by document id, in decreasing string
-    order; no tie rule reproduces that from the scores alone. The preset uses
-    ``ties="first"``: sort the rows of each query by decreasing document id first,
-    or pass the tie-breaking score shown in the user guide. A retrieved document
-    missing from the qrels gains 0 (``unjudged="zero"``); with ``-J`` it is
-    removed from the ranking (``unjudged="drop"``), and so is a document judged
-    with a negative label, which trec_eval reads as "pooled but not judged": give
-    it a NaN label too. A query of the qrels without results is left out
-    (``missing_queries="drop"``); with ``-c`` it scores 0 (``"zero"``).
+    order: the preset's ``ties="docno"``. :func:`evaluate_run` knows the document
+    ids and applies it; the metric functions, scorers and displays do not, so
+    there it accepts tie-free scores (where it changes nothing) and raises a
+    ValueError for tied documents of different labels, rather than return another
+    number: pass the tie-breaking score shown in the user guide. A retrieved
+    document missing from the qrels gains 0 (``unjudged="zero"``); with ``-J`` it
+    is removed from the ranking (``unjudged="drop"``), and so is a document judged
+    with a negative label, which trec_eval reads as "pooled but not judged"
+    (:func:`evaluate_run` does so; elsewhere give it a NaN label). A query of the
+    qrels without results is left out (``missing_queries="drop"``); with ``-c`` it
+    scores 0 (``"zero"``).
 
     ranx sorts each query with numba's unstable quicksort, so the order of tied
     documents is not defined (it is the input order for queries of up to about 16
@@ -211,7 +214,7 @@ CONVENTIONS: dict[str, MappingProxyType] = _Conventions(
             {
                 "gain": positive_part_gain,
                 "discount": "log2",
-                "ties": "first",
+                "ties": "docno",
                 "zero_division": 0.0,
             }
         ),

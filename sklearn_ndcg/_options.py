@@ -21,26 +21,17 @@ from ._compat import Integers, Interval, Options, StrOptions
 from ._engine._discount import DISCOUNTS
 from ._engine._gain import GAINS
 from ._engine._pool import JudgmentPool
-from ._engine._ties import ARGSORT_TIES, TIE_RULES
+from ._engine._ties import ARGSORT_TIES, DOCNO_TIES, TIE_RULES
 
-DOCNO = "docno"
-"""trec_eval's tie rule: tied scores by decreasing document id; needs document ids."""
+DOCNO = DOCNO_TIES
+"""trec_eval's tie rule: tied scores by decreasing document id. Where document ids are
+unknown (all but evaluate_run), it accepts tie-free scores and refuses tied documents of
+different labels (see ``_engine._ties``)."""
 
-
-class _TieRules(StrOptions):
-    """The tie rules; the error message says where ``ties="docno"`` is accepted."""
-
-    def __str__(self) -> str:
-        return (
-            f"{super().__str__()} (ties='docno', trec_eval's order by document id, needs "
-            "document ids: use evaluate_run or the trec-eval command)"
-        )
-
-
-TIES = [_TieRules(set(TIE_RULES))]
-"""The constraint of ``ties`` where document ids are unknown (all but evaluate_run)."""
-TIES_WITH_DOCNO = [StrOptions({*TIE_RULES, DOCNO})]
-"""The constraint of ``ties`` where document ids are known (evaluate_run)."""
+TIES = [StrOptions({*TIE_RULES, DOCNO})]
+"""The constraint of ``ties``."""
+TIES_WITH_DOCNO = TIES
+"""The constraint of ``ties`` where document ids are known (evaluate_run): the same."""
 
 COMMON_PARAMS = {
     "y_true": ["array-like"],

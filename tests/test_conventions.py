@@ -58,6 +58,10 @@ def test_presets_are_ndcg_score_keywords(name):
     keywords = set(inspect.signature(ndcg_score).parameters)
     assert set(CONVENTIONS[name]) <= keywords - {"y_true", "y_score", "qid", "k"}
     y, score, qid, _ = _ragged(0, ties=True)
+    if CONVENTIONS[name]["ties"] == "docno":  # tied scores need document ids
+        with pytest.raises(ValueError, match="ties='docno'"):
+            ndcg_score(y, score, qid=qid, k=5, **CONVENTIONS[name])
+        y, score, qid, _ = _ragged(0, ties=False)
     assert 0 <= ndcg_score(y, score, qid=qid, k=5, **CONVENTIONS[name]) <= 1
 
 
@@ -267,9 +271,9 @@ def test_trec_eval_preset(ties, k):
     expected = _pytrec_eval_mean(y, score, qid, docid, measure)
     got = ndcg_score(y, _trec_tiebreak(score, docid), qid=qid, k=k, **CONVENTIONS["trec_eval"])
     assert got == pytest.approx(expected, rel=1e-12)
-    if ties:  # the doc-id tie-break matters on this data
-        plain = ndcg_score(y, score, qid=qid, k=k, **CONVENTIONS["trec_eval"])
-        assert plain != pytest.approx(expected, rel=1e-9)
+    if ties:  # the doc-id tie-break matters on this data: without doc ids, an error
+        with pytest.raises(ValueError, match="ties='docno'.*needs document ids"):
+            ndcg_score(y, score, qid=qid, k=k, **CONVENTIONS["trec_eval"])
 
 
 # ranx -----------------------------------------------------------------------------
@@ -388,9 +392,9 @@ def test_trec_eval_preset_with_pool(ties, k, judged_only, complete):
     tiebreak = _trec_tiebreak(score, docid)
     got = query_scores(y, tiebreak, qid=qid, **options)
     _check_per_query(got, expected)
-    if ties:  # the doc-id tie-break decides on this data
-        plain = query_scores(y, score, qid=qid, **options).score
-        assert not np.allclose(plain, got.score, rtol=1e-9, atol=0)
+    if ties:  # the doc-id tie-break decides on this data: without doc ids, an error
+        with pytest.raises(ValueError, match="ties='docno'.*needs document ids"):
+            query_scores(y, score, qid=qid, **options)
     mean = float(np.mean(list(expected.values())))
     assert ndcg_score(y, tiebreak, qid=qid, **options) == pytest.approx(mean, rel=1e-12)
 

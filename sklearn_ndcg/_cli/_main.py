@@ -113,8 +113,23 @@ Where this command differs from trec_eval:
     number (trec_eval's atol reads "1.5" as 1 and "x" as 0), -M below 1.
   - A query of the qrels that the run lacks is left out without -c, as in
     trec_eval 9 and pytrec_eval; trec_eval 10.0 stops with an error there.
+  - A query whose qrels hold negative levels only scores 0; trec_eval 10.0
+    scores it 0, stops with "Can't calculate measure" or crashes, depending
+    on its levels and on the queries before it.
+  - A (query, document) pair listed twice in the run or in the qrels is an
+    error in every query; trec_eval checks only the queries it evaluates.
+  - A score must be a number as Python's float reads it, without '_':
+    trec_eval's atof reads '1x' as 1, '0x10' as 16 and '1_000' as 1; here
+    they are errors.
+  - A UTF-8 byte-order mark at the start of a file is skipped; trec_eval
+    reads it as part of the first query id.
   - Only -q, -c, -J, -M, -l and -m are known; -l has no effect on these
     measures. Errors exit with status 2.
+  - -B is this command's own: after each measure M it prints M@judged,
+    M@lower and M@upper (the levels of the qrels assigned to the unjudged
+    documents, the ideal DCG changing with them); '@' is in no trec_eval
+    measure name. It cannot be combined with -J, which removes the unjudged
+    documents.
 """
 
 
@@ -155,6 +170,17 @@ def _add_trec_eval(commands) -> None:
         type=_positive_int,
         metavar="N",
         help="evaluate only the first N documents of each query (default: all)",
+    )
+    trec.add_argument(
+        "-B",
+        dest="bounds",
+        action="store_true",
+        help=(
+            "also print, after each measure M, M@judged (judged documents in the top k "
+            "over k, or over the number ranked if fewer) and M@lower and M@upper (its "
+            "extremes over every level the unjudged documents could have); not a "
+            "trec_eval option"
+        ),
     )
     trec.add_argument(
         "-l",
@@ -200,6 +226,7 @@ def _trec_eval(args) -> int:
             complete=args.complete,
             judged_only=args.judged_only,
             max_docs=args.max_docs,
+            bounds=args.bounds,
         )
     except OSError as error:
         reason = error.strerror or str(error)

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._engine._aggregate import QueryDCG
 from .._engine._pipeline import ndcg_per_query
-from .._engine._pool import JudgmentPool, pool_sums, stage_pool
+from .._engine._pool import JudgmentPool, pool_bounds, pool_sums, stage_pool
 from .._ir._trec import (
     TrecQrels,
     TrecRun,
@@ -177,11 +177,19 @@ def trec_eval_scores(
     complete: bool = False,
     judged_only: bool = False,
     max_docs: int | None = None,
+    bounds: bool = False,
 ) -> Report:
     """The values trec_eval reports for ``measures``, per evaluated query.
 
-    ``complete`` is ``-c``, ``judged_only`` ``-J`` and ``max_docs`` ``-M``.
+    ``complete`` is ``-c``, ``judged_only`` ``-J`` and ``max_docs`` ``-M``;
+    ``bounds`` (``-B``) adds ``M@judged``, ``M@lower`` and ``M@upper`` after each
+    measure ``M`` (:func:`._engine._pool.pool_bounds`).
     """
+    if bounds and judged_only:
+        raise ValueError(
+            "-B bounds NDCG over the levels of the unjudged documents, which -J removes; "
+            "give one of them."
+        )
     for table, name in ((run, "run"), (qrels, "qrels")):
         if table.qid.shape[0] == 0:
             raise ValueError(f"the {name} file has no entries.")
@@ -219,14 +227,38 @@ def trec_eval_scores(
         custom = partial(_gains_of_judged, pairs=measures.gains)
         result = pool_sums(staged, gain=custom, **options)
         columns.append((measures.ndcg, ndcg_per_query(result, 0.0)))
+        if bounds:
+            columns.extend(_bound_columns(measures.ndcg, staged, custom, None, level))
     if measures.cutoffs:
         ks = np.asarray(measures.cutoffs)
         result = pool_sums(staged, gain=partial(_gains_of_judged, pairs=()), ks=ks, **options)
         values = ndcg_per_query(QueryDCG(*(a.ravel() for a in result[:2]), None), 0.0)
         values = values.reshape(result.dcg.shape)
-        columns.extend((f"ndcg_cut_{k}", values[:, i]) for i, k in enumerate(measures.cutoffs))
+        for i, k in enumerate(measures.cutoffs):
+            columns.append((f"ndcg_cut_{k}", values[:, i]))
+            if bounds:
+                plain = partial(_gains_of_judged, pairs=())
+                columns.extend(_bound_columns(f"ndcg_cut_{k}", staged, plain, int(k), level))
     ids = staged.ids
     return Report(joined.qids[ids], columns)
+
+
+def _bound_columns(name: str, staged, gain, k: int | None, level: np.ndarray) -> list:
+    """``-B``: Judged@k and the NDCG bounds of one measure, as report columns."""
+    result = pool_bounds(
+        staged,
+        gain=gain,
+        discount="log2",
+        ties="first",
+        k=k,
+        levels=np.unique(level),
+        zero_division=0.0,
+    )
+    return [
+        (f"{name}@judged", result.judged),
+        (f"{name}@lower", result.lower),
+        (f"{name}@upper", result.upper),
+    ]
 
 
 def format_report(report: Report, per_query: bool) -> str:

@@ -116,9 +116,18 @@ def tie_cut_by_query(score: np.ndarray, queries: Queries, k: int) -> np.ndarray:
     return cut
 
 
-def check_overflow(dcg: np.ndarray, gains: np.ndarray) -> None:
-    """Refuse DCGs that overflowed float64 (huge labels with an exponential gain)."""
+def check_overflow(dcg: np.ndarray, gains: np.ndarray, document_weight=None) -> None:
+    """Refuse DCGs that overflowed float64 (huge labels with an exponential gain, or
+    huge document weights)."""
     if not np.isfinite(dcg).all():
+        with np.errstate(over="ignore"):
+            gains_fit = np.isfinite(np.abs(gains).sum())
+        if document_weight is not None and gains_fit:
+            raise ValueError(
+                "the DCG of some queries overflows float64: document_weight (up to "
+                f"{np.abs(document_weight).max():g}) times the gains (up to "
+                f"{np.abs(gains).max():g}) is too large; use smaller document weights."
+            )
         raise ValueError(
             "the DCG of some queries overflows float64 (gains up to "
             f"{np.abs(gains).max():g}); use smaller labels or gain='linear'."

@@ -102,7 +102,7 @@ def order_and_sum(staged: Staged, ties: str, normalize: str | None) -> QueryDCG:
             worst=normalize == "minmax",
             document_weight=staged.document_weight,
         )
-    check_overflow(result.dcg, staged.gains)
+    check_overflow(result.dcg, staged.gains, staged.document_weight)
     return result
 
 
@@ -184,7 +184,7 @@ def sums_at_cutoffs(
             worst=metric == "ndcg" and normalize == "minmax",
             document_weight=staged.document_weight,
         )
-    check_overflow(result.dcg, staged.gains)
+    check_overflow(result.dcg, staged.gains, staged.document_weight)
     if metric == "dcg":
         return result.dcg
     flat = QueryDCG(*(None if a is None else a.ravel() for a in result))

@@ -6,6 +6,12 @@ import numpy as np
 
 TIE_RULES = ("average", "first", "optimistic", "pessimistic")
 
+DOCNO_TIES = "docno"
+"""trec_eval's rule: tied scores by decreasing document id. The engine knows no
+document ids: it orders as "first" and refuses tied documents of different gains,
+whose order would change the value (callers that know the ids make the scores
+tie-free first, see ``_ir._trec.trec_order_score``)."""
+
 
 ARGSORT_TIES = "argsort"
 """The rule of scikit-learn's ``ignore_ties=True``: tied documents in the order of
@@ -26,7 +32,7 @@ def rank_block(
         ``-inf`` so that they sort last.
     sizes : ndarray of shape (n_queries,)
         Documents in each query.
-    ties : {"average", "first", "optimistic", "pessimistic", "argsort"}
+    ties : {"average", "first", "optimistic", "pessimistic", "argsort", "docno"}
         How documents with equal scores are ordered.
 
         - "average": each tied document gets the mean gain of its group, which
@@ -37,6 +43,8 @@ def rank_block(
         - "pessimistic": tied documents by increasing gain (a lower bound).
         - "argsort": as "first"; the validation has laid out 2-D input in
           scikit-learn's order (:data:`ARGSORT_TIES`).
+        - "docno": as "first", refusing tied documents of different gains
+          (:data:`DOCNO_TIES`).
     k : int or None
         The cutoff; None means the whole row.
 
@@ -54,6 +62,8 @@ def rank_block(
     real = np.arange(n_top) < sizes[:, np.newaxis]
     top_gain = np.where(real, top_gain, 0.0)
     tied = (top_score[:, 1:] == top_score[:, :-1]) & real[:, 1:]
+    if ties == DOCNO_TIES:
+        _refuse_ties_without_docno(tied, top_gain, score, gain, sizes, k, top_score)
     if ties != "average" or not tied.any():
         return top_gain[:, :k]
     new_group = np.ones(top_gain.shape, dtype=bool)
@@ -73,6 +83,28 @@ def rank_block(
     return averaged[:, :k]
 
 
+def _refuse_ties_without_docno(tied, top_gain, score, gain, sizes, k: int, top_score) -> None:
+    """Refuse tied scores whose order changes the value, for ``ties="docno"``: a tie
+    group in the top ``k`` holding different gains (also members beyond the top)."""
+    differ = (tied & (top_gain[:, 1:] != top_gain[:, :-1])).any()
+    if not differ and k < score.shape[1] and tied.shape[1] >= k:
+        cut = np.flatnonzero(tied[:, k - 1])  # a tie group straddles k: all its members
+        if cut.shape[0]:
+            threshold = top_score[cut, k - 1, np.newaxis]
+            member = (score[cut] == threshold) & (np.arange(score.shape[1]) < sizes[cut, None])
+            high = np.where(member, gain[cut], -np.inf).max(axis=1)
+            low = np.where(member, gain[cut], np.inf).min(axis=1)
+            differ = (high != low).any()
+    if differ:
+        raise ValueError(
+            "ties='docno' (trec_eval's order of tied scores by decreasing document id) "
+            "needs document ids, which this function does not have, and y_score has tied "
+            "documents of different labels. Use evaluate_run or the trec-eval command "
+            "(they know the ids), or break the ties by document id first (see the user "
+            "guide on judgment pools) and pass ties='first'."
+        )
+
+
 def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> np.ndarray:
     """Column indices of the first ``n_top`` documents of each row, by decreasing
     score, tied documents in the order of the rule (any order for "average")."""
@@ -80,7 +112,7 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
     if ties == "optimistic" or ties == "pessimistic":
         secondary = -gain if ties == "optimistic" else gain
         return np.lexsort((secondary, -score), axis=-1)[:, :n_top]
-    if ties == "first" or ties == ARGSORT_TIES:
+    if ties == "first" or ties == ARGSORT_TIES or ties == DOCNO_TIES:
         return np.argsort(-score, axis=1, kind="stable")[:, :n_top]
     if 4 * n_top < width:  # select the top first: which tied members is no matter
         top = np.argpartition(-score, n_top - 1, axis=1)[:, :n_top]

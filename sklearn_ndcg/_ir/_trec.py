@@ -70,6 +70,7 @@ RunEvaluation.per_query.__doc__ = (
 )
 
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
+_BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
 
 
 def _data_lines(path: str | os.PathLike, layout: str, exact: bool):
@@ -82,6 +83,7 @@ def _data_lines(path: str | os.PathLike, layout: str, exact: bool):
     n_fields = len(layout.split())
     with open(path, "rb") as file:
         data = file.read()
+    data = data.removeprefix(_BOM)  # editors on Windows start UTF-8 files with one
     for number, line in enumerate(data.split(b"\n"), start=1):
         fields = line.split()
         if not fields or fields[0].startswith(b"#"):
@@ -109,7 +111,7 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     Fields are separated by blanks or tabs. The second and fourth fields are
     ignored, as trec_eval does (documents are ranked by score), and so is
     anything after the run id. Blank lines and lines starting with ``#`` are
-    skipped.
+    skipped, and so is a UTF-8 byte-order mark at the start of the file.
 
     Read more in the :ref:`User Guide <judgment_pools>`.
 
@@ -127,8 +129,9 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     Raises
     ------
     ValueError
-        If a line has fewer than six fields or a score that is not a number;
-        the message names the file and the line.
+        If a line has fewer than six fields or a score that is not a number
+        (also Python-only spellings such as ``1_000``); the message names the
+        file and the line.
 
     See Also
     --------
@@ -141,8 +144,8 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     as C's ``strcmp`` orders their bytes; bytes that are not UTF-8 are kept
     (as surrogate escapes) but may then order differently. Scores are read
     with Python's :class:`float`, which agrees with C's ``atof`` on numbers;
-    ``atof`` would read a malformed score as 0 where this function raises an
-    error.
+    ``atof`` would read a malformed score as 0 (or its leading number: ``1x``
+    as 1, ``1_000`` as 1, ``0x10`` as 16) where this function raises an error.
 
     Examples
     --------
@@ -164,6 +167,8 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     qid, docno, score, run_id = [], [], [], []
     for number, fields in _data_lines(path, layout, exact=False):
         try:
+            if b"_" in fields[4]:  # 1_000: Python's spelling, no number for C's atof
+                raise ValueError
             value = float(fields[4])
         except ValueError:
             problem = f"the score {fields[4].decode(errors='replace')!r} is not a number"
@@ -184,7 +189,7 @@ def read_trec_qrels(path: str | os.PathLike) -> TrecQrels:
     Fields are separated by blanks or tabs; the second is ignored. The
     relevance is an integer level; trec_eval reads a negative level as "in
     the pool but not judged". Blank lines and lines starting with ``#`` are
-    skipped.
+    skipped, and so is a UTF-8 byte-order mark at the start of the file.
 
     Read more in the :ref:`User Guide <judgment_pools>`.
 
@@ -382,8 +387,21 @@ def trec_order_score(score: np.ndarray, docno_code: np.ndarray) -> np.ndarray:
     return tie_free
 
 
+def _id_types(values) -> str:
+    """The types of some ids, for messages: a dtype, or the Python types of an object array."""
+    array = np.asarray(values)
+    if array.dtype.kind in "US":
+        return "str" if array.dtype.kind == "U" else "bytes"
+    if array.dtype.kind != "O":
+        return str(array.dtype)
+    return " and ".join(sorted({type(value).__name__ for value in array.tolist()}))
+
+
 def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
+    """The ids (object arrays of str) and values of a run or qrels, and the types of
+    its document ids as given."""
     qid, docno, values = _columns(table, name, fields)
+    docno_types = _id_types(docno)
     owner = f"{name}'" if name.endswith("s") else f"{name}'s"  # the qrels' ids, the run's
     qid, docno = _ids(qid, f"{owner} {fields[0]}"), _ids(docno, f"{owner} {fields[1]}")
     if fields[2] == "score":
@@ -398,7 +416,19 @@ def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
         )
     if qid.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one document is needed.")
-    return qid, docno, values
+    return qid, docno, values, docno_types
+
+
+def _warn_nothing_matches(joined: Joined, run_types: str, qrels_types: str) -> None:
+    """Warn when no ranked document is in the qrels: every one would gain 0."""
+    if np.isnan(joined.label).all():
+        warnings.warn(
+            "no ranked document of the run is in the qrels, so every ranked document "
+            f"gains 0; the run's docno are {run_types}, the qrels' docno {qrels_types}, "
+            "compared as strings (1.0 and 1 differ): do the document ids match?",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
@@ -434,6 +464,8 @@ def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
         "unjudged": [StrOptions(set(UNJUDGED))],
         "judged_only": ["boolean", None],
         "missing_queries": [StrOptions(set(MISSING_QUERIES))],
+        "bounds": ["boolean"],
+        "levels": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -451,6 +483,8 @@ def evaluate_run(
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = "drop",
     judged_only: bool | None = None,
+    bounds: bool = False,
+    levels: ArrayLike | None = None,
 ) -> RunEvaluation:
     """NDCG of a run against relevance judgments (qrels), matched by document id.
 
@@ -494,10 +528,12 @@ def evaluate_run(
         :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
-        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
-        "docno": by decreasing document id (byte-wise string order), as trec_eval and
-        pytrec_eval break ties; only here, where document ids are known.
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`. Here, where document ids are known, "docno" orders
+        tied scores by decreasing document id (byte-wise string order), as trec_eval and
+        pytrec_eval do.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
         NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
         scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
@@ -509,7 +545,9 @@ def evaluate_run(
     unjudged : {"zero", "drop"}, default="zero"
         Ranked documents the qrels do not list gain 0 ("zero"), or are removed
         from the ranking before ranks are assigned ("drop", trec_eval's
-        ``-J``); the same option as in :func:`ndcg_score`.
+        ``-J``); the same option as in :func:`ndcg_score`. As in trec_eval, "drop"
+        also removes the documents the qrels list with a negative level ("in the
+        pool but not judged" for trec_eval).
     missing_queries : {"drop", "zero"}, default="drop"
         Queries of the qrels that the run lacks are left out ("drop", as
         trec_eval by default) or score 0 ("zero", trec_eval's ``-c``).
@@ -519,18 +557,36 @@ def evaluate_run(
 
         .. deprecated:: 0.2
             Use ``unjudged``; ``judged_only`` will be removed in 0.3.
+    bounds : bool, default=False
+        Also return, per query, ``judged`` (the judged documents in the top ``k`` over
+        ``k``, or over the number ranked if fewer: ir_measures' ``Judged@k``) and
+        ``lower`` and ``upper``, the smallest and largest NDCG over every assignment of
+        ``levels`` to the unjudged ranked documents (see :func:`query_scores`);
+        ``per_query`` is then a :class:`QueryBounds`, whose ``mean()`` gives the means.
+        Read more in the :ref:`User Guide <unjudged_bounds>`.
+    levels : array-like, default=None
+        With ``bounds=True``: the judgment scale, the levels an unjudged document may
+        take. None means the distinct levels of the qrels.
 
     Returns
     -------
     result : RunEvaluation
         Named tuple ``(score, per_query)``: the mean over the evaluated
-        queries, and their values as :class:`QueryScores`, queries sorted by id.
+        queries, and their values as :class:`QueryScores` (:class:`QueryBounds`
+        with ``bounds=True``), queries sorted by id.
 
     Raises
     ------
     ValueError
         If the run or the qrels list a (qid, docno) pair twice, lack a column,
         or no query of the run is judged (with ``missing_queries="drop"``).
+
+    Warns
+    -----
+    UserWarning
+        If no ranked document is in the qrels (every one would gain 0); the
+        message names the types of both tables' document ids, since ids of
+        different types (e.g. ``1.0`` and ``1``) never match.
 
     See Also
     --------
@@ -544,13 +600,11 @@ def evaluate_run(
     Query and document ids are compared as strings (numbers are converted
     with ``str``).
 
-    With ``ties="docno"`` and ``gain=positive_part_gain``, the result equals
-    trec_eval's ``ndcg`` (and with ``k`` its ``ndcg_cut_k``), per query and in
-    the mean; the ``sklearn-ndcg trec-eval`` command prints trec_eval's report.
-    One difference remains: trec_eval reads a negative qrels level as "in the
-    pool but not judged", so its ``-J`` removes such documents from the
-    ranking, where ``unjudged="drop"`` keeps them as judged documents gaining
-    0.
+    With ``**CONVENTIONS["trec_eval"]`` (``ties="docno"``,
+    ``gain=positive_part_gain``), the result equals trec_eval's ``ndcg`` (and
+    with ``k`` its ``ndcg_cut_k``), per query and in the mean, also with
+    ``unjudged="drop"`` (``-J``) and ``missing_queries="zero"`` (``-c``); the
+    ``sklearn-ndcg trec-eval`` command prints trec_eval's report.
 
     Examples
     --------
@@ -577,8 +631,10 @@ def evaluate_run(
     >>> evaluate_run(tied, qrels, ties="docno").score
     1.0
     """
-    run_qid, run_docno, score = _check_table(run, "run", ("qid", "docno", "score"))
-    qrels_qid, qrels_docno, relevance = _check_table(qrels, "qrels", ("qid", "docno", "relevance"))
+    run_qid, run_docno, score, run_types = _check_table(run, "run", ("qid", "docno", "score"))
+    qrels_qid, qrels_docno, relevance, qrels_types = _check_table(
+        qrels, "qrels", ("qid", "docno", "relevance")
+    )
     if isinstance(gain, str) and normalize != "minmax" and (relevance < 0).any():
         raise ValueError(
             f"qrels has negative relevance levels (min {relevance.min():g}), which "
@@ -589,11 +645,16 @@ def evaluate_run(
     joined = join_run(run_qid, run_docno, qrels)
     if missing_queries == "drop":
         refuse_unjudged_run(joined)
+    _warn_nothing_matches(joined, run_types, qrels_types)
+    unjudged = _resolve_judged_only(unjudged, judged_only)
+    label = joined.label
+    if unjudged == "drop":  # trec_eval's -J: a negative level is pooled, not judged
+        label = np.where(label < 0, np.nan, label)
     if ties == "docno":
         score, ties = trec_order_score(score, joined.docno_code), "first"
     # the engine gets the query codes (in the order of the ids), not the strings
     per_query = query_scores(
-        joined.label,
+        label,
         score,
         qid=joined.run_qid,
         metric=metric,
@@ -604,8 +665,11 @@ def evaluate_run(
         zero_division=zero_division,
         normalize=normalize,
         pool=JudgmentPool(joined.qrels_qid, relevance),
-        unjudged=_resolve_judged_only(unjudged, judged_only),
+        unjudged=unjudged,
         missing_queries=missing_queries,
+        **({"bounds": True, "levels": levels} if bounds else {}),
     )
+    if levels is not None and not bounds:
+        raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
     per_query = per_query._replace(qid=joined.qids[per_query.qid])
     return RunEvaluation(weighted_mean(per_query.score, None), per_query)

@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike
 from .._compat import StrOptions, validate_params
 from .._engine._aggregate import weighted_mean
 from .._engine._pipeline import ndcg_per_query, query_dcg, stage_cutoffs, sums_at_cutoffs
-from .._engine._pool import JudgmentPool
+from .._engine._pool import JudgmentPool, pool_query_bounds
 from .._engine._validation import check_log_base
 from .._options import (
     COMMON_PARAMS,
@@ -71,6 +71,108 @@ QueryScores.score.__doc__ = (
     "The metric of each query; NaN where NDCG is undefined and ``zero_division=np.nan``."
 )
 QueryScores.weight.__doc__ = "Weight of each query (ones without ``sample_weight``)."
+
+
+class QueryBounds(NamedTuple):
+    """Per-query NDCG, Judged@k and the NDCG bounds, returned with ``bounds=True``.
+
+    Returned by :func:`query_scores` and :func:`evaluate_run`: the bounds are the
+    extremes of NDCG over every assignment of the judgment scale's levels to the
+    unjudged documents of the ranking.
+    """
+
+    qid: np.ndarray
+    score: np.ndarray
+    weight: np.ndarray
+    judged: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+
+    def mean(self) -> dict[str, float]:
+        """The weighted means of ``score``, ``judged``, ``lower`` and ``upper``.
+
+        Each query's unjudged documents take their levels independently of the other
+        queries', so the mean of the per-query bounds bounds the mean NDCG.
+
+        Returns
+        -------
+        means : dict
+            ``{"score": ..., "judged": ..., "lower": ..., "upper": ...}``; NaN values
+            are left out, as in :func:`ndcg_score`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_ndcg import JudgmentPool, query_scores
+        >>> pool = JudgmentPool(qid=[1, 1], y_true=[1, 0])
+        >>> y, s = [1, 0, np.nan], [3, 2, 1]  # the third document is unjudged
+        >>> result = query_scores(y, s, qid=[1, 1, 1], pool=pool, bounds=True)
+        >>> {name: round(value, 4) for name, value in result.mean().items()}
+        {'score': 1.0, 'judged': 0.6667, 'lower': 0.9197, 'upper': 1.0}
+
+        Labelled 0, the unjudged document leaves NDCG at 1; labelled 1, it adds
+        ``1 / log2(4) = 0.5`` to the DCG but ``1 / log2(3)`` to the ideal DCG:
+        ``1.5 / 1.6309 = 0.9197``.
+        """
+        return {
+            name: weighted_mean(getattr(self, name), self.weight)
+            for name in ("score", "judged", "lower", "upper")
+        }
+
+
+QueryBounds.qid.__doc__ = "Query ids, sorted."
+QueryBounds.score.__doc__ = "The NDCG of each query, unjudged documents gaining 0."
+QueryBounds.weight.__doc__ = "Weight of each query (ones without ``sample_weight``)."
+QueryBounds.judged.__doc__ = (
+    "Judged documents in the top ``k`` over ``k``, or over the number ranked if fewer "
+    "(ir_measures' ``Judged@k``); over all ranked documents without ``k``."
+)
+QueryBounds.lower.__doc__ = (
+    "The smallest NDCG over every assignment of the levels to the unjudged documents."
+)
+QueryBounds.upper.__doc__ = "The largest NDCG over those assignments."
+
+
+def _bounded_query_scores(y_true, y_score, *, levels, options: dict) -> QueryBounds:
+    """:func:`query_scores` with ``bounds=True``: the checks, then one staging."""
+    problems = [
+        (options["pool"] is None, "a pool (the unjudged documents are those it lacks)"),
+        (options["metric"] != "ndcg", 'metric="ndcg"'),
+        (options["normalize"] != "ideal", 'normalize="ideal"'),
+        (options["unjudged"] == "drop", 'unjudged="zero" (with "drop" none is ranked)'),
+        (options["document_weight"] is not None, "no document_weight"),
+        (
+            options["ties"] not in ("average", "first", "docno"),
+            'ties "average", "first" or "docno" (the others order by the very gains being bounded)',
+        ),
+        (options["log_base"] is not None, "no log_base"),
+    ]
+    for problem, need in problems:
+        if problem:
+            raise ValueError(f"bounds=True needs {need}.")
+    if levels is not None:
+        levels = np.asarray(levels, dtype=np.float64)
+        if levels.ndim != 1 or levels.shape[0] == 0 or not np.isfinite(levels).all():
+            raise ValueError("levels must be a non-empty 1-D array of finite labels.")
+        levels = np.unique(levels)
+    check_pool_options(options["pool"], options["unjudged"], options["missing_queries"])
+    ids, sums, weight, bounds = pool_query_bounds(
+        y_true,
+        y_score,
+        options["pool"],
+        qid=options["qid"],
+        sample_weight=options["sample_weight"],
+        missing_queries=options["missing_queries"],
+        levels=levels,
+        zero_division=options["zero_division"],
+        k=options["k"],
+        gain=options["gain"],
+        discount=options["discount"],
+        ties=options["ties"],
+    )
+    score = ndcg_per_query(sums, options["zero_division"])
+    weight = np.ones(ids.shape[0]) if weight is None else weight
+    return QueryBounds(ids, score, weight, *bounds)
 
 
 def _per_query(
@@ -170,6 +272,8 @@ def at_cutoffs(
         **REPLACE_UNDEFINED,
         "metric": [StrOptions({"ndcg", "dcg"})],
         "log_base": LOG_BASE,
+        "bounds": ["boolean"],
+        "levels": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -192,7 +296,9 @@ def query_scores(
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
     replace_undefined_by: float | None = None,
-) -> QueryScores:
+    bounds: bool = False,
+    levels: ArrayLike | None = None,
+) -> QueryScores | QueryBounds:
     """NDCG or DCG of each query, with the query ids they belong to.
 
     The per-query values behind :func:`ndcg_score` and :func:`dcg_score`, for
@@ -222,10 +328,12 @@ def query_scores(
         Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
         "reciprocal" (``1 / r``), "none" (1) or a callable; see
         :func:`~sklearn_ndcg.ndcg_score`.
-    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
-        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
         Query id of each document, for 1-D (long format) input, where it is required:
         without it, 1-D input raises a ValueError rather than score all rows as one query
@@ -265,12 +373,25 @@ def query_scores(
         Another name for ``zero_division`` (the one scikit-learn is adopting), with the same
         values; give one of the two, not both. None means ``zero_division`` decides; see
         :func:`~sklearn_ndcg.ndcg_score`.
+    bounds : bool, default=False
+        With ``pool`` (and NDCG): also return, per query, ``judged`` (the judged documents
+        in the top ``k`` over ``k``, or over the number ranked if fewer: ir_measures'
+        ``Judged@k``) and ``lower`` and ``upper``, the smallest and largest NDCG over
+        every assignment of ``levels`` to the unjudged ranked documents, the ideal DCG
+        changing with each assignment.
+        Needs ``unjudged="zero"``, ``normalize="ideal"``, gains that are not negative
+        and ties "average", "first" or "docno". Read more in the :ref:`User Guide
+        <unjudged_bounds>`.
+    levels : array-like, default=None
+        With ``bounds=True``: the judgment scale, the levels an unjudged document may
+        take. None means the distinct labels of the pool.
 
     Returns
     -------
-    result : QueryScores
+    result : QueryScores or QueryBounds
         Named tuple ``(qid, score, weight)`` of arrays of shape (n_queries,),
-        queries sorted by id.
+        queries sorted by id; with ``bounds=True`` a :class:`QueryBounds`, which adds
+        ``judged``, ``lower`` and ``upper``.
 
     See Also
     --------
@@ -287,26 +408,28 @@ def query_scores(
     >>> result.score.round(4)
     array([1.    , 0.9386])
     """
-    ids, score, weight = _per_query(
-        y_true,
-        y_score,
-        metric=metric,
-        options=dict(
-            k=k,
-            gain=gain,
-            discount=discount,
-            ties=resolve_ties(ties, None),
-            qid=qid,
-            sample_weight=sample_weight,
-            zero_division=resolve_zero_division(zero_division, replace_undefined_by),
-            log_base=log_base,
-            normalize=normalize,
-            document_weight=document_weight,
-            pool=pool,
-            unjudged=unjudged,
-            missing_queries=missing_queries,
-        ),
+    options = dict(
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=resolve_ties(ties, None),
+        qid=qid,
+        sample_weight=sample_weight,
+        zero_division=resolve_zero_division(zero_division, replace_undefined_by),
+        log_base=log_base,
+        normalize=normalize,
+        document_weight=document_weight,
+        pool=pool,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
     )
+    if bounds:
+        return _bounded_query_scores(
+            y_true, y_score, levels=levels, options={**options, "metric": metric}
+        )
+    if levels is not None:
+        raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
+    ids, score, weight = _per_query(y_true, y_score, metric=metric, options=options)
     weight = np.ones(ids.shape[0]) if weight is None else weight
     return QueryScores(ids, score, weight)
 
@@ -387,7 +510,7 @@ def ndcg_score(
         - "none": 1, i.e. plain cumulative gain.
         - callable: takes an int array of ranks and returns finite,
           non-negative weights of the same shape.
-    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered.
 
         - "average": each tied document gets the mean gain of its group: the
@@ -396,6 +519,10 @@ def ndcg_score(
         - "first": tied documents keep their input order.
         - "optimistic": tied documents by decreasing gain (an upper bound).
         - "pessimistic": tied documents by increasing gain (a lower bound).
+        - "docno": trec_eval's order, by decreasing document id. Without document
+          ids (here) tied documents of different labels raise a ValueError: make the
+          scores tie-free (see the user guide on judgment pools) or use
+          :func:`evaluate_run`, which knows the ids. Used by ``CONVENTIONS["trec_eval"]``.
     qid : array-like of shape (n_samples,), default=None
         Query id of each document, for 1-D (long format) input, where it is required:
         without it, 1-D input raises a ValueError rather than score all rows as one query
@@ -581,10 +708,12 @@ def dcg_score(
         Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
         "reciprocal" (``1 / r``), "none" (1) or a callable; see
         :func:`~sklearn_ndcg.ndcg_score`.
-    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
-        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     qid : array-like of shape (n_samples,), default=None
         Query id of each document, for 1-D (long format) input, where it is required:
         without it, 1-D input raises a ValueError rather than score all rows as one query

@@ -304,11 +304,12 @@ class NDCGCurveDisplay:
             Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
             "reciprocal" (``1 / r``), "none" (1) or a callable; see
             :func:`~sklearn_ndcg.ndcg_score`.
-        ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+        ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
             How documents with equal scores are ordered: "average" (the mean DCG over all
             their orders, as scikit-learn), "first" (input order), "optimistic" (by
-            decreasing gain) or "pessimistic" (by increasing gain); see
-            :func:`~sklearn_ndcg.ndcg_score`.
+            decreasing gain), "pessimistic" (by increasing gain) or "docno" (trec_eval's
+            order by document id, which needs tie-free scores where document ids are
+            unknown); see :func:`~sklearn_ndcg.ndcg_score`.
         zero_division : {0.0, 1.0, np.nan}, default=0.0
             NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as
             in scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such
@@ -431,11 +432,12 @@ class NDCGCurveDisplay:
             Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
             "reciprocal" (``1 / r``), "none" (1) or a callable; see
             :func:`~sklearn_ndcg.ndcg_score`.
-        ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+        ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
             How documents with equal scores are ordered: "average" (the mean DCG over all
             their orders, as scikit-learn), "first" (input order), "optimistic" (by
-            decreasing gain) or "pessimistic" (by increasing gain); see
-            :func:`~sklearn_ndcg.ndcg_score`.
+            decreasing gain), "pessimistic" (by increasing gain) or "docno" (trec_eval's
+            order by document id, which needs tie-free scores where document ids are
+            unknown); see :func:`~sklearn_ndcg.ndcg_score`.
         zero_division : {0.0, 1.0, np.nan}, default=0.0
             NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as
             in scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such

@@ -68,7 +68,7 @@ EXTENDED = {
     ("k", "RankingEvaluator"): "default 10 (a selection metric), with the reason",
     ("k", "evaluate_run"): "names trec_eval's ndcg_cut_k",
     ("gain", "evaluate_run"): "qrels levels may be negative (positive_part_gain)",
-    ("ties", "evaluate_run"): "also 'docno', where document ids are known",
+    ("ties", "evaluate_run"): "what 'docno' does where document ids are known",
     ("zero_division", "query_scores"): "also computes DCG, where it is ignored",
     ("zero_division", "NDCGCurveDisplay.from_predictions"): "the band leaves NaN out too",
     ("zero_division", "dask.ndcg_score"): "says what an all-NaN mean returns",

@@ -13,12 +13,13 @@
 
 import os
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from sklearn_ndcg import TrecQrels, TrecRun, evaluate_run, positive_part_gain
+from sklearn_ndcg import CONVENTIONS, TrecQrels, TrecRun, evaluate_run
 from sklearn_ndcg.__main__ import main
 from sklearn_ndcg._cli._trec_eval import measures_from, trec_eval_scores
 
@@ -130,13 +131,17 @@ def test_against_pytrec_eval(capsys):
             assert [name for name, _ in report.columns] == names
             pairs = [(values, expected[name]) for name, values in report.columns]
 
-            # evaluate_run, which keeps negative levels as judged (gain 0): not with -J
-            if not judged_only:
-                for name, k in zip(names, (None, 5, 10)):
-                    result = evaluate_run(run, qrels, k=k, ties="docno", gain=positive_part_gain)
-                    assert result.per_query.qid.tolist() == qids
-                    pairs.append((result.per_query.score, expected[name]))
-                    pairs.append((np.array([result.score]), np.array([expected[name].mean()])))
+            # evaluate_run with the preset; with -J it drops negative levels too
+            unjudged = "drop" if judged_only else "zero"
+            for name, k in zip(names, (None, 5, 10)):
+                with warnings.catch_warnings():  # random cases where nothing matches
+                    warnings.filterwarnings("ignore", "no ranked document of the run is in")
+                    result = evaluate_run(
+                        run, qrels, k=k, unjudged=unjudged, **CONVENTIONS["trec_eval"]
+                    )
+                assert result.per_query.qid.tolist() == qids
+                pairs.append((result.per_query.score, expected[name]))
+                pairs.append((np.array([result.score]), np.array([expected[name].mean()])))
             means = [(np.array([v.mean()]), np.array([r.mean()])) for v, r in pairs[:3]]
             for values, reference in pairs + means:
                 worst = max(worst, float(np.abs(values - reference).max()))
@@ -144,3 +149,39 @@ def test_against_pytrec_eval(capsys):
     with capsys.disabled():
         print(f"\npytrec_eval: {n_cases} cases, {n_values} values compared, worst {worst:.3g}")
     assert worst <= 1e-12
+
+
+TREC_EVAL_BINARY = None if TREC_EVAL_TESTS is None else Path(TREC_EVAL_TESTS).parent / "trec_eval"
+
+
+@pytest.mark.skipif(
+    TREC_EVAL_BINARY is None or not TREC_EVAL_BINARY.is_file(),
+    reason="set SKLEARN_NDCG_TREC_EVAL_TESTS to the test directory of a built trec_eval",
+)
+def test_random_runs_against_the_binary(tmp_path, capsys):
+    """The command's lines equal the real trec_eval's on random runs (issue 25)."""
+    import subprocess
+
+    rng = np.random.default_rng(25)
+    n_files = n_lines = 0
+    while n_files < 150:
+        (q_qid, q_docno, level), (r_qid, r_docno, score), qrels_dict, run_dict = _random_case(rng)
+        if not set(run_dict) & set(qrels_dict):
+            continue
+        n_files += 1
+        lines = [f"{q} 0 {d} {v}\n" for q, d, v in zip(q_qid, q_docno, level)]
+        (tmp_path / "qrels").write_text("".join(lines))
+        lines = [f"{q} Q0 {d} 0 {s!r} r\n" for q, d, s in zip(r_qid, r_docno, score)]
+        (tmp_path / "run").write_text("".join(lines))
+        for flags in ([], ["-J"], ["-c"], ["-c", "-J"], ["-M", "3"]):
+            argv = [*flags, "-q", "-m", "ndcg", "-m", "ndcg_cut.2,5,10"]
+            argv += [str(tmp_path / "qrels"), str(tmp_path / "run")]
+            real = subprocess.run([str(TREC_EVAL_BINARY), *argv], capture_output=True, text=True)
+            if real.returncode:  # trec_eval 10.0 stops on a judged query without results
+                continue
+            assert main(["trec-eval", *argv]) == 0
+            assert capsys.readouterr().out == real.stdout
+            n_lines += len(real.stdout.splitlines())
+    with capsys.disabled():
+        print(f"\ntrec_eval binary: {n_files} random file pairs, {n_lines} lines identical")
+    assert n_lines > 1000
