@@ -1,0 +1,46 @@
+"""A local SparkSession per test module; the tests skip where pyspark or Java is missing."""
+
+import os
+import shutil
+import sys
+import warnings
+
+import pytest
+
+pytest.importorskip("pyspark", reason="needs the spark extra: pip install '.[spark]'")
+pytest.importorskip("pyarrow", reason="needs the spark extra: pip install '.[spark]'")
+
+JAVA = shutil.which("java") or (
+    os.environ.get("JAVA_HOME") and shutil.which("java", path=os.path.join(os.environ["JAVA_HOME"], "bin"))
+)
+
+# PySpark warns about pandas >= 3 when it converts pandas objects; these tests use none,
+# but PySpark checks the version on other paths too.
+PANDAS_WARNING = "ignore:PySpark does not yet fully support pandas:FutureWarning"
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """``local[2]``, no UI, quiet logs, few shuffle partitions, this interpreter on workers."""
+    if not JAVA:
+        pytest.skip("Spark needs a Java runtime (java on PATH or JAVA_HOME); none found")
+    from pyspark.sql import SparkSession
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        session = (
+            SparkSession.builder.master("local[2]")
+            .appName("sklearn-ndcg-tests")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "4")
+            .config("spark.default.parallelism", "2")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.driver.memory", "1g")
+            .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+            .getOrCreate()
+        )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
