@@ -185,7 +185,7 @@ def ndcg_score(
     >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
     >>> frame = spark.createDataFrame(
     ...     [(1, 3, 0.9), (1, 2, 0.1), (1, 0, 0.5), (2, 0, 0.4), (2, 1, 0.4), (2, 0, 0.3)],
-    ...     "qid long, label double, score double")  # doctest: +SKIP
+    ...     "qid long, label int, score double")  # doctest: +SKIP
     >>> round(ndcg_score(frame), 6)  # doctest: +SKIP
     0.877011
     >>> round(ndcg_score(frame, k=1, gain="exponential"), 6)  # doctest: +SKIP
@@ -310,7 +310,7 @@ def dcg_score(
     >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
     >>> frame = spark.createDataFrame(
     ...     [(1, 3, 0.9), (1, 2, 0.1), (1, 0, 0.5), (2, 0, 0.4), (2, 1, 0.4), (2, 0, 0.3)],
-    ...     "qid long, label double, score double")  # doctest: +SKIP
+    ...     "qid long, label int, score double")  # doctest: +SKIP
     >>> round(dcg_score(frame, k=2), 6)  # doctest: +SKIP
     1.907732
     """
@@ -448,13 +448,13 @@ def query_scores(
     >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
     >>> frame = spark.createDataFrame(
     ...     [("b", 3, 0.9), ("b", 2, 0.1), ("b", 0, 0.5), ("a", 1, 0.4), ("a", 0, 0.3)],
-    ...     "qid string, label double, score double")  # doctest: +SKIP
+    ...     "qid string, label int, score double")  # doctest: +SKIP
     >>> query_scores(frame).orderBy("qid").show()  # doctest: +SKIP
     +---+------------------+------+
     |qid|             score|weight|
     +---+------------------+------+
     |  a|               1.0|   1.0|
-    |  b|0.9385574097371543|   1.0|
+    |  b|0.9385574520455131|   1.0|
     +---+------------------+------+
     """
     options = {"k": k, "gain": gain, "discount": discount, "ties": ties}

@@ -10,9 +10,8 @@ import pytest
 pytest.importorskip("pyspark", reason="needs the spark extra: pip install '.[spark]'")
 pytest.importorskip("pyarrow", reason="needs the spark extra: pip install '.[spark]'")
 
-JAVA = shutil.which("java") or (
-    os.environ.get("JAVA_HOME") and shutil.which("java", path=os.path.join(os.environ["JAVA_HOME"], "bin"))
-)
+_JAVA_HOME_BIN = os.path.join(os.environ.get("JAVA_HOME", ""), "bin")
+JAVA = shutil.which("java") or shutil.which("java", path=_JAVA_HOME_BIN)
 
 # PySpark warns about pandas >= 3 when it converts pandas objects; these tests use none,
 # but PySpark checks the version on other paths too.

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 import sklearn_ndcg
-from sklearn_ndcg import JudgmentPool
 from sklearn_ndcg import spark as ndcg_spark
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:PySpark does not yet fully support pandas:FutureWarning"
 )
+
 
 def _ids(kind, n, rng):
     base = rng.choice(np.arange(1, 10 * n), size=n, replace=False)
@@ -58,8 +58,7 @@ def _frame(spark, columns, qid_type, partitions, by_query=False):
     types = {"qid": qid_type, "docno": "string"}
     schema = ", ".join(f"{name} {types.get(name, 'double')}" for name in names)
     rows = [
-        tuple(v.item() if hasattr(v, "item") else v for v in row)
-        for row in zip(*columns.values())
+        tuple(v.item() if hasattr(v, "item") else v for v in row) for row in zip(*columns.values())
     ]
     if by_query:  # hash-partitioned by query: scored without an exchange
         return spark.createDataFrame(rows, schema).repartition(partitions, "qid")
