@@ -10,6 +10,25 @@ Read more in the :ref:`User Guide <spark>`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._spark._metrics import dcg_score, ndcg_score, query_scores
 
-__all__ = ["dcg_score", "ndcg_score", "query_scores"]
+if TYPE_CHECKING:  # imported with pyspark on first use, by __getattr__ below
+    from ._spark._evaluator import NDCGEvaluator, query_folds
+
+__all__ = ["NDCGEvaluator", "dcg_score", "ndcg_score", "query_folds", "query_scores"]
+
+_NEED_PYSPARK = {"NDCGEvaluator", "query_folds"}  # defined with pyspark's own classes
+
+
+def __getattr__(name: str):
+    """``NDCGEvaluator`` and ``query_folds``, imported with pyspark when first used."""
+    if name in _NEED_PYSPARK:
+        from ._spark._frames import import_pyspark_sql
+
+        import_pyspark_sql()  # an ImportError that says how to install pyspark
+        from ._spark import _evaluator
+
+        return getattr(_evaluator, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
