@@ -158,13 +158,30 @@ class NDCGEvaluator(
         zeroDivision: float = 0.0,
         normalize: str = "ideal",
     ) -> NDCGEvaluator:
-        """Set the given parameters.
+        """Set the given parameters (those of the constructor); only those given are set.
 
         Parameters
         ----------
-        queryCol, labelCol, predictionCol, weightCol, k, gain, discount, ties, \
-zeroDivision, normalize
-            As in the constructor; only those given are set.
+        queryCol : str, optional
+            Name of the query id column.
+        labelCol : str, optional
+            Name of the column of relevance labels.
+        predictionCol : str, optional
+            Name of the column of predicted scores.
+        weightCol : str, optional
+            Name of a column of query weights.
+        k : int, optional
+            The cutoff.
+        gain : str or list of float, optional
+            The gain.
+        discount : str, optional
+            The discount.
+        ties : str, optional
+            The tie rule.
+        zeroDivision : float, optional
+            NDCG of a query without relevant document.
+        normalize : str, optional
+            "ideal" or "minmax".
 
         Returns
         -------

@@ -165,14 +165,18 @@ def staged_rows(frame, *, columns: dict, ties: str, pool=None, pool_columns=None
 
 
 def _map_in_arrow(rows, function, schema):
-    """``rows.mapInArrow(function, schema)``, without PySpark's pandas-version warning.
+    """``rows.mapInArrow(function, schema)``, without PySpark's version-check warnings.
 
-    PySpark warns about pandas >= 3 whenever a pandas or Arrow UDF is created;
-    this path does not use pandas.
+    Creating an Arrow UDF checks pandas' version: PySpark 4 warns about pandas >= 3
+    (this path does not use pandas), and PySpark 3.5 compares versions with
+    distutils' deprecated ``LooseVersion``.
     """
     with warnings.catch_warnings():
         warnings.filterwarnings(
             "ignore", message="PySpark does not yet fully support pandas", category=FutureWarning
+        )
+        warnings.filterwarnings(
+            "ignore", message="distutils Version classes", category=DeprecationWarning
         )
         return rows.mapInArrow(function, schema)
 

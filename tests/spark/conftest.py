@@ -13,9 +13,22 @@ pytest.importorskip("pyarrow", reason="needs the spark extra: pip install '.[spa
 _JAVA_HOME_BIN = os.path.join(os.environ.get("JAVA_HOME", ""), "bin")
 JAVA = shutil.which("java") or shutil.which("java", path=_JAVA_HOME_BIN)
 
-# PySpark warns about pandas >= 3 when it converts pandas objects; these tests use none,
-# but PySpark checks the version on other paths too.
-PANDAS_WARNING = "ignore:PySpark does not yet fully support pandas:FutureWarning"
+# Warnings of PySpark itself, not of sklearn-ndcg, ignored in this folder only:
+SPARK_WARNINGS = (
+    # PySpark 4 warns about pandas >= 3 when it checks pandas' version (UDFs, mllib)
+    "ignore:PySpark does not yet fully support pandas:FutureWarning",
+    # PySpark 3.5 leaves the sockets of collect() to the garbage collector
+    "ignore:unclosed <socket:ResourceWarning",
+    "ignore:Exception ignored in. <socket:pytest.PytestUnraisableExceptionWarning",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    here = os.path.dirname(__file__)
+    for item in items:
+        if str(item.fspath).startswith(here):
+            for spec in SPARK_WARNINGS:
+                item.add_marker(pytest.mark.filterwarnings(spec))
 
 
 @pytest.fixture(scope="module")
