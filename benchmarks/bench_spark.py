@@ -31,8 +31,6 @@ import sys
 import time
 import warnings
 
-import numpy as np
-
 import sklearn_ndcg
 from sklearn_ndcg import CONVENTIONS
 from sklearn_ndcg import spark as ndcg_spark
