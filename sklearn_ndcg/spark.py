@@ -13,11 +13,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._spark._metrics import dcg_score, ndcg_score, query_scores
+from ._spark._trec import evaluate_run
 
 if TYPE_CHECKING:  # imported with pyspark on first use, by __getattr__ below
     from ._spark._evaluator import NDCGEvaluator, query_folds
 
-__all__ = ["NDCGEvaluator", "dcg_score", "ndcg_score", "query_folds", "query_scores"]
+__all__ = [
+    "NDCGEvaluator",
+    "dcg_score",
+    "evaluate_run",
+    "ndcg_score",
+    "query_folds",
+    "query_scores",
+]
 
 _NEED_PYSPARK = {"NDCGEvaluator", "query_folds"}  # defined with pyspark's own classes
 

@@ -21,7 +21,9 @@ import numpy as np
 from .._compat import INSTALL_HINT
 from .._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
 from .._engine._pool import JudgmentPool
+from .._ir._trec import trec_order_score
 from .._metrics._ndcg import query_scores
+from .._options import DOCNO
 
 # private column names of the frame that is shuffled and scored
 _Q, _Y, _S, _W, _D, _R, _DOC, _KIND, _I = (
@@ -272,6 +274,14 @@ def partition_scores(batches, *, spec: dict, metric: str, options: dict):
         table = table.take(pa.compute.sort_indices(table, [(_R, "ascending")]))
     column = {name: _to_numpy(table.column(name)) for name in table.column_names}
     options = dict(options)
+    if spec.get("run") and _DOC in column:  # evaluate_run: each document of a query once
+        _refuse_duplicate_documents(column[_Q], column[_DOC])
+    if options.get("ties") == DOCNO:  # trec_eval's order: tied scores by decreasing docno
+        if _DOC in column:
+            # str order is code-point order, the byte order of UTF-8 (trec_eval's strcmp)
+            codes = np.unique(column[_DOC].astype(str), return_inverse=True)[1].ravel()
+            column[_S] = trec_order_score(column[_S], codes)
+        options["ties"] = "first"
     if not spec["pool"]:
         options.pop("unjudged", None)
         options.pop("missing_queries", None)
@@ -286,6 +296,15 @@ def partition_scores(batches, *, spec: dict, metric: str, options: dict):
         **options,
     )
     return result.qid, result.score, result.weight, qid_type
+
+
+def _refuse_duplicate_documents(qid, docno) -> None:
+    """A run that ranks a document of a query twice is refused, as in memory."""
+    keys = np.char.add(np.char.add(qid.astype(str), "\x00"), docno.astype(str))
+    if np.unique(keys).shape[0] != keys.shape[0]:
+        raise ValueError(
+            "run lists a (qid, docno) pair more than once; give each document of a query once."
+        )
 
 
 def _to_numpy(column):
@@ -317,6 +336,9 @@ def _match_pool(table, missing_queries: str):
             "(query id, document id)."
         )
     pool = JudgmentPool(_to_numpy(judged.column(_Q)), _to_numpy(judged.column(_Y)))
+    # ranked queries the pool lacks are left out, as in memory; the engine refuses a
+    # ranking without any judged query, which one partition may be
+    ranked = ranked.filter(pc.is_in(ranked.column(_Q), value_set=judged.column(_Q).unique()))
     if ranked.num_rows == 0:
         if missing_queries == "drop":
             return None, None

@@ -67,6 +67,19 @@ def _prepare(frame, *, qid, y_true, y_score, sample_weight, document_weight, poo
     return rows, spec, qid_field
 
 
+def _mean(rows, spec, metric, options, pool) -> float:
+    """The weighted mean over queries; with a pool, say so if no query is judged."""
+    try:
+        return mean_of_frame(rows, spec, metric=metric, options=options)
+    except ValueError as error:
+        if pool is None or "frame has no rows" not in str(error):
+            raise
+        raise ValueError(
+            "no query of frame is in the pool; the pool must hold the judged documents of "
+            "the queries in frame (do the query ids match?)."
+        ) from None
+
+
 @validate_params({**_OPTIONS, **NDCG_PARAMS}, prefer_skip_nested_validation=True)
 def ndcg_score(
     frame,
@@ -209,7 +222,7 @@ def ndcg_score(
         docno=docno,
         options=options,
     )
-    return mean_of_frame(rows, spec, metric="ndcg", options=options)
+    return _mean(rows, spec, "ndcg", options, pool)
 
 
 @validate_params({**_OPTIONS, "log_base": LOG_BASE}, prefer_skip_nested_validation=True)
@@ -327,7 +340,7 @@ def dcg_score(
         docno=docno,
         options=options,
     )
-    return mean_of_frame(rows, spec, metric="dcg", options=options)
+    return _mean(rows, spec, "dcg", options, pool)
 
 
 @validate_params(

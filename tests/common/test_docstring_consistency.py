@@ -40,6 +40,7 @@ ENTRY_POINTS = {
     "spark.ndcg_score": spark_api.ndcg_score,
     "spark.dcg_score": spark_api.dcg_score,
     "spark.query_scores": spark_api.query_scores,
+    "spark.evaluate_run": spark_api.evaluate_run,
 }
 
 # the entry point whose text is the canonical one, per shared parameter
@@ -87,6 +88,8 @@ EXTENDED = {
     ("zero_division", "spark.query_scores"): "also computes DCG, where it is ignored",
     ("normalize", "spark.query_scores"): "also computes DCG, where it is ignored",
     ("log_base", "spark.query_scores"): "also computes NDCG, which does not depend on it",
+    ("gain", "spark.evaluate_run"): "qrels levels may be negative (positive_part_gain)",
+    ("ties", "spark.evaluate_run"): "also 'docno', where document ids are known",
 }
 
 # (parameter, entry point): why the text is another one
@@ -118,6 +121,10 @@ DIFFERENT = {
         ("pool", f"spark.{name}"): _SPARK_POOL
         for name in ("ndcg_score", "dcg_score", "query_scores")
     },
+    ("qid", "spark.evaluate_run"): _SPARK_COLUMN,
+    ("docno", "spark.evaluate_run"): "a column of the run and of the qrels (always given)",
+    ("unjudged", "spark.evaluate_run"): "always has a pool (the qrels)",
+    ("missing_queries", "spark.evaluate_run"): "always has a pool (the qrels)",
     ("unjudged", "evaluate_run"): "always has a pool (the qrels)",
     ("missing_queries", "evaluate_run"): "always has a pool (the qrels)",
 }

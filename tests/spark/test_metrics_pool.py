@@ -107,3 +107,23 @@ def test_a_query_judged_twice_is_refused(spark):
     )
     with pytest.raises(Exception, match="more than once"):
         ndcg_spark.ndcg_score(frame, pool=pool)
+
+
+def test_partitions_without_a_judged_query(spark):
+    """A partition may hold ranked queries and judged queries that do not meet; the
+    reference is the in-memory engine, which leaves the unjudged query out."""
+    run = [("a", "d1", 1.0), ("a", "d2", 0.5), ("b", "d1", 0.3)]
+    qrels = [("b", "d1", 1.0), ("c", "d1", 2.0)]
+    frame = spark.createDataFrame(run, "qid string, docno string, score double").coalesce(1)
+    pool = spark.createDataFrame(qrels, "qid string, docno string, label double")
+    memory = _memory(run, qrels)
+    for options in ({}, {"missing_queries": "zero"}):
+        expected = sklearn_ndcg.query_scores(**memory, **options)
+        got = sorted(ndcg_spark.query_scores(frame, pool=pool, **options).collect())
+        assert [row["qid"] for row in got] == list(expected.qid)
+        np.testing.assert_allclose([row["score"] for row in got], expected.score, atol=1e-12)
+    none_judged = spark.createDataFrame(
+        [("z", "d1", 1.0)], "qid string, docno string, score double"
+    )
+    with pytest.raises(ValueError, match="no query of frame is in the pool"):
+        ndcg_spark.ndcg_score(none_judged, pool=pool)
