@@ -1,5 +1,6 @@
 """A local SparkSession per test module; the tests skip where pyspark or Java is missing."""
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -7,8 +8,14 @@ import warnings
 
 import pytest
 
-pytest.importorskip("pyspark", reason="needs the spark extra: pip install '.[spark]'")
-pytest.importorskip("pyarrow", reason="needs the spark extra: pip install '.[spark]'")
+MISSING = next(
+    (
+        f"needs {name} (the spark extra: pip install '.[spark]')"
+        for name in ("pyspark", "pyarrow")
+        if importlib.util.find_spec(name) is None
+    ),
+    None,
+)
 
 _JAVA_HOME_BIN = os.path.join(os.environ.get("JAVA_HOME", ""), "bin")
 JAVA = shutil.which("java") or shutil.which("java", path=_JAVA_HOME_BIN)
@@ -24,11 +31,15 @@ SPARK_WARNINGS = (
 
 
 def pytest_collection_modifyitems(config, items):
+    """PySpark's own warnings ignored here; every test but the import test skipped, saying
+    why, without pyspark or pyarrow."""
     here = os.path.dirname(__file__)
     for item in items:
         if str(item.fspath).startswith(here):
             for spec in SPARK_WARNINGS:
                 item.add_marker(pytest.mark.filterwarnings(spec))
+            if MISSING and not item.name.startswith("test_importing_"):
+                item.add_marker(pytest.mark.skip(reason=MISSING))
 
 
 @pytest.fixture(scope="module")
