@@ -66,7 +66,7 @@ print(f"Spark's binary NDCG@10: {binary:.4f}")
 # Model selection with CrossValidator
 # -----------------------------------
 # A lasso-type linear regression with four penalties, three folds of whole queries,
-# selected by NDCG@10. ``avgMetrics`` holds the mean NDCG@10 of each penalty over the
+# selected by NDCG\@10. ``avgMetrics`` holds the mean NDCG\@10 of each penalty over the
 # folds: the strongest penalty removes the informative features and ranks worst.
 
 from pyspark.ml.regression import LinearRegression  # noqa: E402
