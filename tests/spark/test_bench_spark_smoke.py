@@ -18,7 +18,8 @@ def test_bench_spark_smoke():
     java_home_bin = os.path.join(os.environ.get("JAVA_HOME", ""), "bin")
     if not (shutil.which("java") or shutil.which("java", path=java_home_bin)):
         pytest.skip("Spark needs a Java runtime (java on PATH or JAVA_HOME); none found")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYSPARK_PYTHON": sys.executable}
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path, "PYSPARK_PYTHON": sys.executable}
     result = subprocess.run(
         [sys.executable, str(SCRIPT), "--smoke"],
         capture_output=True,
