@@ -39,6 +39,26 @@ def positive_part_gain(y_true: np.ndarray) -> np.ndarray:
     return np.maximum(y_true, 0.0)
 
 
+def _relevant_gain(y_true: np.ndarray) -> np.ndarray:
+    """Binary gain of Spark's ranking metrics: 1 for a relevant document (label > 0), else 0.
+
+    Spark's ``RankingEvaluator`` and ``RankingMetrics`` take the set of
+    relevant document ids of each query: a graded label counts as 1. Used as
+    ``gain`` by the ``"spark"`` preset of :data:`CONVENTIONS`.
+
+    Parameters
+    ----------
+    y_true : ndarray
+        Float64 relevance labels.
+
+    Returns
+    -------
+    gain : ndarray
+        1.0 where the label is positive, 0.0 elsewhere.
+    """
+    return (y_true > 0).astype(np.float64)
+
+
 class _Conventions(dict):
     """Keyword presets that reproduce the NDCG of other libraries.
 
@@ -66,6 +86,7 @@ class _Conventions(dict):
     "ranx"                   label, negatives 0   see Notes    0                 the pool
     "elasticsearch"          ``2**label - 1``     input order  0                 the pool
     "recommender"            label (0 or 1)       input order  0                 the pool
+    "spark"                  1 if label > 0       input order  0                 the pool
     =======================  ===================  ===========  ================  ==============
 
     All apply ``k`` to both the DCG and the ideal DCG, and all use the
@@ -75,7 +96,7 @@ class _Conventions(dict):
     ``{**CONVENTIONS["xgboost"], "zero_division": 0.0}`` for XGBoost's
     ``ndcg@k-`` metric.
 
-    The last four libraries compute the ideal DCG of a query from its
+    The last five libraries compute the ideal DCG of a query from its
     *judgment pool*: every judged document, also those the system did not
     retrieve. Give them the pool, ``pool=JudgmentPool(qrels_qid,
     qrels_relevance)``, with long-format input of the ranked documents only, and
@@ -154,6 +175,17 @@ class _Conventions(dict):
     (``missing_queries="zero"``); its default natural-log discount cancels in
     NDCG. LensKit's ``NDCG`` discounts rank ``r`` by ``1 / max(1, log2(r))``:
     pass ``discount=lambda r: 1 / np.maximum(np.log2(r), 1)`` with the preset.
+
+    ``"spark"`` is Spark ML's ``RankingEvaluator(metricName="ndcgAtK", k=k)``
+    and ``pyspark.mllib.evaluation.RankingMetrics.ndcgAt(k)``: each query gives
+    its predicted document ids in rank order and the set of its relevant ids, so
+    relevance is binary (graded relevance passed to PySpark's ``RankingMetrics``
+    is dropped), the predicted order is kept (give the rank order as scores,
+    ``ties="first"``), and a query with an empty set of relevant ids scores 0.
+    The ideal DCG@k counts ``min(k, number of relevant ids)`` ones, also for
+    relevant ids that were not predicted: give those as the pool. With every
+    document of a query in the frame (its whole candidate list ranked), the
+    pool is not needed.
 
     Examples
     --------
@@ -296,6 +328,21 @@ CONVENTIONS: dict[str, MappingProxyType] = _Conventions(
         "recommender": MappingProxyType(
             {
                 "gain": "linear",
+                "discount": "log2",
+                "ties": "first",
+                "zero_division": 0.0,
+            }
+        ),
+        # Spark ML's RankingEvaluator(metricName="ndcgAtK") and mllib's
+        # RankingMetrics.ndcgAt (apache/spark, mllib/src/main/scala/org/apache/
+        # spark/mllib/evaluation/RankingMetrics.scala): per query, the DCG@k of the
+        # predicted ids in their given order with gain 1 for an id of the label set,
+        # over the ideal DCG of min(k, |label set|) ones; 0 for an empty label set;
+        # the mean over queries. Checked against a local PySpark in
+        # tests/spark/test_conventions_spark.py.
+        "spark": MappingProxyType(
+            {
+                "gain": _relevant_gain,
                 "discount": "log2",
                 "ties": "first",
                 "zero_division": 0.0,

@@ -20,6 +20,7 @@ import sklearn_ndcg
 from sklearn_ndcg import NDCGCurveDisplay
 
 dask_api = pytest.importorskip("sklearn_ndcg.dask")  # importing it never imports dask
+from sklearn_ndcg import spark as spark_api  # noqa: E402 - never imports pyspark
 
 ENTRY_POINTS = {
     "ndcg_score": sklearn_ndcg.ndcg_score,
@@ -36,6 +37,10 @@ ENTRY_POINTS = {
     "search_query_scores": sklearn_ndcg.search_query_scores,
     "dask.ndcg_score": dask_api.ndcg_score,
     "dask.dcg_score": dask_api.dcg_score,
+    "spark.ndcg_score": spark_api.ndcg_score,
+    "spark.dcg_score": spark_api.dcg_score,
+    "spark.query_scores": spark_api.query_scores,
+    "spark.evaluate_run": spark_api.evaluate_run,
 }
 
 # the entry point whose text is the canonical one, per shared parameter
@@ -55,10 +60,13 @@ CANONICAL = {
     "unjudged": "ndcg_score",
     "missing_queries": "ndcg_score",
     "ignore_ties": "ndcg_score",
+    "docno": "spark.ndcg_score",
 }
 
 _REFERENCE = "ndcg_score is the reference: the full text that the others point to"
 _DASK_COLUMN = "a column name of the dask DataFrame, not an array"
+_SPARK_COLUMN = "a column name of the Spark DataFrame (and of the pool), not an array"
+_SPARK_POOL = "a Spark DataFrame of qrels joined on document ids, not a JudgmentPool"
 _X_COLUMN = "a column of X (tools without metadata routing), not an array"
 
 # (parameter, entry point): why the text is the canonical text plus a sentence
@@ -77,6 +85,11 @@ EXTENDED = {
     ("sample_weight", "tie_diagnostics"): "names the summaries that use it",
     ("log_base", "query_scores"): "also computes NDCG, which does not depend on it",
     ("pool", "dcg_score"): "what a pool changes in DCG (no ideal DCG)",
+    ("zero_division", "spark.query_scores"): "also computes DCG, where it is ignored",
+    ("normalize", "spark.query_scores"): "also computes DCG, where it is ignored",
+    ("log_base", "spark.query_scores"): "also computes NDCG, which does not depend on it",
+    ("gain", "spark.evaluate_run"): "qrels levels may be negative (positive_part_gain)",
+    ("ties", "spark.evaluate_run"): "also 'docno', where document ids are known",
 }
 
 # (parameter, entry point): why the text is another one
@@ -99,6 +112,19 @@ DIFFERENT = {
     ("qid", "dask.dcg_score"): _DASK_COLUMN,
     ("sample_weight", "dask.ndcg_score"): _DASK_COLUMN,
     ("sample_weight", "dask.dcg_score"): _DASK_COLUMN,
+    **{
+        (param, f"spark.{name}"): _SPARK_COLUMN
+        for param in ("qid", "sample_weight", "document_weight")
+        for name in ("ndcg_score", "dcg_score", "query_scores")
+    },
+    **{
+        ("pool", f"spark.{name}"): _SPARK_POOL
+        for name in ("ndcg_score", "dcg_score", "query_scores")
+    },
+    ("qid", "spark.evaluate_run"): _SPARK_COLUMN,
+    ("docno", "spark.evaluate_run"): "a column of the run and of the qrels (always given)",
+    ("unjudged", "spark.evaluate_run"): "always has a pool (the qrels)",
+    ("missing_queries", "spark.evaluate_run"): "always has a pool (the qrels)",
     ("unjudged", "evaluate_run"): "always has a pool (the qrels)",
     ("missing_queries", "evaluate_run"): "always has a pool (the qrels)",
 }
@@ -108,6 +134,10 @@ SAME_AS_EACH_OTHER = {
     ("qid", "X column"): ["make_ndcg_scorer", "make_dcg_scorer"],
     ("qid", "dask column"): ["dask.ndcg_score", "dask.dcg_score"],
     ("sample_weight", "dask column"): ["dask.ndcg_score", "dask.dcg_score"],
+    **{
+        (param, "spark column"): ["spark.ndcg_score", "spark.dcg_score", "spark.query_scores"]
+        for param in ("qid", "sample_weight", "document_weight", "pool")
+    },
 }
 
 

@@ -8,6 +8,7 @@
 - the version is written once, and the package is marked as typed.
 """
 
+import ast
 import importlib
 import importlib.util
 import inspect
@@ -42,6 +43,8 @@ def public_objects() -> list[tuple[str, object]]:
         module, _, attribute = ("sklearn_ndcg." + name).rpartition(".")
         if module.endswith(".dask") and importlib.util.find_spec("dask") is None:
             continue  # at collection time: an importorskip here would skip the module
+        if module.endswith(".spark") and importlib.util.find_spec("pyspark") is None:
+            continue  # NDCGEvaluator and query_folds are defined with pyspark's classes
         objects.append(
             (f"{module}.{attribute}", getattr(importlib.import_module(module), attribute))
         )
@@ -51,9 +54,17 @@ def public_objects() -> list[tuple[str, object]]:
 def test_all_is_the_api_reference():
     top_level = sorted(name for name in documented_names() if "." not in name)
     assert sorted(sklearn_ndcg.__all__) == top_level
-    dask_names = sorted(name.split(".")[1] for name in documented_names() if "." in name)
-    source = (ROOT / "sklearn_ndcg" / "dask.py").read_text()
-    assert f"__all__ = {dask_names!r}".replace("'", '"') in source
+    for submodule in ("dask", "spark"):
+        names = sorted(
+            name.split(".")[1] for name in documented_names() if name.startswith(f"{submodule}.")
+        )
+        source = (ROOT / "sklearn_ndcg" / f"{submodule}.py").read_text()
+        (assignment,) = [
+            node
+            for node in ast.parse(source).body
+            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__"
+        ]
+        assert sorted(ast.literal_eval(assignment.value)) == names, submodule
 
 
 def _validated_functions() -> list[str]:
@@ -62,7 +73,14 @@ def _validated_functions() -> list[str]:
         for name in sklearn_ndcg.__all__
         if inspect.isfunction(getattr(sklearn_ndcg, name))
         and hasattr(getattr(sklearn_ndcg, name), "_skl_parameter_constraints")
-    ] + ["dask.ndcg_score", "dask.dcg_score"]
+    ] + [
+        "dask.ndcg_score",
+        "dask.dcg_score",
+        "spark.ndcg_score",
+        "spark.dcg_score",
+        "spark.query_scores",
+        "spark.evaluate_run",
+    ]
 
 
 def test_every_validated_function_is_found():
@@ -85,6 +103,8 @@ def test_scikit_learn_parameter_validation(name):
     if name.startswith("dask."):
         pytest.importorskip("dask.dataframe")
         func = getattr(importlib.import_module("sklearn_ndcg.dask"), name.split(".")[1])
+    elif name.startswith("spark."):  # importing sklearn_ndcg.spark never imports pyspark
+        func = getattr(importlib.import_module("sklearn_ndcg.spark"), name.split(".")[1])
     else:
         func = getattr(sklearn_ndcg, name)
     params = [

@@ -1,0 +1,1 @@
+"""Spark: the metrics over Spark DataFrames, the Spark ML evaluator and query folds."""

@@ -1,0 +1,370 @@
+"""Spark DataFrames in, per-query values out: the data path of :mod:`sklearn_ndcg.spark`.
+
+The driver checks the frame and its columns, renames the needed columns to
+private names, moves each query into one partition (one hash exchange on the
+query id, skipped when the frame is hash-partitioned by it already) and runs
+the in-memory engine (:func:`sklearn_ndcg.query_scores`) once per partition on
+its Arrow batches (``mapInArrow``). A judgment pool is a second DataFrame: its
+rows travel in the same exchange and are matched to the ranked documents on
+(query id, document id) inside each partition, by an Arrow join.
+
+pyspark is imported inside the functions only, so that importing this module
+never imports it.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .._compat import INSTALL_HINT
+from .._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
+from .._engine._pool import JudgmentPool
+from .._ir._trec import trec_order_score
+from .._metrics._ndcg import query_scores
+from .._options import DOCNO
+
+# private column names of the frame that is shuffled and scored
+_Q, _Y, _S, _W, _D, _R, _DOC, _KIND, _I = (
+    "_ndcg_qid",
+    "_ndcg_label",
+    "_ndcg_score",
+    "_ndcg_weight",
+    "_ndcg_docweight",
+    "_ndcg_row",
+    "_ndcg_docno",
+    "_ndcg_kind",
+    "_ndcg_index",
+)
+SUMS = ("weighted_sum", "kept_weight", "total_weight", "n_kept", "n_queries", "scale")
+
+_ROLE = {
+    "qid": "query id of each document",
+    "y_true": "relevance labels",
+    "y_score": "predicted scores",
+    "sample_weight": "query weights",
+    "document_weight": "document weights",
+    "docno": "document id of each row",
+}
+
+
+def import_pyspark_sql():
+    """``pyspark.sql``, or an ImportError that says how to install it."""
+    try:
+        import pyspark.sql
+    except ImportError as exc:
+        raise ImportError(
+            "sklearn_ndcg.spark needs pyspark; install it with "
+            f"{INSTALL_HINT.format(extra='spark')}."
+        ) from exc
+    return pyspark.sql
+
+
+def check_frame(frame, name: str = "frame") -> None:
+    """``frame`` is a Spark DataFrame (classic or Spark Connect)."""
+    sql = import_pyspark_sql()
+    if isinstance(frame, sql.DataFrame):
+        return
+    module = type(frame).__module__.split(".")[0]
+    if module == "pyspark":
+        hint = f"a pyspark {type(frame).__name__}; give the whole DataFrame"
+    elif module in ("pandas", "polars", "numpy"):
+        hint = (
+            f"an in-memory {module} object; use the functions of sklearn_ndcg, or "
+            "spark.createDataFrame(...) to distribute it"
+        )
+    else:
+        hint = f"a {type(frame).__name__}"
+    raise TypeError(f"{name} must be a pyspark.sql.DataFrame in long format; got {hint}.")
+
+
+def check_columns(frame, columns: dict, *, name: str = "frame") -> None:
+    """Each named column exists; labels, scores and weights are numbers."""
+    from pyspark.sql.types import NumericType
+
+    fields = {field.name: field.dataType for field in frame.schema.fields}
+    for argument, column in columns.items():
+        if not isinstance(column, str) or column not in fields:
+            raise ValueError(
+                f"{argument}={column!r} is not a column of {name}; its columns are "
+                f"{list(fields)}. Name the column that holds the {_ROLE[argument]}."
+            )
+        if argument not in ("qid", "docno") and not isinstance(fields[column], NumericType):
+            raise TypeError(
+                f"{argument}={column!r} names a column of type "
+                f"{fields[column].simpleString()} in {name}; the {_ROLE[argument]} must be "
+                "numbers."
+            )
+
+
+def holds_whole_queries(frame, qid: str) -> bool:
+    """Whether each query's rows are in one partition already.
+
+    True for a frame hash-partitioned by the query id column alone (e.g.
+    ``frame.repartition(n, qid)``, or the output of a join or aggregation on
+    it) and for a frame of one partition, as Spark's planner knows them; then
+    no exchange is added. False where the plan cannot be read (Spark Connect).
+    """
+    try:
+        partitioning = frame._jdf.queryExecution().sparkPlan().outputPartitioning()
+        kind = partitioning.getClass().getSimpleName().rstrip("$")
+        if kind == "SinglePartition":
+            return True
+        if kind != "HashPartitioning":
+            return False
+        expressions = partitioning.expressions()
+        if expressions.size() != 1:
+            return False
+        expression = expressions.apply(0)
+        return (
+            expression.getClass().getSimpleName() == "AttributeReference"
+            and expression.name() == qid
+        )
+    except Exception:  # no JVM plan to read: shuffle to be safe
+        return False
+
+
+def staged_rows(frame, *, columns: dict, ties: str, pool=None, pool_columns=None):
+    """The rows to score, renamed to private names, each query in one partition.
+
+    Returns ``(rows, spec)``: the DataFrame to give to :func:`partition_scores`
+    (through ``mapInArrow``) and what the partitions need to know about it.
+    """
+    from pyspark.sql import functions as F
+
+    selected = [F.col(columns["qid"]).alias(_Q), F.col(columns["y_score"]).cast("double").alias(_S)]
+    if pool is None:
+        selected.append(F.col(columns["y_true"]).cast("double").alias(_Y))
+    else:
+        selected.append(F.col(columns["docno"]).alias(_DOC))
+    for argument, private in (("sample_weight", _W), ("document_weight", _D)):
+        if argument in columns:
+            selected.append(F.col(columns[argument]).cast("double").alias(private))
+    whole = pool is None and holds_whole_queries(frame, columns["qid"])
+    if ties == "first" and not whole:
+        # the exchange loses the input order; carry each row's position along
+        selected.append(F.monotonically_increasing_id().alias(_R))
+    rows = frame.select(*selected)
+    if pool is not None:
+        judged = pool.select(
+            F.col(pool_columns["qid"]).alias(_Q),
+            F.col(pool_columns["docno"]).alias(_DOC),
+            F.col(pool_columns["y_true"]).cast("double").alias(_Y),
+        )
+        # ranked rows (kind 0) and judgments (kind 1) in one table, one exchange
+        rows = rows.withColumn(_KIND, F.lit(0).cast("byte")).unionByName(
+            judged.withColumn(_KIND, F.lit(1).cast("byte")), allowMissingColumns=True
+        )
+    if not whole:
+        rows = rows.repartition(_Q)
+    spec = {
+        "weights": [name for name in (_W, _D) if name in rows.columns],
+        "pool": pool is not None,
+        "row_key": _R in rows.columns,
+    }
+    return rows, spec
+
+
+def _map_in_arrow(rows, function, schema):
+    """``rows.mapInArrow(function, schema)``, without PySpark's version-check warnings.
+
+    Creating an Arrow UDF checks pandas' version: PySpark 4 warns about pandas >= 3
+    (this path does not use pandas), and PySpark 3.5 compares versions with
+    distutils' deprecated ``LooseVersion``.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message="PySpark does not yet fully support pandas", category=FutureWarning
+        )
+        warnings.filterwarnings(
+            "ignore", message="distutils Version classes", category=DeprecationWarning
+        )
+        return rows.mapInArrow(function, schema)
+
+
+def score_frame(rows, spec, *, metric: str, options: dict, qid_field):
+    """Per-query (qid, score, weight) of ``rows``, a Spark DataFrame (not collected)."""
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    schema = StructType(
+        [
+            StructField(qid_field.name, qid_field.dataType, True),
+            StructField("score", DoubleType(), True),
+            StructField("weight", DoubleType(), True),
+        ]
+    )
+
+    def scores(batches):
+        import pyarrow as pa
+
+        result = partition_scores(batches, spec=spec, metric=metric, options=options)
+        if result is None:
+            return
+        ids, score, weight, qid_type = result
+        yield pa.RecordBatch.from_arrays(
+            [pa.array(ids, type=qid_type), pa.array(score), pa.array(weight)],
+            names=[qid_field.name, "score", "weight"],
+        )
+
+    return _map_in_arrow(rows, scores, schema)
+
+
+def mean_of_frame(rows, spec, *, metric: str, options: dict) -> float:
+    """The weighted mean over queries: one row of partial sums per partition."""
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    schema = StructType([StructField(name, DoubleType(), False) for name in SUMS])
+
+    def sums(batches):
+        import pyarrow as pa
+
+        result = partition_scores(batches, spec=spec, metric=metric, options=options)
+        if result is None:
+            return
+        _, score, weight, _ = result
+        scale = float(weight.max()) if weight.size else 0.0
+        partial = weighted_sums(score, weight / max(scale, np.finfo(float).tiny))
+        row = [*(float(v) for v in partial), float(score.size), scale]
+        yield pa.RecordBatch.from_arrays([pa.array([v]) for v in row], names=list(SUMS))
+
+    partials = np.array(
+        [[row[name] for name in SUMS] for row in _map_in_arrow(rows, sums, schema).collect()],
+        dtype=float,
+    ).reshape(-1, len(SUMS))
+    return combine_sums(partials)
+
+
+def combine_sums(partials: np.ndarray) -> float:
+    """The weighted mean from the partitions' sums (rows of :data:`SUMS`)."""
+    if partials[:, 4].sum() == 0:
+        raise ValueError("frame has no rows; at least one query with one document is needed.")
+    scale = partials[:, 5]
+    factor = scale / max(scale.max(), np.finfo(float).tiny)  # in units of the largest weight
+    return mean_from_sums(
+        WeightedSums(
+            float((partials[:, 0] * factor).sum()),
+            float((partials[:, 1] * factor).sum()),
+            float((partials[:, 2] * factor).sum()),
+            int(partials[:, 3].sum()),
+        )
+    )
+
+
+def partition_scores(batches, *, spec: dict, metric: str, options: dict):
+    """(ids, score, weight, Arrow type of the ids) of the queries of one partition.
+
+    Runs on an executor: the partition's Arrow batches (whole queries) become
+    one table, scored by :func:`sklearn_ndcg.query_scores` in one call. None for
+    a partition without queries.
+    """
+    import pyarrow as pa
+
+    batches = list(batches)
+    if not batches or sum(batch.num_rows for batch in batches) == 0:
+        return None
+    table = pa.Table.from_batches(batches)
+    qid_type = table.schema.field(_Q).type
+    pool = None
+    if spec["pool"]:
+        table, pool = _match_pool(table, options["missing_queries"])
+        if table is None:
+            return None
+    if spec["row_key"]:  # ties="first": back to the input order
+        table = table.take(pa.compute.sort_indices(table, [(_R, "ascending")]))
+    column = {name: _to_numpy(table.column(name)) for name in table.column_names}
+    options = dict(options)
+    if spec.get("run") and _DOC in column:  # evaluate_run: each document of a query once
+        _refuse_duplicate_documents(column[_Q], column[_DOC])
+    if options.get("ties") == DOCNO:  # trec_eval's order: tied scores by decreasing docno
+        if _DOC in column:
+            # str order is code-point order, the byte order of UTF-8 (trec_eval's strcmp)
+            codes = np.unique(column[_DOC].astype(str), return_inverse=True)[1].ravel()
+            column[_S] = trec_order_score(column[_S], codes)
+        options["ties"] = "first"
+    if not spec["pool"]:
+        options.pop("unjudged", None)
+        options.pop("missing_queries", None)
+    result = query_scores(
+        column[_Y],
+        column[_S],
+        metric=metric,
+        qid=column[_Q],
+        sample_weight=column.get(_W),
+        document_weight=column.get(_D),
+        pool=pool,
+        **options,
+    )
+    return result.qid, result.score, result.weight, qid_type
+
+
+def _refuse_duplicate_documents(qid, docno) -> None:
+    """A run that ranks a document of a query twice is refused, as in memory."""
+    keys = np.char.add(np.char.add(qid.astype(str), "\x00"), docno.astype(str))
+    if np.unique(keys).shape[0] != keys.shape[0]:
+        raise ValueError(
+            "run lists a (qid, docno) pair more than once; give each document of a query once."
+        )
+
+
+def _to_numpy(column):
+    """An Arrow column as a numpy array (nulls as NaN for numbers, None for strings)."""
+    return column.to_numpy() if column.num_chunks else np.array([])
+
+
+def _match_pool(table, missing_queries: str):
+    """Labels of the ranked rows from the judgments, matched on (query, document).
+
+    Returns the ranked rows with their labels (null where not judged) and the
+    :class:`JudgmentPool` of the partition's judgments. A partition with
+    judgments but no ranked row scores its queries 0 with
+    ``missing_queries="zero"``: one unjudged filler row of a query the pool
+    lacks (left out by the engine) stands in for the empty ranking.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    is_pool = pc.equal(table.column(_KIND), 1)
+    judged = table.filter(is_pool).select([_Q, _DOC, _Y])
+    ranked = table.filter(pc.invert(is_pool)).drop_columns([_Y, _KIND])
+    if judged.num_rows == 0:
+        return None, None
+    keys = pa.Table.from_arrays([judged.column(_Q), judged.column(_DOC)], names=[_Q, _DOC])
+    if keys.group_by([_Q, _DOC]).aggregate([]).num_rows != judged.num_rows:
+        raise ValueError(
+            "pool judges a document of a query more than once; give one label per "
+            "(query id, document id)."
+        )
+    pool = JudgmentPool(_to_numpy(judged.column(_Q)), _to_numpy(judged.column(_Y)))
+    # ranked queries the pool lacks are left out, as in memory; the engine refuses a
+    # ranking without any judged query, which one partition may be
+    ranked = ranked.filter(pc.is_in(ranked.column(_Q), value_set=judged.column(_Q).unique()))
+    if ranked.num_rows == 0:
+        if missing_queries == "drop":
+            return None, None
+        ranked = _filler(judged)
+    else:
+        ranked = ranked.append_column(_I, pa.array(np.arange(ranked.num_rows)))
+        ranked = ranked.join(judged, keys=[_Q, _DOC], join_type="left outer")
+        ranked = ranked.take(pc.sort_indices(ranked, [(_I, "ascending")])).drop_columns([_I])
+    return ranked, pool
+
+
+def _filler(judged):
+    """One unjudged row of a query id that the pool does not hold."""
+    import pyarrow as pa
+
+    ids = _to_numpy(judged.column(_Q))
+    if ids.dtype.kind in "iu":
+        filler = ids.max() + 1 if ids.max() < np.iinfo(ids.dtype).max else ids.min() - 1
+    elif ids.dtype.kind == "f":
+        filler = np.nextafter(ids.max(), np.inf)
+    else:
+        filler = max(ids) + "\uffff"
+    return pa.table(
+        {
+            _Q: pa.array([filler], type=judged.schema.field(_Q).type),
+            _S: pa.array([0.0]),
+            _Y: pa.array([None], type=pa.float64()),
+        }
+    )

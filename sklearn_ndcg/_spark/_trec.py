@@ -1,0 +1,190 @@
+"""evaluate_run of Spark DataFrames: a run and its qrels, joined on document ids in Spark."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
+
+from numpy.typing import ArrayLike
+
+from .._compat import StrOptions, validate_params
+from .._options import (
+    COMMON_PARAMS,
+    DEFAULT_UNJUDGED,
+    MISSING_QUERIES,
+    NDCG_PARAMS,
+    TIES_WITH_DOCNO,
+    UNJUDGED,
+)
+from ._frames import check_columns, check_frame, mean_of_frame, score_frame, staged_rows
+
+
+class SparkRunEvaluation(NamedTuple):
+    """NDCG (or DCG) of a run against qrels, returned by :func:`evaluate_run`."""
+
+    score: float
+    per_query: object  # a pyspark.sql.DataFrame (qid, score, weight), not collected
+
+
+@validate_params(
+    {
+        "run": "no_validation",  # checked by check_frame
+        "qrels": "no_validation",
+        "metric": [StrOptions({"ndcg", "dcg"})],
+        **{name: COMMON_PARAMS[name] for name in ("k", "gain", "discount")},
+        "ties": TIES_WITH_DOCNO,
+        **NDCG_PARAMS,
+        "unjudged": [StrOptions(set(UNJUDGED))],
+        "missing_queries": [StrOptions(set(MISSING_QUERIES))],
+        "qid": [str],
+        "docno": [str],
+        "y_score": [str],
+        "y_true": [str],
+    },
+    prefer_skip_nested_validation=True,
+)
+def evaluate_run(
+    run,
+    qrels,
+    *,
+    metric: str = "ndcg",
+    k: int | None = None,
+    gain: str | Mapping | Callable | ArrayLike = "linear",
+    discount: str | Callable = "log2",
+    ties: str = "average",
+    zero_division: float = 0.0,
+    normalize: str = "ideal",
+    unjudged: str = DEFAULT_UNJUDGED,
+    missing_queries: str = "drop",
+    qid: str = "qid",
+    docno: str = "docno",
+    y_score: str = "score",
+    y_true: str = "relevance",
+) -> SparkRunEvaluation:
+    """NDCG of a run against relevance judgments (qrels), both Spark DataFrames.
+
+    The value of :func:`sklearn_ndcg.evaluate_run` (and of the ``trec-eval``
+    command) on the same rows, computed in Spark: the run's and the qrels' rows
+    travel in one exchange by query id and are joined on (query id, document id)
+    inside each partition; a ranked document the qrels do not list is unjudged,
+    and the ideal DCG of a query comes from all its judged documents. Query and
+    document ids are compared as strings, as in memory.
+
+    Read more in the :ref:`User Guide <spark>`.
+
+    Parameters
+    ----------
+    run : pyspark.sql.DataFrame
+        The ranked documents: columns ``qid``, ``docno`` and ``y_score``.
+    qrels : pyspark.sql.DataFrame
+        The judged documents: columns ``qid``, ``docno`` and ``y_true``.
+    metric : {"ndcg", "dcg"}, default="ndcg"
+        Which metric to compute per query.
+    k : int, default=None
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
+    gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`. The built-in gains refuse negative levels;
+        :func:`positive_part_gain` counts them as 0, as trec_eval does.
+    discount : {"log2", "reciprocal", "none"} or callable, default="log2"
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
+        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
+        "docno": by decreasing document id (byte-wise string order), as trec_eval and
+        pytrec_eval break ties; only here, where document ids are known.
+    zero_division : {0.0, 1.0, np.nan}, default=0.0
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`.
+    normalize : {"ideal", "minmax"}, default="ideal"
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`.
+    unjudged : {"zero", "drop"}, default="zero"
+        Ranked documents the qrels do not list gain 0 ("zero"), or are removed
+        from the ranking before ranks are assigned ("drop", trec_eval's ``-J``).
+    missing_queries : {"drop", "zero"}, default="drop"
+        Queries of the qrels that the run lacks are left out ("drop", as
+        trec_eval by default) or score 0 ("zero", trec_eval's ``-c``).
+    qid : str, default="qid"
+        Name of the query id column of ``run`` and ``qrels``.
+    docno : str, default="docno"
+        Name of the document id column of ``run`` and ``qrels``.
+    y_score : str, default="score"
+        Name of the score column of ``run``.
+    y_true : str, default="relevance"
+        Name of the relevance column of ``qrels``.
+
+    Returns
+    -------
+    result : SparkRunEvaluation
+        Named tuple ``(score, per_query)``: the mean over the evaluated queries, and
+        their values as a Spark DataFrame ``(qid, score, weight)`` (query ids as
+        strings), not collected.
+
+    See Also
+    --------
+    sklearn_ndcg.evaluate_run : The in-memory function.
+    ndcg_score : NDCG of a Spark DataFrame, with the pool as a DataFrame.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg.spark import evaluate_run  # doctest: +SKIP
+    >>> run = spark.createDataFrame(
+    ...     [("q1", "d1", 2.0), ("q1", "d2", 1.0), ("q2", "d3", 5.0)],
+    ...     "qid string, docno string, score double")  # doctest: +SKIP
+    >>> qrels = spark.createDataFrame(
+    ...     [("q1", "d1", 0), ("q1", "d2", 1), ("q1", "d4", 2), ("q2", "d3", 1)],
+    ...     "qid string, docno string, relevance int")  # doctest: +SKIP
+    >>> round(evaluate_run(run, qrels).score, 4)  # doctest: +SKIP
+    0.6199
+    """
+    from pyspark.sql import functions as F
+
+    check_frame(run, "run")
+    check_frame(qrels, "qrels")
+    check_columns(run, {"qid": qid, "docno": docno, "y_score": y_score}, name="run")
+    check_columns(qrels, {"qid": qid, "docno": docno, "y_true": y_true}, name="qrels")
+    as_str = [F.col(qid).cast("string").alias(qid), F.col(docno).cast("string").alias(docno)]
+    run = run.select(*as_str, F.col(y_score))
+    qrels = qrels.select(*as_str, F.col(y_true))
+    if isinstance(gain, str) and normalize != "minmax":
+        lowest = qrels.agg(F.min(y_true)).first()[0]
+        if lowest is not None and lowest < 0:
+            raise ValueError(
+                f"qrels has negative relevance levels (min {lowest:g}), which "
+                f'gain="{gain}" refuses; trec_eval counts them as 0: pass '
+                "gain=positive_part_gain (from sklearn_ndcg)."
+            )
+    options = {"k": k, "gain": gain, "discount": discount, "ties": ties}
+    options.update(
+        zero_division=zero_division,
+        normalize=normalize,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+    )
+    columns = {"qid": qid, "docno": docno, "y_score": y_score}
+    rows, spec = staged_rows(
+        run,
+        columns=columns,
+        ties="average" if ties == "docno" else ties,  # docno orders ties without input order
+        pool=qrels,
+        pool_columns={"qid": qid, "docno": docno, "y_true": y_true},
+    )
+    spec["run"] = True
+    try:
+        score = mean_of_frame(rows, spec, metric=metric, options=options)
+    except ValueError as error:
+        if "frame has no rows" not in str(error):
+            raise
+        raise ValueError("no query of the run is in the qrels; do the query ids match?") from None
+    qid_field = next(field for field in run.schema.fields if field.name == qid)
+    per_query = score_frame(rows, spec, metric=metric, options=options, qid_field=qid_field)
+    return SparkRunEvaluation(score, per_query)

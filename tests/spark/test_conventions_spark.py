@@ -1,0 +1,108 @@
+"""CONVENTIONS["spark"] against PySpark itself: ``RankingEvaluator(metricName="ndcgAtK")``
+of Spark ML and ``RankingMetrics.ndcgAt`` of mllib, on a local Spark, 40+ random queries,
+some with an empty ground truth.
+
+Each query has candidate documents with graded labels (0..3) and tie-free scores; Spark is
+given the candidates' ids in order of decreasing score and the ids with a positive label.
+"""
+
+import numpy as np
+import pytest
+
+from sklearn_ndcg import CONVENTIONS, JudgmentPool, ndcg_score, query_scores
+from sklearn_ndcg import spark as ndcg_spark
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:PySpark does not yet fully support pandas:FutureWarning",
+    "ignore:Deprecated in 3.0.0:FutureWarning",  # mllib's RankingMetrics uses SQLContext
+)
+
+
+def _queries(seed, n_queries=45):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 12, size=n_queries)
+    qid = np.repeat(np.arange(n_queries), sizes)
+    label = rng.integers(0, 4, size=qid.size).astype(float)
+    label[qid < 5] = 0.0  # five queries with an empty ground truth
+    score = rng.permutation(qid.size).astype(float)  # no ties: one predicted order
+    doc = np.arange(qid.size, dtype=float)  # document ids, unique
+    return qid, label, score, doc
+
+
+def _spark_rows(qid, label, score, doc, top=None):
+    """(predicted ids in rank order, relevant ids) per query, as Spark takes them."""
+    rows = []
+    for q in np.unique(qid):
+        mine = qid == q
+        ranked = doc[mine][np.argsort(-score[mine], kind="stable")]
+        rows.append((ranked[:top].tolist(), doc[mine][label[mine] > 0].tolist()))
+    return rows
+
+
+@pytest.mark.parametrize("k", [1, 3, 5, 10])
+def test_spark_preset_equals_ranking_evaluator(spark, k):
+    from pyspark.ml.evaluation import RankingEvaluator
+
+    qid, label, score, doc = _queries(k)
+    assert np.unique(qid).size >= 40 and (label[qid < 5] == 0).all()
+    frame = spark.createDataFrame(
+        _spark_rows(qid, label, score, doc), "prediction array<double>, label array<double>"
+    )
+    expected = RankingEvaluator(metricName="ndcgAtK", k=k).evaluate(frame)
+    got = ndcg_score(label, score, qid=qid, k=k, **CONVENTIONS["spark"])
+    assert abs(got - expected) < 1e-12
+    # the same through sklearn_ndcg.spark, on the long-format frame
+    long = spark.createDataFrame(
+        [(int(q), float(y), float(s)) for q, y, s in zip(qid, label, score)],
+        "qid bigint, label double, score double",
+    )
+    assert abs(ndcg_spark.ndcg_score(long, k=k, **CONVENTIONS["spark"]) - expected) < 1e-12
+    # graded labels matter to the default options, not to Spark's
+    assert abs(ndcg_score(label, score, qid=qid, k=k) - expected) > 1e-3
+
+
+@pytest.mark.parametrize("k", [2, 5])
+def test_spark_preset_with_a_pool_equals_ranking_metrics(spark, k):
+    """Spark given only the top 3 predictions: relevant ids not predicted still count in
+    the ideal DCG, as a judgment pool of the relevant documents does."""
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    qid, label, score, doc = _queries(10 + k)
+    rows = _spark_rows(qid, label, score, doc, top=3)
+    expected = RankingMetrics(spark.sparkContext.parallelize(rows, 2)).ndcgAt(k)
+    top = np.zeros(qid.size, dtype=bool)
+    for q in np.unique(qid):  # the top 3 rows of each query
+        mine = np.flatnonzero(qid == q)
+        top[mine[np.argsort(-score[mine], kind="stable")[:3]]] = True
+    pool = JudgmentPool(qid, label)
+    per_query = query_scores(
+        label[top],
+        score[top],
+        qid=qid[top],
+        k=k,
+        pool=pool,
+        missing_queries="zero",
+        **CONVENTIONS["spark"],
+    )
+    assert per_query.qid.size == np.unique(qid).size
+    assert abs(per_query.score.mean() - expected) < 1e-12
+
+
+def test_graded_relevance_is_dropped_by_pyspark(spark):
+    """The defect the docs describe: PySpark's RankingMetrics with relevance values returns
+    the binary result (Spark documents graded relevance since 3.4)."""
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    qid, label, score, doc = _queries(3, n_queries=12)
+    binary, graded = [], []
+    for (predicted, relevant), q in zip(_spark_rows(qid, label, score, doc), np.unique(qid)):
+        mine = (qid == q) & (label > 0)
+        binary.append((predicted, relevant))
+        graded.append((predicted, relevant, label[mine].tolist()))
+    sc = spark.sparkContext
+    for k in (3, 10):
+        with_relevance = RankingMetrics(sc.parallelize(graded, 2)).ndcgAt(k)
+        without = RankingMetrics(sc.parallelize(binary, 2)).ndcgAt(k)
+        assert with_relevance == pytest.approx(without, abs=1e-15)
+        graded_ndcg = ndcg_score(label, score, qid=qid, k=k, gain="exponential")
+        assert abs(graded_ndcg - with_relevance) > 1e-3
