@@ -29,9 +29,7 @@ unknown (all but evaluate_run), it accepts tie-free scores and refuses tied docu
 different labels (see ``_engine._ties``)."""
 
 TIES = [StrOptions({*TIE_RULES, DOCNO})]
-"""The constraint of ``ties``."""
-TIES_WITH_DOCNO = TIES
-"""The constraint of ``ties`` where document ids are known (evaluate_run): the same."""
+"""The constraint of ``ties``, with and without document ids."""
 
 COMMON_PARAMS = {
     "y_true": ["array-like"],

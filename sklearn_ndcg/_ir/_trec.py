@@ -21,7 +21,7 @@ from .._options import (
     DEFAULT_UNJUDGED,
     MISSING_QUERIES,
     NDCG_PARAMS,
-    TIES_WITH_DOCNO,
+    TIES,
     UNJUDGED,
 )
 
@@ -459,7 +459,7 @@ def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
         "k": COMMON_PARAMS["k"],
         "gain": COMMON_PARAMS["gain"],
         "discount": COMMON_PARAMS["discount"],
-        "ties": TIES_WITH_DOCNO,
+        "ties": TIES,
         **NDCG_PARAMS,
         "unjudged": [StrOptions(set(UNJUDGED))],
         "judged_only": ["boolean", None],

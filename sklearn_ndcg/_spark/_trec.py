@@ -13,7 +13,7 @@ from .._options import (
     DEFAULT_UNJUDGED,
     MISSING_QUERIES,
     NDCG_PARAMS,
-    TIES_WITH_DOCNO,
+    TIES,
     UNJUDGED,
 )
 from ._frames import check_columns, check_frame, mean_of_frame, score_frame, staged_rows
@@ -32,7 +32,7 @@ class SparkRunEvaluation(NamedTuple):
         "qrels": "no_validation",
         "metric": [StrOptions({"ndcg", "dcg"})],
         **{name: COMMON_PARAMS[name] for name in ("k", "gain", "discount")},
-        "ties": TIES_WITH_DOCNO,
+        "ties": TIES,
         **NDCG_PARAMS,
         "unjudged": [StrOptions(set(UNJUDGED))],
         "missing_queries": [StrOptions(set(MISSING_QUERIES))],
