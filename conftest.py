@@ -5,7 +5,7 @@ configuration, the layout script, the gallery scripts (Sphinx runs those) or
 build output. The
 docstring examples of ``sklearn_ndcg.dask`` and the Dask page need the
 optional ``dask`` extra; without it they are not collected, as the tests in
-``tests/test_dask.py`` skip themselves. ``sklearn_ndcg/_spark/_evaluator.py`` defines
+``tests/test_dask.py`` skip themselves. ``sklearn_ndcg/_spark/_ml.py`` defines
 its classes with pyspark's, so it is not collected without the ``spark`` extra.
 """
 
@@ -21,4 +21,4 @@ collect_ignore_glob = [
 if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
     collect_ignore += ["sklearn_ndcg/dask.py", "docs/dask.rst"]
 if importlib.util.find_spec("pyspark") is None:
-    collect_ignore += ["sklearn_ndcg/_spark/_evaluator.py"]
+    collect_ignore += ["sklearn_ndcg/_spark/_ml.py"]

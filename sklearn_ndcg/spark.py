@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._spark._ir import evaluate_run
 from ._spark._metrics import dcg_score, ndcg_score, query_scores
-from ._spark._trec import evaluate_run
 
 if TYPE_CHECKING:  # imported with pyspark on first use, by __getattr__ below
-    from ._spark._evaluator import NDCGEvaluator, query_folds
+    from ._spark._ml import NDCGEvaluator, query_folds
 
 __all__ = [
     "NDCGEvaluator",
@@ -36,7 +36,7 @@ def __getattr__(name: str):
         from ._spark._frames import import_pyspark_sql
 
         import_pyspark_sql()  # an ImportError that says how to install pyspark
-        from ._spark import _evaluator
+        from ._spark import _ml
 
-        return getattr(_evaluator, name)
+        return getattr(_ml, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

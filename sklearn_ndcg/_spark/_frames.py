@@ -276,6 +276,9 @@ def partition_scores(batches, *, spec: dict, metric: str, options: dict):
     options = dict(options)
     if spec.get("run") and _DOC in column:  # evaluate_run: each document of a query once
         _refuse_duplicate_documents(column[_Q], column[_DOC])
+    if spec.get("run") and options.get("unjudged") == "drop":
+        # trec_eval's -J, as the in-memory evaluate_run: a negative level is pooled, not judged
+        column[_Y] = np.where(column[_Y] < 0, np.nan, column[_Y])
     if options.get("ties") == DOCNO:  # trec_eval's order: tied scores by decreasing docno
         if _DOC in column:
             # str order is code-point order, the byte order of UTF-8 (trec_eval's strcmp)

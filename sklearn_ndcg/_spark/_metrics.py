@@ -143,10 +143,12 @@ def ndcg_score(
         Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
         "reciprocal" (``1 / r``), "none" (1) or a callable; see
         :func:`~sklearn_ndcg.ndcg_score`.
-    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
-        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
         NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
         scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
@@ -283,10 +285,12 @@ def dcg_score(
         Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
         "reciprocal" (``1 / r``), "none" (1) or a callable; see
         :func:`~sklearn_ndcg.ndcg_score`.
-    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
-        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     log_base : float > 1, default=None
         The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only with
         ``discount="log2"``; None means base 2.
@@ -411,10 +415,12 @@ def query_scores(
         Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
         "reciprocal" (``1 / r``), "none" (1) or a callable; see
         :func:`~sklearn_ndcg.ndcg_score`.
-    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
-        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
         NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
         scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries

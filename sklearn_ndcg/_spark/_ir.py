@@ -95,10 +95,12 @@ def evaluate_run(
         :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
         How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain)
-        or "pessimistic" (by increasing gain); see :func:`~sklearn_ndcg.ndcg_score`.
-        "docno": by decreasing document id (byte-wise string order), as trec_eval and
-        pytrec_eval break ties; only here, where document ids are known.
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`. Here, where document ids are known, "docno" orders
+        tied scores by decreasing document id (byte-wise string order), as trec_eval and
+        pytrec_eval do.
     zero_division : {0.0, 1.0, np.nan}, default=0.0
         NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
         scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries

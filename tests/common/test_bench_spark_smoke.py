@@ -13,6 +13,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "bench_spark.py"
 
 
+pytest.importorskip("pyspark", reason="needs pyspark (the spark extra)")
+pytest.importorskip("pyarrow", reason="needs pyarrow (the spark extra)")
+
+
 @pytest.mark.slow
 def test_bench_spark_smoke():
     java_home_bin = os.path.join(os.environ.get("JAVA_HOME", ""), "bin")

@@ -62,8 +62,12 @@ class NDCGEvaluator(
         (LightGBM's ``label_gain``); see :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"}, default="log2"
         Weight of the document at rank ``r``; see :func:`~sklearn_ndcg.ndcg_score`.
-    ties : {"average", "first", "optimistic", "pessimistic"}, default="average"
-        How documents with equal scores are ordered; see :func:`~sklearn_ndcg.ndcg_score`.
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`.
     zeroDivision : {0.0, 1.0, nan}, default=0.0
         NDCG of a query without relevant document (``zero_division``).
     normalize : {"ideal", "minmax"}, default="ideal"
