@@ -2,7 +2,7 @@
 NDCG of a Spark DataFrame, and a Spark ML search by NDCG
 =========================================================
 
-:mod:`sklearn_ndcg.spark` scores a long-format Spark DataFrame where it lives, with the
+``sklearn_ndcg.spark`` scores a long-format Spark DataFrame where it lives, with the
 numbers of the in-memory functions, and :class:`sklearn_ndcg.spark.NDCGEvaluator` lets
 Spark ML's ``CrossValidator`` select a model by NDCG, with every query kept whole in one
 fold by :func:`sklearn_ndcg.spark.query_folds`. This example needs the ``spark`` extra

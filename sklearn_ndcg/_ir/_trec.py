@@ -521,7 +521,7 @@ def evaluate_run(
         "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
         gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
         :func:`~sklearn_ndcg.ndcg_score`. The built-in gains refuse negative levels;
-        :func:`positive_part_gain` counts them as 0, as trec_eval does.
+        :func:`~sklearn_ndcg.positive_part_gain` counts them as 0, as trec_eval does.
     discount : {"log2", "reciprocal", "none"} or callable, default="log2"
         Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
         "reciprocal" (``1 / r``), "none" (1) or a callable; see
