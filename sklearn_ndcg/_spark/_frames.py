@@ -259,6 +259,7 @@ def partition_scores(batches, *, spec: dict, metric: str, options: dict):
     a partition without queries.
     """
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     batches = list(batches)
     if not batches or sum(batch.num_rows for batch in batches) == 0:
@@ -271,7 +272,7 @@ def partition_scores(batches, *, spec: dict, metric: str, options: dict):
         if table is None:
             return None
     if spec["row_key"]:  # ties="first": back to the input order
-        table = table.take(pa.compute.sort_indices(table, [(_R, "ascending")]))
+        table = table.take(pc.sort_indices(table, [(_R, "ascending")]))
     column = {name: _to_numpy(table.column(name)) for name in table.column_names}
     options = dict(options)
     if spec.get("run") and _DOC in column:  # evaluate_run: each document of a query once
