@@ -172,7 +172,9 @@ def test_html_is_found():
     assert len(pages) > 20, [p.name for p in pages]
 
 
-@pytest.mark.parametrize("path", _pages(), ids=lambda p: str(p.relative_to(HTML)))
+@pytest.mark.parametrize(
+    "path", _pages(), ids=lambda p: str(p.relative_to(HTML)) if isinstance(p, Path) else str(p)
+)
 def test_no_empty_sidebar(path):
     page = _parse(path)
     if _sidebar_shown(page):
