@@ -443,6 +443,26 @@ def _by_stratum(scores, strata, *, random_state, **options) -> dict:
     }
 
 
+def _test_pair(
+    scores, a, b, *, method, alpha, n_resamples, seed, margin, equivalence_alpha, strata
+):
+    """The two-sided paired test of ``scores[a]`` against ``scores[b]`` that every
+    comparison of :func:`compare_models` runs."""
+    return _paired_test(
+        scores[a],
+        scores[b],
+        method=method,
+        confidence_level=1 - alpha,
+        n_resamples=n_resamples,
+        alternative="two-sided",
+        random_state=seed,
+        margin=margin,
+        equivalence_alpha=equivalence_alpha,
+        names=(f"scores[{a!r}]", f"scores[{b!r}]"),
+        strata=strata,
+    )
+
+
 def _with_reference(
     scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, strata
 ):
@@ -450,17 +470,16 @@ def _with_reference(
     others = [name for name in names if name != reference]
     equivalence_alpha = alpha / len(others) if correction is not None else alpha
     tests = [
-        _paired_test(
-            scores[name],
-            scores[reference],
+        _test_pair(
+            scores,
+            name,
+            reference,
             method=method,
-            confidence_level=1 - alpha,
+            alpha=alpha,
             n_resamples=n_resamples,
-            alternative="two-sided",
-            random_state=seed,
+            seed=seed,
             margin=margin,
             equivalence_alpha=equivalence_alpha,
-            names=(f"scores[{name!r}]", f"scores[{reference!r}]"),
             strata=strata,
         )
         for name, seed in zip(others, seeds[len(names) :])
@@ -535,17 +554,16 @@ def _all_pairs(
         equivalence_alpha = alpha / len(index_pairs) if correction is not None else alpha
         seeds = _seeds(seeds[-1], len(index_pairs))
         tests = [
-            _paired_test(
-                scores[names[i]],
-                scores[names[j]],
+            _test_pair(
+                scores,
+                names[i],
+                names[j],
                 method=method,
-                confidence_level=1 - alpha,
+                alpha=alpha,
                 n_resamples=n_resamples,
-                alternative="two-sided",
-                random_state=seed,
+                seed=seed,
                 margin=margin,
                 equivalence_alpha=equivalence_alpha,
-                names=(f"scores[{names[i]!r}]", f"scores[{names[j]!r}]"),
                 strata=strata,
             )
             for (i, j), seed in zip(index_pairs, seeds)
