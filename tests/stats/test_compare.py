@@ -5,21 +5,11 @@ import sys
 
 import numpy as np
 import pytest
+from _stats_data import scores as _scores
 from numpy.testing import assert_allclose, assert_array_equal, assert_equal
 from scipy import stats
 
-from sklearn_ndcg import QueryScores
 from sklearn_ndcg._stats._compare import ModelComparison, _adjust, _fdr_bh, compare_models
-
-
-def _scores(model, qid, weight=None):
-    qid = np.asarray(qid)
-    return QueryScores(
-        qid,
-        np.asarray(model, dtype=float),
-        np.ones(qid.shape[0]) if weight is None else np.asarray(weight, dtype=float),
-    )
-
 
 # --- randomization -----------------------------------------------------------
 

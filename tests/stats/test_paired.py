@@ -4,10 +4,10 @@ import itertools
 
 import numpy as np
 import pytest
+from _stats_data import scores as _scores
 from numpy.testing import assert_allclose, assert_equal
 from scipy import stats
 
-from sklearn_ndcg import QueryScores
 from sklearn_ndcg._stats._compare import compare_models
 from sklearn_ndcg._stats._paired import BootstrapResult, PairedTestResult, bootstrap_ci, paired_test
 
@@ -24,15 +24,6 @@ def _pair(seed, n, shift=5):
     d = rng.integers(1, 20, size=n) * rng.choice([-1, 1], size=n) + shift
     d[d == 0] = 1
     return (b + d) / 100, b / 100
-
-
-def _scores(model, qid, weight=None):
-    qid = np.asarray(qid)
-    return QueryScores(
-        qid,
-        np.asarray(model, dtype=float),
-        np.ones(qid.shape[0]) if weight is None else np.asarray(weight, dtype=float),
-    )
 
 
 # --- randomization -----------------------------------------------------------
