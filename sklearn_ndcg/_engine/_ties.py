@@ -107,18 +107,48 @@ def _refuse_ties_without_docno(tied, top_gain, score, gain, sizes, k: int, top_s
 
 def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> np.ndarray:
     """Column indices of the first ``n_top`` documents of each row, by decreasing
-    score, tied documents in the order of the rule (any order for "average")."""
-    width = score.shape[1]
+    score, tied documents in the order of the rule (any order for "average").
+
+    The rules that keep tied documents in input order ("first", "argsort",
+    "docno") sort like "average", with numpy's fast unstable sorts, and sort
+    again stably only the rows where ties make the order matter.
+    """
     if ties == "optimistic" or ties == "pessimistic":
         secondary = -gain if ties == "optimistic" else gain
         return np.lexsort((secondary, -score), axis=-1)[:, :n_top]
-    if ties == "first" or ties == ARGSORT_TIES or ties == DOCNO_TIES:
-        return np.argsort(-score, axis=1, kind="stable")[:, :n_top]
-    if 4 * n_top < width:  # select the top first: which tied members is no matter
+    in_order = ties == "first" or ties == ARGSORT_TIES or ties == DOCNO_TIES
+    if 4 * n_top < score.shape[1]:  # select the top first, then sort it
         top = np.argpartition(-score, n_top - 1, axis=1)[:, :n_top]
-        by_score = np.argsort(-_take_along_rows(score, top), axis=1)
+        if in_order:
+            top = _first_members(score, top)
+        by_score = np.argsort(-_take_along_rows(score, top), axis=1, kind="stable")
         return _take_along_rows(top, by_score)
-    return np.argsort(-score, axis=1)[:, :n_top]
+    order = np.argsort(-score, axis=1)[:, :n_top]
+    if in_order:  # rows with tied scores in the top: sorted again, stably
+        sorted_score = _take_along_rows(score, order)
+        # padding (-inf, sorted last) ties with itself but is never ranked
+        tied = (sorted_score[:, 1:] == sorted_score[:, :-1]) & (sorted_score[:, 1:] > -np.inf)
+        redo = np.flatnonzero(tied.any(axis=1))
+        if redo.shape[0]:
+            order[redo] = np.argsort(-score[redo], axis=1, kind="stable")[:, :n_top]
+    return order
+
+
+def _first_members(score: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """The columns of the ``n_top`` largest scores of each row, in column order,
+    taking the earliest columns of a tie group cut by the top (``top`` holds any
+    ``n_top`` largest, as ``np.argpartition`` gives them)."""
+    n_top = top.shape[1]
+    top = np.sort(top, axis=1)
+    threshold = _take_along_rows(score, top).min(axis=1)[:, np.newaxis]
+    cut = np.flatnonzero(np.count_nonzero(score >= threshold, axis=1) > n_top)
+    if cut.shape[0]:  # a tie group cut by the top: its first members, in column order
+        part, threshold = score[cut], threshold[cut]
+        at = part == threshold
+        room = n_top - np.count_nonzero(part > threshold, axis=1)
+        keep = (part > threshold) | (at & (np.cumsum(at, axis=1) <= room[:, np.newaxis]))
+        top[cut] = np.nonzero(keep)[1].reshape(cut.shape[0], n_top)
+    return top
 
 
 def ideal_block(gain: np.ndarray, k: int | None) -> np.ndarray:
