@@ -118,9 +118,7 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
         return np.lexsort((secondary, -score), axis=-1)[:, :n_top]
     in_order = ties == "first" or ties == ARGSORT_TIES or ties == DOCNO_TIES
     if 4 * n_top < score.shape[1]:  # select the top first, then sort it
-        top = np.argpartition(-score, n_top - 1, axis=1)[:, :n_top]
-        if in_order:
-            top = _first_members(score, top)
+        top = _top_columns(score, n_top)
         by_score = np.argsort(-_take_along_rows(score, top), axis=1, kind="stable")
         return _take_along_rows(top, by_score)
     order = np.argsort(-score, axis=1)[:, :n_top]
@@ -134,21 +132,25 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
     return order
 
 
-def _first_members(score: np.ndarray, top: np.ndarray) -> np.ndarray:
-    """The columns of the ``n_top`` largest scores of each row, in column order,
-    taking the earliest columns of a tie group cut by the top (``top`` holds any
-    ``n_top`` largest, as ``np.argpartition`` gives them)."""
-    n_top = top.shape[1]
-    top = np.sort(top, axis=1)
-    threshold = _take_along_rows(score, top).min(axis=1)[:, np.newaxis]
-    cut = np.flatnonzero(np.count_nonzero(score >= threshold, axis=1) > n_top)
-    if cut.shape[0]:  # a tie group cut by the top: its first members, in column order
-        part, threshold = score[cut], threshold[cut]
-        at = part == threshold
-        room = n_top - np.count_nonzero(part > threshold, axis=1)
-        keep = (part > threshold) | (at & (np.cumsum(at, axis=1) <= room[:, np.newaxis]))
-        top[cut] = np.nonzero(keep)[1].reshape(cut.shape[0], n_top)
-    return top
+def _top_columns(score: np.ndarray, n_top: int) -> np.ndarray:
+    """The columns of the ``n_top`` largest scores of each row, in column order; of a
+    tie group cut by the top, its first members (as the rule "first" needs).
+
+    The ``n_top``-th largest score of each row comes from a partition of the
+    values (faster than ``np.argpartition``); the columns at or above it are
+    the top, in column order, unless a tie group is cut.
+    """
+    width = score.shape[1]
+    threshold = np.partition(score, width - n_top, axis=1)[:, width - n_top, np.newaxis]
+    top = score >= threshold
+    cut = np.flatnonzero(np.count_nonzero(top, axis=1) > n_top)
+    if cut.shape[0]:  # a tie group cut by the top: its first members only
+        part, at_cut = score[cut], threshold[cut]
+        tied = part == at_cut
+        room = n_top - np.count_nonzero(part > at_cut, axis=1)
+        top[cut] = (part > at_cut) | (tied & (np.cumsum(tied, axis=1) <= room[:, np.newaxis]))
+    flat = np.flatnonzero(top).reshape(score.shape[0], n_top)
+    return flat - (np.arange(score.shape[0]) * width)[:, np.newaxis]
 
 
 def ideal_block(gain: np.ndarray, k: int | None) -> np.ndarray:
