@@ -6,8 +6,9 @@
    and called through ctypes.
 
    ndcg_grouped: rows of each query contiguous (runs of equal qid), found in one pass.
-   ndcg_shuffled: any row order; rows grouped by a hash table of the query ids and a
-   counting sort (stable: input order within each query), then as ndcg_grouped.
+   ndcg_shuffled: any row order; rows grouped by a hash table of the query ids (grown
+   as ids come) and a counting sort (stable: input order within each query), then as
+   ndcg_grouped.
    k <= 0 means no cutoff. */
 
 #include <math.h>
@@ -85,6 +86,8 @@ static double query_ndcg(const double *label, const double *score, int64_t n, in
     return top_sum(score, label, n, cut, discount, buf, tmp) / ideal;
 }
 
+static inline uint64_t hash(int64_t id) { return ((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 20; }
+
 static double *make_discounts(int64_t n) {
     double *discount = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     for (int64_t i = 0; i < n; i++) discount[i] = 1.0 / (log(i + 2.0) / log(2.0));
@@ -114,22 +117,36 @@ double ndcg_grouped(const double *label, const double *score, const int64_t *qid
 /* Mean NDCG@k of rows in any order: group by query id, then as ndcg_grouped. */
 double ndcg_shuffled(const double *label, const double *score, const int64_t *qid, int64_t n,
                      int64_t k) {
-    int64_t size = 1;
-    while (size < 2 * n) size *= 2; /* at most n ids: load factor <= 1/2 */
+    /* open addressing, doubled when half full: small while the ids are few */
+    int64_t size = 1024, n_queries = 0;
     int64_t *slot_id = malloc((size_t)size * sizeof(int64_t));
     int64_t *slot_code = malloc((size_t)size * sizeof(int64_t));
     memset(slot_code, 0xff, (size_t)size * sizeof(int64_t)); /* -1: empty */
     int64_t *code = malloc((size_t)n * sizeof(int64_t));
-    int64_t n_queries = 0;
     for (int64_t i = 0; i < n; i++) {
-        uint64_t h = ((uint64_t)qid[i] * 0x9E3779B97F4A7C15ull) >> 20;
-        int64_t s = (int64_t)(h & (uint64_t)(size - 1));
+        int64_t s = (int64_t)(hash(qid[i]) & (uint64_t)(size - 1));
         while (slot_code[s] >= 0 && slot_id[s] != qid[i]) s = (s + 1) & (size - 1);
         if (slot_code[s] < 0) {
             slot_id[s] = qid[i];
             slot_code[s] = n_queries++;
         }
         code[i] = slot_code[s];
+        if (2 * n_queries > size) { /* rehash into a table twice the size */
+            int64_t old_size = size, *old_id = slot_id, *old_code = slot_code;
+            size *= 2;
+            slot_id = malloc((size_t)size * sizeof(int64_t));
+            slot_code = malloc((size_t)size * sizeof(int64_t));
+            memset(slot_code, 0xff, (size_t)size * sizeof(int64_t));
+            for (int64_t t = 0; t < old_size; t++) {
+                if (old_code[t] < 0) continue;
+                int64_t u = (int64_t)(hash(old_id[t]) & (uint64_t)(size - 1));
+                while (slot_code[u] >= 0) u = (u + 1) & (size - 1);
+                slot_id[u] = old_id[t];
+                slot_code[u] = old_code[t];
+            }
+            free(old_id);
+            free(old_code);
+        }
     }
     free(slot_id);
     free(slot_code);
