@@ -91,11 +91,46 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
         codes = np.repeat(run_query, run_lengths)
     else:  # rows interleaved
         del new_run
+        packed = _group_by_packed_sort(qid)
+        if packed is not None:
+            ids, order, sizes, starts = packed
+            return Queries(ids, sizes, starts, order, None)
         ids, codes = _unique(qid)
     order = _stable_argsort(codes, ids.shape[0])
     sizes = np.bincount(codes, minlength=ids.shape[0])
     starts = np.concatenate(([0], np.cumsum(sizes[:-1])))
     return Queries(ids, sizes, starts, order, None)
+
+
+def _group_by_packed_sort(qid: np.ndarray):
+    """Integer ids grouped by one sort of 64-bit keys ``(id - min) * 2**b + row``.
+
+    The keys are distinct, so numpy's fast (unstable, vectorized) sort orders
+    them like a stable sort of the ids: it gives the sorted ids, and the rows of
+    each query in input order. Returns ``(ids, order, sizes, starts)``, or None
+    when the keys do not fit in 64 bits (or the ids are not integers).
+    """
+    if qid.dtype.kind not in "iu":
+        return None
+    n_rows = qid.shape[0]
+    low = int(qid.min())
+    row_bits = max(1, (n_rows - 1).bit_length())
+    if (int(qid.max()) - low).bit_length() + row_bits > 64:
+        return None
+    key = qid.astype(np.uint64)  # a copy; negative ids wrap, and so does the subtraction
+    key -= np.uint64(low % 2**64)
+    key <<= np.uint64(row_bits)
+    key |= np.arange(n_rows, dtype=np.uint64)
+    key.sort()
+    order = (key & np.uint64((1 << row_bits) - 1)).astype(np.intp)
+    key >>= np.uint64(row_bits)  # the sorted ids, less the smallest
+    new = np.empty(n_rows, dtype=bool)
+    new[0] = True
+    np.not_equal(key[1:], key[:-1], out=new[1:])
+    del key
+    starts = np.flatnonzero(new)
+    sizes = np.diff(np.append(starts, n_rows))
+    return qid[order[starts]], order, sizes, starts
 
 
 def _stable_argsort(codes: np.ndarray, n_codes: int) -> np.ndarray:
