@@ -121,15 +121,30 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
         top = _top_columns(score, n_top)
         by_score = np.argsort(-_take_along_rows(score, top), axis=1, kind="stable")
         return _take_along_rows(top, by_score)
-    order = np.argsort(-score, axis=1)[:, :n_top]
-    if in_order:  # rows with tied scores in the top: sorted again, stably
-        sorted_score = _take_along_rows(score, order)
-        # padding (-inf, sorted last) ties with itself but is never ranked
-        tied = (sorted_score[:, 1:] == sorted_score[:, :-1]) & (sorted_score[:, 1:] > -np.inf)
-        redo = np.flatnonzero(tied.any(axis=1))
-        if redo.shape[0]:
-            order[redo] = np.argsort(-score[redo], axis=1, kind="stable")[:, :n_top]
-    return order
+    order = np.argsort(-score, axis=1)
+    if in_order:
+        _tied_in_column_order(score, order)
+    return order[:, :n_top]
+
+
+def _tied_in_column_order(score: np.ndarray, order: np.ndarray) -> None:
+    """Put the tied scores of each row of ``order`` (columns by decreasing score, from
+    an unstable sort) in column order, in place.
+
+    Only rows with ties are touched: their tie groups numbered along the row,
+    the columns sorted by ``group * width + column`` (distinct integers, so
+    numpy's fast sort does it).
+    """
+    sorted_score = _take_along_rows(score, order)
+    same = sorted_score[:, 1:] == sorted_score[:, :-1]
+    # padding (-inf, sorted last) ties with itself but is never ranked
+    rows = np.flatnonzero((same & (sorted_score[:, 1:] > -np.inf)).any(axis=1))
+    if rows.shape[0]:
+        width = order.shape[1]
+        group = np.zeros((rows.shape[0], width), dtype=order.dtype)
+        np.cumsum(~same[rows], axis=1, out=group[:, 1:])
+        key = np.sort(group * width + order[rows], axis=1)
+        order[rows] = key % width
 
 
 def _top_columns(score: np.ndarray, n_top: int) -> np.ndarray:
