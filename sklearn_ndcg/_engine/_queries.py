@@ -122,7 +122,7 @@ def _group_by_packed_sort(qid: np.ndarray):
     key <<= np.uint64(row_bits)
     key |= np.arange(n_rows, dtype=np.uint64)
     key.sort()
-    order = (key & np.uint64((1 << row_bits) - 1)).astype(np.intp)
+    order = (key & np.uint64((1 << row_bits) - 1)).astype(np.int32 if row_bits < 32 else np.intp)
     key >>= np.uint64(row_bits)  # the sorted ids, less the smallest
     new = np.empty(n_rows, dtype=bool)
     new[0] = True
@@ -204,6 +204,30 @@ def rows_by_query(queries: Queries) -> np.ndarray:
     n_rows = int(queries.sizes.sum())
     target = np.cumsum(queries.sizes) - queries.sizes  # start of each query in the result
     return np.arange(n_rows) + np.repeat(queries.starts - target, queries.sizes)
+
+
+def grouped_layout(queries: Queries, *arrays: np.ndarray | None) -> tuple:
+    """``queries`` and ``arrays`` (one value per input row, or None) in the grouped
+    layout: the queries with ``order`` None, each array permuted to match.
+
+    Each array is scattered once, row by row, to its position: the writes go to
+    one stream per query. Reading the rows through ``order`` block by block
+    instead costs a cache miss per row of shuffled input, about twice as long.
+    """
+    if queries.order is None:
+        return (queries, *arrays)
+    n_rows = queries.order.shape[0]
+    index_type = np.int32 if n_rows < 2**31 else np.intp  # half the memory
+    position = np.empty(n_rows, dtype=index_type)
+    position[queries.order] = np.arange(n_rows, dtype=index_type)
+    grouped = []
+    for values in arrays:
+        if values is not None:
+            permuted = np.empty_like(values)
+            permuted[position] = values
+            values = permuted
+        grouped.append(values)
+    return (queries._replace(order=None), *grouped)
 
 
 def query_weights(sample_weight: np.ndarray | None, queries: Queries) -> np.ndarray | None:
