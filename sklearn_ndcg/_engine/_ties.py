@@ -158,8 +158,10 @@ def _top_columns(score: np.ndarray, n_top: int) -> np.ndarray:
     width = score.shape[1]
     threshold = np.partition(score, width - n_top, axis=1)[:, width - n_top, np.newaxis]
     top = score >= threshold
-    cut = np.flatnonzero(np.count_nonzero(top, axis=1) > n_top)
-    if cut.shape[0]:  # a tie group cut by the top: its first members only
+    # each row has at least n_top columns in the top, more where a tie group is cut
+    # by the top: then only its first members (one count of the block says if any)
+    if np.count_nonzero(top) > top.shape[0] * n_top:
+        cut = np.flatnonzero(np.count_nonzero(top, axis=1) > n_top)
         part, at_cut = score[cut], threshold[cut]
         tied = part == at_cut
         room = n_top - np.count_nonzero(part > at_cut, axis=1)
