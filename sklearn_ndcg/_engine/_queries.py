@@ -47,7 +47,8 @@ class Block(NamedTuple):
     """Some queries of equal (padded) width: one query per row.
 
     ``rows[i, j]`` is the input row of document ``j`` of query ``queries[i]``;
-    cells beyond a query's size (``j >= sizes[i]``) are padding. For 2-D input
+    cells beyond a query's size (``j >= sizes[i]``) are padding, pointing at any row
+    or past the last (:func:`take` fills them). For 2-D input
     ``rows`` is None and ``queries`` a slice of the input's rows.
     """
 
@@ -270,11 +271,13 @@ def blocks(queries: Queries, max_cells: int = MAX_CELLS) -> Iterator[Block]:
         for start in range(0, members.shape[0], step):
             chosen = members[start : start + step]
             sizes = queries.sizes[chosen]
-            # padding cells point at the query's last document; masked by the stages
-            column = np.minimum(np.arange(width), sizes[:, np.newaxis] - 1)
-            rows = queries.starts[chosen][:, np.newaxis] + column
-            if queries.order is not None:
-                rows = queries.order[rows]
+            starts = queries.starts[chosen][:, np.newaxis]
+            if queries.order is None:  # padding cells read on (at most to the end)
+                rows = starts + np.arange(width)
+            else:  # padding cells point at the query's last document
+                rows = queries.order[
+                    starts + np.minimum(np.arange(width), sizes[:, np.newaxis] - 1)
+                ]
             yield Block(chosen, rows, sizes)
 
 
@@ -293,8 +296,8 @@ def take(values: np.ndarray, block: Block, shape: tuple[int, int] | None, fill: 
     if block.rows is None:
         return values.reshape(shape)[block.queries]
     # np.take of the flat row indices: several times faster than values[rows] with
-    # a 2-D index array
-    taken = np.take(values, block.rows.reshape(-1)).reshape(block.rows.shape)
+    # a 2-D index array; padding cells may point past the end (clipped), then masked
+    taken = np.take(values, block.rows.reshape(-1), mode="clip").reshape(block.rows.shape)
     width = block.rows.shape[1]
     if block.sizes.min() < width:
         np.putmask(taken, np.arange(width) >= block.sizes[:, np.newaxis], fill)
