@@ -30,9 +30,10 @@ def compute_gain(y_true: np.ndarray, gain, negative_labels: bool = False) -> np.
         Float64 gains, same shape as ``y_true``.
     """
     if isinstance(gain, str):
-        if not negative_labels and (y_true < 0).any():
+        # fmin skips NaN (unjudged documents); one pass, no temporary array
+        if not negative_labels and y_true.size and np.fmin.reduce(y_true, axis=None) < 0:
             raise ValueError(
-                f"y_true has negative relevance labels (min {y_true.min():g}), which "
+                f"y_true has negative relevance labels (min {np.nanmin(y_true):g}), which "
                 f'gain="{gain}" does not accept (as in scikit-learn: ndcg_score should '
                 "not be used on negative y_true values). To penalise bad "
                 'documents, use normalize="minmax" (NDCG stays in [0, 1]), or give gain '

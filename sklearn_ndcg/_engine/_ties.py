@@ -107,18 +107,67 @@ def _refuse_ties_without_docno(tied, top_gain, score, gain, sizes, k: int, top_s
 
 def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> np.ndarray:
     """Column indices of the first ``n_top`` documents of each row, by decreasing
-    score, tied documents in the order of the rule (any order for "average")."""
-    width = score.shape[1]
+    score, tied documents in the order of the rule (any order for "average").
+
+    The rules that keep tied documents in input order ("first", "argsort",
+    "docno") sort like "average", with numpy's fast unstable sorts, and sort
+    again stably only the rows where ties make the order matter.
+    """
     if ties == "optimistic" or ties == "pessimistic":
         secondary = -gain if ties == "optimistic" else gain
         return np.lexsort((secondary, -score), axis=-1)[:, :n_top]
-    if ties == "first" or ties == ARGSORT_TIES or ties == DOCNO_TIES:
-        return np.argsort(-score, axis=1, kind="stable")[:, :n_top]
-    if 4 * n_top < width:  # select the top first: which tied members is no matter
-        top = np.argpartition(-score, n_top - 1, axis=1)[:, :n_top]
-        by_score = np.argsort(-_take_along_rows(score, top), axis=1)
+    in_order = ties == "first" or ties == ARGSORT_TIES or ties == DOCNO_TIES
+    if 4 * n_top < score.shape[1]:  # select the top first, then sort it
+        top = _top_columns(score, n_top)
+        by_score = np.argsort(-_take_along_rows(score, top), axis=1, kind="stable")
         return _take_along_rows(top, by_score)
-    return np.argsort(-score, axis=1)[:, :n_top]
+    order = np.argsort(-score, axis=1)
+    if in_order:
+        _tied_in_column_order(score, order)
+    return order[:, :n_top]
+
+
+def _tied_in_column_order(score: np.ndarray, order: np.ndarray) -> None:
+    """Put the tied scores of each row of ``order`` (columns by decreasing score, from
+    an unstable sort) in column order, in place.
+
+    Only rows with ties are touched: their tie groups numbered along the row,
+    the columns sorted by ``group * width + column`` (distinct integers, so
+    numpy's fast sort does it).
+    """
+    sorted_score = _take_along_rows(score, order)
+    same = sorted_score[:, 1:] == sorted_score[:, :-1]
+    # padding (-inf, sorted last) ties with itself but is never ranked
+    rows = np.flatnonzero((same & (sorted_score[:, 1:] > -np.inf)).any(axis=1))
+    if rows.shape[0]:
+        width = order.shape[1]
+        group = np.zeros((rows.shape[0], width), dtype=order.dtype)
+        np.cumsum(~same[rows], axis=1, out=group[:, 1:])
+        key = np.sort(group * width + order[rows], axis=1)
+        order[rows] = key % width
+
+
+def _top_columns(score: np.ndarray, n_top: int) -> np.ndarray:
+    """The columns of the ``n_top`` largest scores of each row, in column order; of a
+    tie group cut by the top, its first members (as the rule "first" needs).
+
+    The ``n_top``-th largest score of each row comes from a partition of the
+    values (faster than ``np.argpartition``); the columns at or above it are
+    the top, in column order, unless a tie group is cut.
+    """
+    width = score.shape[1]
+    threshold = np.partition(score, width - n_top, axis=1)[:, width - n_top, np.newaxis]
+    top = score >= threshold
+    # each row has at least n_top columns in the top, more where a tie group is cut
+    # by the top: then only its first members (one count of the block says if any)
+    if np.count_nonzero(top) > top.shape[0] * n_top:
+        cut = np.flatnonzero(np.count_nonzero(top, axis=1) > n_top)
+        part, at_cut = score[cut], threshold[cut]
+        tied = part == at_cut
+        room = n_top - np.count_nonzero(part > at_cut, axis=1)
+        top[cut] = (part > at_cut) | (tied & (np.cumsum(tied, axis=1) <= room[:, np.newaxis]))
+    flat = np.flatnonzero(top).reshape(score.shape[0], n_top)
+    return flat - (np.arange(score.shape[0]) * width)[:, np.newaxis]
 
 
 def ideal_block(gain: np.ndarray, k: int | None) -> np.ndarray:

@@ -144,10 +144,20 @@ def as_float_array(x, name: str, missing_ok: bool = False) -> np.ndarray:
             f"{name} holds values that are not numbers (dtype {array.dtype}); "
             "numbers were expected."
         ) from None
+    if _all_finite(result):
+        return result
     bad = ~np.isfinite(result) & ~(missing_ok & np.isnan(result))
     if bad.any():
         raise _not_finite_error(name, result, bad)
     return result
+
+
+def _all_finite(values: np.ndarray) -> bool:
+    """Whether every value is finite, in one pass without a temporary array: the
+    sum is finite if and only if every term is, unless it overflows (a false
+    alarm, which the caller's full check clears)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(np.add.reduce(values, axis=None)))
 
 
 def as_score_array(x, name: str = "y_score") -> np.ndarray:

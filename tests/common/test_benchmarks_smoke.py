@@ -72,3 +72,18 @@ def test_bench_scaling_smoke():
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "| rows |" in result.stdout
     assert "fitted exponent" in result.stdout
+
+
+def test_bench_kernel_smoke():
+    """The C kernel (compiled when a compiler is present) agrees with ties='first'."""
+    result = _run("bench_kernel.py")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "VALUE CHECK FAILED" not in result.stdout
+    for scenario in ("grouped", "shuffled", "heavy-ties", "small-folds"):
+        for k in (10, None):
+            assert f"\n{scenario} k={k}:" in result.stdout
+    if "- C kernel: " in result.stdout:  # compiled: every scenario checked and timed
+        assert result.stdout.count(": max relative diff ") == 8
+        assert "- grouped k=10: sklearn-ndcg ties='first' / C kernel = " in result.stdout
+    else:
+        assert "- note: C kernel skipped: " in result.stdout
