@@ -54,6 +54,7 @@ DESCRIPTIONS = {
 PEERS = ("sklearn", "ranx", "pytrec_eval", "numba", "floor")
 SMOKE_DIVISOR = 100  # --smoke divides the number of queries (and rows) by this
 RESULTS = Path(__file__).with_name("RESULTS.md")
+SPARK_SECTION = "\n## Spark"  # the last section of RESULTS.md, from bench_spark.py
 
 
 # --------------------------------------------------------------------------- data
@@ -888,6 +889,9 @@ def main(argv=None):
         ]
         for title, input_bytes, table in sections:
             text += [f"## {title}", "", f"Input: {input_bytes / 2**20:.1f} MB.", "", table, ""]
+        previous = Path(output).read_text() if Path(output).exists() else ""
+        if SPARK_SECTION in previous:  # bench_spark.py's figures, copied in by hand: kept
+            text.append(previous[previous.index(SPARK_SECTION) :].strip("\n") + "\n")
         Path(output).write_text("\n".join(text))
         log(f"\nwrote {output}")
     return 0 if ok else 1

@@ -20,7 +20,8 @@ same cached rows:
 It prints each time, rows/s, the ratios (Spark's pipeline / sklearn_ndcg.spark,
 in-memory / sklearn_ndcg.spark) and the differences of the values, which must be
 below 1e-12 (else "VALUE CHECK FAILED"). ``--smoke`` runs 20,000 rows in
-seconds. Timings are the best of ``--repeat`` runs after one warm-up.
+seconds. Timings are the best of ``--repeat`` rounds after one warm-up; each round
+runs the four in turn (interleaved), and the load averages before and after are printed.
 """
 
 from __future__ import annotations
@@ -93,14 +94,25 @@ def spark_ranking_pipeline(frame, k: int) -> float:
     return RankingEvaluator(metricName="ndcgAtK", k=k).evaluate(ranked)
 
 
-def best_time(function, repeat: int):
-    value = function()  # warm-up
-    times = []
+def interleaved_best(functions: dict, repeat: int) -> dict:
+    """``{name: (best time, value)}``: one warm-up each, then ``repeat`` rounds.
+
+    Each round runs every function once, in turn, so that a change of load on a
+    shared machine falls on all of them alike.
+    """
+    values = {name: function() for name, function in functions.items()}  # warm-up
+    times = {name: [] for name in functions}
     for _ in range(repeat):
-        started = time.perf_counter()
-        value = function()
-        times.append(time.perf_counter() - started)
-    return min(times), value
+        for name, function in functions.items():
+            started = time.perf_counter()
+            values[name] = function()
+            times[name].append(time.perf_counter() - started)
+    return {name: (min(times[name]), values[name]) for name in functions}
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages, as ``uptime`` prints them."""
+    return "load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main(argv=None) -> int:
@@ -134,22 +146,30 @@ def main(argv=None) -> int:
         qid, label, score = (columns[name].to_numpy() for name in ("qid", "label", "score"))
 
     k = args.k
-    t_spark, v_spark = best_time(lambda: ndcg_spark.ndcg_score(frame, k=k), args.repeat)
-    t_memory, v_memory = best_time(
-        lambda: sklearn_ndcg.ndcg_score(label, score, qid=qid, k=k), args.repeat
-    )
     preset = CONVENTIONS["spark"]
-    t_preset, v_preset = best_time(lambda: ndcg_spark.ndcg_score(frame, k=k, **preset), args.repeat)
-    t_peer, v_peer = best_time(lambda: spark_ranking_pipeline(frame, k), args.repeat)
-
-    rows = [
-        ("sklearn_ndcg.spark.ndcg_score", t_spark, v_spark),
-        ("sklearn_ndcg.ndcg_score (in memory)", t_memory, v_memory),
-        ('sklearn_ndcg.spark.ndcg_score, CONVENTIONS["spark"]', t_preset, v_preset),
-        ("Spark RankingEvaluator pipeline (binary)", t_peer, v_peer),
-    ]
-    for name, seconds, value in rows:
+    print(f"before timing: {load()}")
+    names = {
+        "spark": "sklearn_ndcg.spark.ndcg_score",
+        "memory": "sklearn_ndcg.ndcg_score (in memory)",
+        "preset": 'sklearn_ndcg.spark.ndcg_score, CONVENTIONS["spark"]',
+        "peer": "Spark RankingEvaluator pipeline (binary)",
+    }
+    timed = interleaved_best(
+        {
+            "spark": lambda: ndcg_spark.ndcg_score(frame, k=k),
+            "memory": lambda: sklearn_ndcg.ndcg_score(label, score, qid=qid, k=k),
+            "preset": lambda: ndcg_spark.ndcg_score(frame, k=k, **preset),
+            "peer": lambda: spark_ranking_pipeline(frame, k),
+        },
+        args.repeat,
+    )
+    print(f"after timing: {load()}")
+    for key, name in names.items():
+        seconds, value = timed[key]
         print(f"{name:55s} {seconds:8.3f} s  {args.rows / seconds:14,.0f} rows/s  {value:.15f}")
+    (t_spark, v_spark), (t_memory, v_memory), (t_preset, v_preset), (t_peer, v_peer) = (
+        timed[key] for key in names
+    )
     print(f"ratio in-memory / sklearn_ndcg.spark: {t_memory / t_spark:.2f}")
     print(f"ratio Spark's RankingEvaluator pipeline / sklearn_ndcg.spark: {t_peer / t_preset:.2f}")
     memory_difference = abs(v_spark - v_memory)

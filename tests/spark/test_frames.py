@@ -7,6 +7,7 @@ import pytest
 
 import sklearn_ndcg
 from sklearn_ndcg import spark as ndcg_spark
+from sklearn_ndcg._spark._frames import ARROW_BATCH, BATCH_ROWS, larger_arrow_batches
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:PySpark does not yet fully support pandas:FutureWarning"
@@ -52,3 +53,30 @@ def test_the_values_do_not_depend_on_the_partitioning(spark):
         spark.createDataFrame(ROWS, SCHEMA).coalesce(1),
     ):
         assert abs(ndcg_spark.ndcg_score(frame, k=3) - expected) < 1e-12
+
+
+def _largest_batch(spark, rows: int) -> int:
+    """The most rows in one Arrow batch that ``mapInArrow`` hands to Python."""
+
+    def sizes(batches):
+        import pyarrow as pa
+
+        yield pa.RecordBatch.from_arrays([pa.array([max(b.num_rows for b in batches)])], ["n"])
+
+    return spark.range(rows, numPartitions=1).mapInArrow(sizes, "n long").collect()[0]["n"]
+
+
+def test_own_jobs_use_larger_arrow_batches_unless_the_user_chose(spark):
+    assert BATCH_ROWS > 10_000  # Spark's default batch
+    rows = BATCH_ROWS + 5
+    assert _largest_batch(spark, rows) == 10_000
+    with larger_arrow_batches(spark):
+        assert _largest_batch(spark, rows) == BATCH_ROWS
+    assert _largest_batch(spark, rows) == 10_000  # the default is back
+    spark.conf.set(ARROW_BATCH, "500")
+    try:
+        with larger_arrow_batches(spark):
+            assert _largest_batch(spark, rows) == 500  # the user's choice is kept
+        assert spark.conf.get(ARROW_BATCH) == "500"
+    finally:
+        spark.conf.unset(ARROW_BATCH)
