@@ -31,6 +31,7 @@ import os
 import sys
 import time
 import warnings
+from pathlib import Path
 
 import sklearn_ndcg
 from sklearn_ndcg import CONVENTIONS
@@ -94,20 +95,47 @@ def spark_ranking_pipeline(frame, k: int) -> float:
     return RankingEvaluator(metricName="ndcgAtK", k=k).evaluate(ranked)
 
 
-def interleaved_best(functions: dict, repeat: int) -> dict:
-    """``{name: (best time, value)}``: one warm-up each, then ``repeat`` rounds.
+def interleaved_best(functions: dict, repeat: int, cpu=None) -> dict:
+    """``{name: (best time, value, CPU seconds of each round)}``: one warm-up each, then
+    ``repeat`` rounds.
 
     Each round runs every function once, in turn, so that a change of load on a
-    shared machine falls on all of them alike.
+    shared machine falls on all of them alike. ``cpu()`` (if given) reads a CPU-time
+    counter before and after each call.
     """
     values = {name: function() for name, function in functions.items()}  # warm-up
     times = {name: [] for name in functions}
+    cpus = {name: [] for name in functions}
     for _ in range(repeat):
         for name, function in functions.items():
+            cpu_before = cpu() if cpu else 0.0
             started = time.perf_counter()
             values[name] = function()
             times[name].append(time.perf_counter() - started)
-    return {name: (min(times[name]), values[name]) for name in functions}
+            cpus[name].append((cpu() if cpu else 0.0) - cpu_before)
+    return {name: (min(times[name]), values[name], cpus[name]) for name in functions}
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds (user + system) of this process, process ``root`` and its live
+    descendants (the JVM and its Python workers), from Linux's /proc."""
+    parents, ticks = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        pid = int(stat.parent.name)
+        parents[pid], ticks[pid] = int(fields[1]), int(fields[11]) + int(fields[12])
+    tree = {root}
+    while grown := {pid for pid, parent in parents.items() if parent in tree} - tree:
+        tree |= grown
+    jvm = sum(ticks.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
+    return jvm + time.process_time()
+
+
+def cpus_text(cpus) -> str:
+    return ", ".join(f"{value:.2f}" for value in cpus)
 
 
 def load() -> str:
@@ -147,6 +175,12 @@ def main(argv=None) -> int:
 
     k = args.k
     preset = CONVENTIONS["spark"]
+    try:  # CPU time as well as wall time, since the machine may be shared (Linux only)
+        jvm = spark.sparkContext._gateway.proc.pid
+        tree_cpu_seconds(jvm)
+        cpu = lambda: tree_cpu_seconds(jvm)  # noqa: E731
+    except Exception:
+        cpu = None
     print(f"before timing: {load()}")
     names = {
         "spark": "sklearn_ndcg.spark.ndcg_score",
@@ -162,16 +196,23 @@ def main(argv=None) -> int:
             "peer": lambda: spark_ranking_pipeline(frame, k),
         },
         args.repeat,
+        cpu=cpu,
     )
     print(f"after timing: {load()}")
     for key, name in names.items():
-        seconds, value = timed[key]
+        seconds, value, cpus = timed[key]
         print(f"{name:55s} {seconds:8.3f} s  {args.rows / seconds:14,.0f} rows/s  {value:.15f}")
-    (t_spark, v_spark), (t_memory, v_memory), (t_preset, v_preset), (t_peer, v_peer) = (
+        if cpu:
+            print(f"{'':55s} CPU s per round (driver + JVM + workers): {cpus_text(cpus)}")
+    (t_spark, v_spark, _), (t_memory, v_memory, _), (t_preset, v_preset, _), (t_peer, v_peer, _) = (
         timed[key] for key in names
     )
     print(f"ratio in-memory / sklearn_ndcg.spark: {t_memory / t_spark:.2f}")
     print(f"ratio Spark's RankingEvaluator pipeline / sklearn_ndcg.spark: {t_peer / t_preset:.2f}")
+    print(
+        "ratio Spark's RankingEvaluator pipeline / sklearn_ndcg.spark with its defaults "
+        f"(graded, ties averaged): {t_peer / t_spark:.2f}"
+    )
     memory_difference = abs(v_spark - v_memory)
     peer_difference = abs(v_preset - v_peer)
     print(f"difference to the in-memory engine: {memory_difference:.3g}")
