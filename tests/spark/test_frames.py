@@ -7,6 +7,7 @@ import pytest
 
 import sklearn_ndcg
 from sklearn_ndcg import spark as ndcg_spark
+from sklearn_ndcg._spark import _frames
 from sklearn_ndcg._spark._frames import ARROW_BATCH, BATCH_ROWS, larger_arrow_batches
 
 pytestmark = pytest.mark.filterwarnings(
@@ -80,3 +81,28 @@ def test_own_jobs_use_larger_arrow_batches_unless_the_user_chose(spark):
         assert spark.conf.get(ARROW_BATCH) == "500"
     finally:
         spark.conf.unset(ARROW_BATCH)
+
+
+def test_a_partition_of_judgments_only_with_ties_first():
+    """With ``ties="first"`` each row carries its position; a partition that holds only
+    the judgments of a query the ranking lacks has no ranked row to sort back, and with
+    ``missing_queries="zero"`` that query scores 0 (as trec_eval's -c)."""
+    pa = pytest.importorskip("pyarrow")
+    judgments_only = pa.table(
+        {
+            _frames._Q: ["c"],
+            _frames._S: pa.array([None], pa.float64()),
+            _frames._DOC: ["d1"],
+            _frames._R: pa.array([None], pa.int64()),
+            _frames._KIND: pa.array([1], pa.int8()),  # a judgment, not a ranked row
+            _frames._Y: [2.0],
+        }
+    )
+    options = {"ties": "first", "unjudged": "zero", "missing_queries": "zero"}
+    ids, score, weight, _ = _frames.partition_scores(
+        judgments_only.to_batches(),
+        spec={"weights": [], "pool": True},
+        metric="ndcg",
+        options=options,
+    )
+    assert list(ids) == ["c"] and list(score) == [0.0] and list(weight) == [1.0]
