@@ -20,7 +20,8 @@ same cached rows:
 It prints each time, rows/s, the ratios (Spark's pipeline / sklearn_ndcg.spark,
 in-memory / sklearn_ndcg.spark) and the differences of the values, which must be
 below 1e-12 (else "VALUE CHECK FAILED"). ``--smoke`` runs 20,000 rows in
-seconds. Timings are the best of ``--repeat`` runs after one warm-up.
+seconds. Timings are the best of ``--repeat`` rounds after one warm-up; each round
+runs the four in turn (interleaved), and the load averages before and after are printed.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import os
 import sys
 import time
 import warnings
+from pathlib import Path
 
 import sklearn_ndcg
 from sklearn_ndcg import CONVENTIONS
@@ -93,14 +95,52 @@ def spark_ranking_pipeline(frame, k: int) -> float:
     return RankingEvaluator(metricName="ndcgAtK", k=k).evaluate(ranked)
 
 
-def best_time(function, repeat: int):
-    value = function()  # warm-up
-    times = []
+def interleaved_best(functions: dict, repeat: int, cpu=None) -> dict:
+    """``{name: (best time, value, CPU seconds of each round)}``: one warm-up each, then
+    ``repeat`` rounds.
+
+    Each round runs every function once, in turn, so that a change of load on a
+    shared machine falls on all of them alike. ``cpu()`` (if given) reads a CPU-time
+    counter before and after each call.
+    """
+    values = {name: function() for name, function in functions.items()}  # warm-up
+    times = {name: [] for name in functions}
+    cpus = {name: [] for name in functions}
     for _ in range(repeat):
-        started = time.perf_counter()
-        value = function()
-        times.append(time.perf_counter() - started)
-    return min(times), value
+        for name, function in functions.items():
+            cpu_before = cpu() if cpu else 0.0
+            started = time.perf_counter()
+            values[name] = function()
+            times[name].append(time.perf_counter() - started)
+            cpus[name].append((cpu() if cpu else 0.0) - cpu_before)
+    return {name: (min(times[name]), values[name], cpus[name]) for name in functions}
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds (user + system) of this process, process ``root`` and its live
+    descendants (the JVM and its Python workers), from Linux's /proc."""
+    parents, ticks = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        pid = int(stat.parent.name)
+        parents[pid], ticks[pid] = int(fields[1]), int(fields[11]) + int(fields[12])
+    tree = {root}
+    while grown := {pid for pid, parent in parents.items() if parent in tree} - tree:
+        tree |= grown
+    jvm = sum(ticks.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
+    return jvm + time.process_time()
+
+
+def cpus_text(cpus) -> str:
+    return ", ".join(f"{value:.2f}" for value in cpus)
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages, as ``uptime`` prints them."""
+    return "load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main(argv=None) -> int:
@@ -134,24 +174,45 @@ def main(argv=None) -> int:
         qid, label, score = (columns[name].to_numpy() for name in ("qid", "label", "score"))
 
     k = args.k
-    t_spark, v_spark = best_time(lambda: ndcg_spark.ndcg_score(frame, k=k), args.repeat)
-    t_memory, v_memory = best_time(
-        lambda: sklearn_ndcg.ndcg_score(label, score, qid=qid, k=k), args.repeat
-    )
     preset = CONVENTIONS["spark"]
-    t_preset, v_preset = best_time(lambda: ndcg_spark.ndcg_score(frame, k=k, **preset), args.repeat)
-    t_peer, v_peer = best_time(lambda: spark_ranking_pipeline(frame, k), args.repeat)
-
-    rows = [
-        ("sklearn_ndcg.spark.ndcg_score", t_spark, v_spark),
-        ("sklearn_ndcg.ndcg_score (in memory)", t_memory, v_memory),
-        ('sklearn_ndcg.spark.ndcg_score, CONVENTIONS["spark"]', t_preset, v_preset),
-        ("Spark RankingEvaluator pipeline (binary)", t_peer, v_peer),
-    ]
-    for name, seconds, value in rows:
+    try:  # CPU time as well as wall time, since the machine may be shared (Linux only)
+        jvm = spark.sparkContext._gateway.proc.pid
+        tree_cpu_seconds(jvm)
+        cpu = lambda: tree_cpu_seconds(jvm)  # noqa: E731
+    except Exception:
+        cpu = None
+    print(f"before timing: {load()}")
+    names = {
+        "spark": "sklearn_ndcg.spark.ndcg_score",
+        "memory": "sklearn_ndcg.ndcg_score (in memory)",
+        "preset": 'sklearn_ndcg.spark.ndcg_score, CONVENTIONS["spark"]',
+        "peer": "Spark RankingEvaluator pipeline (binary)",
+    }
+    timed = interleaved_best(
+        {
+            "spark": lambda: ndcg_spark.ndcg_score(frame, k=k),
+            "memory": lambda: sklearn_ndcg.ndcg_score(label, score, qid=qid, k=k),
+            "preset": lambda: ndcg_spark.ndcg_score(frame, k=k, **preset),
+            "peer": lambda: spark_ranking_pipeline(frame, k),
+        },
+        args.repeat,
+        cpu=cpu,
+    )
+    print(f"after timing: {load()}")
+    for key, name in names.items():
+        seconds, value, cpus = timed[key]
         print(f"{name:55s} {seconds:8.3f} s  {args.rows / seconds:14,.0f} rows/s  {value:.15f}")
+        if cpu:
+            print(f"{'':55s} CPU s per round (driver + JVM + workers): {cpus_text(cpus)}")
+    (t_spark, v_spark, _), (t_memory, v_memory, _), (t_preset, v_preset, _), (t_peer, v_peer, _) = (
+        timed[key] for key in names
+    )
     print(f"ratio in-memory / sklearn_ndcg.spark: {t_memory / t_spark:.2f}")
     print(f"ratio Spark's RankingEvaluator pipeline / sklearn_ndcg.spark: {t_peer / t_preset:.2f}")
+    print(
+        "ratio Spark's RankingEvaluator pipeline / sklearn_ndcg.spark with its defaults "
+        f"(graded, ties averaged): {t_peer / t_spark:.2f}"
+    )
     memory_difference = abs(v_spark - v_memory)
     peer_difference = abs(v_preset - v_peer)
     print(f"difference to the in-memory engine: {memory_difference:.3g}")

@@ -14,6 +14,7 @@ never imports it.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -37,6 +38,9 @@ _Q, _Y, _S, _W, _D, _R, _DOC, _KIND, _I = (
     "_ndcg_kind",
     "_ndcg_index",
 )
+# Spark's default Arrow batch, 10,000 rows, costs per batch on both sides of the Python
+# boundary; a partition is read whole anyway, so this module's own jobs use larger ones
+ARROW_BATCH, BATCH_ROWS = "spark.sql.execution.arrow.maxRecordsPerBatch", 100_000
 SUMS = ("weighted_sum", "kept_weight", "total_weight", "n_kept", "n_queries", "scale")
 
 _ROLE = {
@@ -161,7 +165,6 @@ def staged_rows(frame, *, columns: dict, ties: str, pool=None, pool_columns=None
     spec = {
         "weights": [name for name in (_W, _D) if name in rows.columns],
         "pool": pool is not None,
-        "row_key": _R in rows.columns,
     }
     return rows, spec
 
@@ -228,11 +231,32 @@ def mean_of_frame(rows, spec, *, metric: str, options: dict) -> float:
         row = [*(float(v) for v in partial), float(score.size), scale]
         yield pa.RecordBatch.from_arrays([pa.array([v]) for v in row], names=list(SUMS))
 
-    partials = np.array(
-        [[row[name] for name in SUMS] for row in _map_in_arrow(rows, sums, schema).collect()],
-        dtype=float,
-    ).reshape(-1, len(SUMS))
-    return combine_sums(partials)
+    with larger_arrow_batches(rows.sparkSession):
+        collected = _map_in_arrow(rows, sums, schema).collect()
+    partials = np.array([[row[name] for name in SUMS] for row in collected], dtype=float)
+    return combine_sums(partials.reshape(-1, len(SUMS)))
+
+
+@contextlib.contextmanager
+def larger_arrow_batches(session):
+    """Arrow batches of :data:`BATCH_ROWS` rows for the jobs run inside the block.
+
+    Only where the session leaves ``spark.sql.execution.arrow.maxRecordsPerBatch``
+    at Spark's default (not set by the user, in the session or in the Spark
+    configuration); the setting is removed again on leaving. A session whose
+    configuration cannot be read from the JVM (Spark Connect) is left alone.
+    """
+    try:
+        chosen = session._jsparkSession.sessionState().conf().contains(ARROW_BATCH)
+    except Exception:  # no JVM session: leave the setting alone
+        chosen = True
+    if not chosen:
+        session.conf.set(ARROW_BATCH, str(BATCH_ROWS))
+    try:
+        yield
+    finally:
+        if not chosen:
+            session.conf.unset(ARROW_BATCH)
 
 
 def combine_sums(partials: np.ndarray) -> float:
@@ -259,7 +283,6 @@ def partition_scores(batches, *, spec: dict, metric: str, options: dict):
     a partition without queries.
     """
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     batches = list(batches)
     if not batches or sum(batch.num_rows for batch in batches) == 0:
@@ -271,12 +294,18 @@ def partition_scores(batches, *, spec: dict, metric: str, options: dict):
         table, pool = _match_pool(table, options["missing_queries"])
         if table is None:
             return None
-    if spec["row_key"]:  # ties="first": back to the input order
-        table = table.take(pc.sort_indices(table, [(_R, "ascending")]))
+    if spec.get("run") and _DOC in table.column_names and _repeats_a_document(table):
+        # evaluate_run: each document of a query once, as in memory
+        raise ValueError(
+            "run lists a (qid, docno) pair more than once; give each document of a query once."
+        )
     column = {name: _to_numpy(table.column(name)) for name in table.column_names}
+    row_key = column.pop(_R, None)  # none in a pool's filler row
+    if row_key is not None:  # ties="first": back to the input order
+        # the exchange delivers runs of increasing keys, one per map task: timsort merges them
+        order = np.argsort(row_key, kind="stable")
+        column = {name: values[order] for name, values in column.items()}
     options = dict(options)
-    if spec.get("run") and _DOC in column:  # evaluate_run: each document of a query once
-        _refuse_duplicate_documents(column[_Q], column[_DOC])
     if spec.get("run") and options.get("unjudged") == "drop":
         # trec_eval's -J, as the in-memory evaluate_run: a negative level is pooled, not judged
         column[_Y] = np.where(column[_Y] < 0, np.nan, column[_Y])
@@ -302,13 +331,10 @@ def partition_scores(batches, *, spec: dict, metric: str, options: dict):
     return result.qid, result.score, result.weight, qid_type
 
 
-def _refuse_duplicate_documents(qid, docno) -> None:
-    """A run that ranks a document of a query twice is refused, as in memory."""
-    keys = np.char.add(np.char.add(qid.astype(str), "\x00"), docno.astype(str))
-    if np.unique(keys).shape[0] != keys.shape[0]:
-        raise ValueError(
-            "run lists a (qid, docno) pair more than once; give each document of a query once."
-        )
+def _repeats_a_document(table) -> bool:
+    """Whether a (query id, document id) pair is in more than one row (a hash aggregation)."""
+    keys = table.select([_Q, _DOC])
+    return keys.group_by([_Q, _DOC]).aggregate([]).num_rows != keys.num_rows
 
 
 def _to_numpy(column):
@@ -333,8 +359,7 @@ def _match_pool(table, missing_queries: str):
     ranked = table.filter(pc.invert(is_pool)).drop_columns([_Y, _KIND])
     if judged.num_rows == 0:
         return None, None
-    keys = pa.Table.from_arrays([judged.column(_Q), judged.column(_DOC)], names=[_Q, _DOC])
-    if keys.group_by([_Q, _DOC]).aggregate([]).num_rows != judged.num_rows:
+    if _repeats_a_document(judged):
         raise ValueError(
             "pool judges a document of a query more than once; give one label per "
             "(query id, document id)."
