@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import warnings
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
@@ -24,6 +23,7 @@ from .._options import (
     TIES,
     UNJUDGED,
 )
+from ._read import QRELS, RUN, decoded, read_columns
 
 
 class TrecRun(NamedTuple):
@@ -68,40 +68,6 @@ RunEvaluation.score.__doc__ = "Mean over the evaluated queries (NaN values left 
 RunEvaluation.per_query.__doc__ = (
     "The value of each evaluated query, queries sorted by id (:class:`QueryScores`)."
 )
-
-_INTEGER = re.compile(rb"[+-]?[0-9]+")
-_BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
-
-
-def _data_lines(path: str | os.PathLike, layout: str, exact: bool):
-    """(line number, fields) of each line of the file that is neither blank nor a comment.
-
-    Fields are separated by ASCII whitespace, as C's ``isspace`` has it; a comment
-    line starts with ``#`` (after any blanks), as trec_eval reads them. A line
-    needs the fields of ``layout``, exactly or (``exact=False``) at least.
-    """
-    n_fields = len(layout.split())
-    with open(path, "rb") as file:
-        data = file.read()
-    data = data.removeprefix(_BOM)  # editors on Windows start UTF-8 files with one
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        fields = line.split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
-        if len(fields) < n_fields or (exact and len(fields) > n_fields):
-            raise _malformed(path, number, f"{len(fields)} fields", layout)
-        yield number, fields
-
-
-def _malformed(path, number: int, problem: str, layout: str) -> ValueError:
-    return ValueError(f"{os.fspath(path)}, line {number}: {problem}; expected '{layout}'.")
-
-
-def _strings(tokens: list[bytes]) -> np.ndarray:
-    """Tokens as an object array of str (UTF-8; other bytes kept by surrogateescape)."""
-    array = np.empty(len(tokens), dtype=object)
-    array[:] = [token.decode("utf-8", "surrogateescape") for token in tokens]
-    return array
 
 
 @validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
@@ -163,23 +129,8 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     >>> run.qid.tolist(), run.docno.tolist(), run.score.tolist()
     (['1', '1'], ['doc-a', 'doc-b'], [2.5, 1.5])
     """
-    layout = "qid Q0 docno rank score run_id"
-    qid, docno, score, run_id = [], [], [], []
-    for number, fields in _data_lines(path, layout, exact=False):
-        try:
-            if b"_" in fields[4]:  # 1_000: Python's spelling, no number for C's atof
-                raise ValueError
-            value = float(fields[4])
-        except ValueError:
-            problem = f"the score {fields[4].decode(errors='replace')!r} is not a number"
-            raise _malformed(path, number, problem, layout) from None
-        qid.append(fields[0])
-        docno.append(fields[2])
-        score.append(value)
-        run_id.append(fields[5])
-    return TrecRun(
-        _strings(qid), _strings(docno), np.array(score, dtype=np.float64), _strings(run_id)
-    )
+    (qid, docno, run_id), score = read_columns(path, RUN)
+    return TrecRun(decoded(qid), decoded(docno), score, decoded(run_id))
 
 
 @validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
@@ -233,16 +184,8 @@ def read_trec_qrels(path: str | os.PathLike) -> TrecQrels:
     >>> qrels.docno.tolist(), qrels.relevance.tolist()
     (['doc-a', 'doc-b', 'doc-c'], [0.0, 2.0, -1.0])
     """
-    layout = "qid iter docno rel"
-    qid, docno, relevance = [], [], []
-    for number, fields in _data_lines(path, layout, exact=True):
-        if not _INTEGER.fullmatch(fields[3]):
-            problem = f"the relevance {fields[3].decode(errors='replace')!r} is not an integer"
-            raise _malformed(path, number, problem, layout)
-        qid.append(fields[0])
-        docno.append(fields[2])
-        relevance.append(int(fields[3]))
-    return TrecQrels(_strings(qid), _strings(docno), np.array(relevance, dtype=np.float64))
+    (qid, docno), relevance = read_columns(path, QRELS)
+    return TrecQrels(decoded(qid), decoded(docno), relevance)
 
 
 # column names accepted in a DataFrame, in order of preference

@@ -1,0 +1,221 @@
+"""Whitespace-separated text files (TREC runs and qrels) read in bounded chunks.
+
+Each chunk ends at a newline (the rest of the file is carried to the next one) and is
+tokenized with numpy on its bytes, with no Python work per line: fields are separated by
+C's ``isspace`` bytes (space, ``\\t``, ``\\n``, ``\\v``, ``\\f``, ``\\r``), lines by
+``\\n``, and a line whose first field starts with ``#`` is a comment. Ids come out as
+fixed-width bytes (numpy ``S``); numbers are parsed by a vectorized exact parser where
+they are plain decimals of at most 15 digits, and by Python's own rules otherwise, so
+that every token is accepted or refused exactly as ``float`` (scores, ``1_000``
+refused) or ``[+-]?[0-9]+`` (relevance levels) decide.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import NamedTuple
+
+import numpy as np
+
+CHUNK_SIZE = 32 << 20  # bytes read at a time; tests pass tiny ones
+_BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
+_INTEGER = re.compile(rb"[+-]?[0-9]+")
+_MAX_DIGITS = 15  # below 2**53: the mantissa and 10**frac are exact doubles
+_POWERS = 10.0 ** np.arange(_MAX_DIGITS + 1)
+_SPACE, _HASH, _MINUS, _PLUS, _DOT, _ZERO = map(ord, " #-+.0")
+
+
+class Layout(NamedTuple):
+    """What a file's lines hold: the layout named in messages, the id fields and the
+    number field to keep (0-based), the number's name and kind, and whether lines may
+    hold more fields than the layout names."""
+
+    text: str
+    ids: tuple[int, ...]
+    number: int
+    number_name: str
+    integer: bool
+    extra_fields: bool
+
+
+RUN = Layout("qid Q0 docno rank score run_id", (0, 2, 5), 4, "score", False, True)
+QRELS = Layout("qid iter docno rel", (0, 2), 3, "relevance", True, False)
+
+
+def malformed(path, number: int, problem: str, layout: str) -> ValueError:
+    return ValueError(f"{os.fspath(path)}, line {number}: {problem}; expected '{layout}'.")
+
+
+_PAD = 64  # zero bytes after each buffer, so that 8-byte reads never run past it
+_KEEP = np.array([(2**64 - 1) ^ (2 ** (8 * (8 - n)) - 1) for n in range(9)], dtype=np.uint64)
+
+
+def _buffers(path, chunk_size: int):
+    """The file as (uint8 array ending with a newline and zero padding, lines before
+    it), in chunks."""
+    carry = b""
+    lines_before = 0
+    first = True
+    with open(path, "rb") as file:
+        while True:
+            block = file.read(chunk_size)
+            data = carry + block if carry else block
+            del block
+            if len(data) > len(carry):
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:  # no line ends in it yet: read on
+                    carry = data
+                    continue
+            elif data:  # the last line has no newline
+                data, cut = data + b"\n", len(data) + 1
+            else:
+                return
+            start = 3 if first and data.startswith(_BOM) else 0  # editors on Windows add one
+            first = False
+            buffer = np.zeros(cut - start + _PAD, dtype=np.uint8)
+            buffer[: cut - start] = np.frombuffer(data, dtype=np.uint8, count=cut - start, offset=start)
+            carry = data[cut:]
+            del data
+            yield buffer, lines_before
+            lines_before += int(np.count_nonzero(buffer == ord("\n")))
+
+
+def _tokens(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Start and end of each token of a buffer, and per line its first token and number
+    of tokens."""
+    space = (buffer == _SPACE) | ((buffer - np.uint8(9)) <= 4)  # \t \n \v \f \r
+    space[-_PAD:] = True  # the padding separates too
+    edges = np.flatnonzero(np.diff(space.view(np.int8), prepend=np.int8(1)))
+    del space
+    starts, ends = edges[0::2], edges[1::2]  # the buffer ends with blanks
+    before = np.searchsorted(starts, np.flatnonzero(buffer == ord("\n")))
+    counts = np.diff(before, prepend=0)
+    return starts, ends, before - counts, counts
+
+
+def _column(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The tokens as rows of big-endian uint64 words of their bytes, zero-padded."""
+    lengths = ends - starts
+    n_words = max(1, -(-int(lengths.max(initial=1)) // 8))
+    last = buffer.shape[0] - 8  # the last byte an 8-byte read may start at
+    window = np.ndarray((last + 1,), dtype=">u8", buffer=buffer.data, strides=(1,))
+    out = np.empty((starts.shape[0], n_words), dtype=">u8")
+    for i in range(n_words):
+        at = starts if i == 0 else np.minimum(starts + 8 * i, last)
+        out[:, i] = window[at] & _KEEP[np.clip(lengths - 8 * i, 0, 8)]
+    return out
+
+
+def _as_bytes(words: np.ndarray) -> np.ndarray:
+    """Rows of big-endian words as numpy bytes (``S``)."""
+    return words.view(f"S{8 * words.shape[1]}").reshape(-1)
+
+
+def _plain_numbers(matrix: np.ndarray, integer: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Values of the tokens that are plain decimals (``[+-]?digits[.digits]``, at most
+    15 digits, no dot when ``integer``), and which tokens are; exact (one rounding)."""
+    n_rows, width = matrix.shape
+    first = matrix[:, 0] if width else np.zeros(n_rows, np.uint8)
+    negative = first == _MINUS
+    signed = negative | (first == _PLUS)
+    mantissa = np.zeros(n_rows)
+    digits = np.zeros(n_rows, dtype=np.int64)
+    fraction = np.zeros(n_rows, dtype=np.int64)
+    dot = np.zeros(n_rows, dtype=bool)
+    bad = np.zeros(n_rows, dtype=bool)
+    for j in range(width):
+        column = matrix[:, j]
+        digit = column - np.uint8(_ZERO)
+        is_digit = digit <= 9
+        mantissa = np.where(is_digit, mantissa * 10 + digit, mantissa)
+        digits += is_digit
+        fraction += is_digit & dot
+        is_dot = column == _DOT
+        bad |= is_dot & (dot | integer)
+        dot |= is_dot
+        other = ~is_digit & ~is_dot & (column != 0)
+        if j == 0:
+            other &= ~signed
+        bad |= other
+    plain = ~bad & (digits >= 1) & (digits <= _MAX_DIGITS)
+    value = mantissa / _POWERS[np.minimum(fraction, _MAX_DIGITS)]
+    np.negative(value, out=value, where=negative)
+    return value + 0.0, plain  # + 0.0: "-0" is 0 as an integer, as int() reads it
+
+
+def _python_number(token: bytes, integer: bool) -> float | None:
+    """The number of a token by Python's rules (None: refused)."""
+    if integer:
+        return float(int(token)) if _INTEGER.fullmatch(token) else None
+    if b"_" in token:  # 1_000: Python's spelling, no number for C's atof
+        return None
+    try:
+        return float(token)
+    except ValueError:
+        return None
+
+
+class Columns(NamedTuple):
+    """The id fields of a file (numpy bytes, one array per field) and its numbers."""
+
+    ids: list[np.ndarray]
+    number: np.ndarray
+
+
+def read_columns(
+    path: str | os.PathLike, layout: Layout, *, chunk_size: int | None = None
+) -> Columns:
+    """Read the id fields and the number field of each data line of a file.
+
+    Raises ValueError naming the file and the 1-based line of the first line with
+    too few (or, without ``extra_fields``, too many) fields or a bad number.
+    """
+    chunk_size = CHUNK_SIZE if chunk_size is None else chunk_size
+    n_fields = len(layout.text.split())
+    parts: list[list[np.ndarray]] = [[] for _ in layout.ids]
+    numbers = []
+    for buffer, lines_before in _buffers(path, chunk_size):
+        starts, ends, first, counts = _tokens(buffer)
+        lines = np.flatnonzero(counts)  # not blank
+        first, counts = first[lines], counts[lines]
+        data = buffer[starts[first]] != _HASH  # not a comment
+        lines, first, counts = lines[data], first[data], counts[data]
+        wrong = (counts < n_fields) if layout.extra_fields else (counts != n_fields)
+        problems = []  # (line index, message)
+        if wrong.any():
+            i = int(np.argmax(wrong))
+            problems.append((lines[i], f"{counts[i]} fields"))
+            lines, first = lines[:i], first[:i]  # nothing after it matters
+        token = first + layout.number
+        words = _column(buffer, starts[token], ends[token])
+        matrix = words.view(np.uint8).reshape(words.shape[0], 8 * words.shape[1])
+        value, plain = _plain_numbers(matrix, layout.integer)
+        for row in np.flatnonzero(~plain).tolist():
+            raw = bytes(matrix[row]).rstrip(b"\0")
+            number = _python_number(raw, layout.integer)
+            if number is None:
+                kind = "an integer" if layout.integer else "a number"
+                text = raw.decode(errors="replace")
+                problems.append((lines[row], f"the {layout.number_name} {text!r} is not {kind}"))
+                break
+            value[row] = number
+        if problems:
+            index, problem = min(problems)
+            raise malformed(path, lines_before + int(index) + 1, problem, layout.text)
+        numbers.append(value)
+        for field, part in zip(layout.ids, parts):
+            token = first + field
+            part.append(_as_bytes(_column(buffer, starts[token], ends[token])))
+    return Columns(
+        [np.concatenate(part) if part else np.empty(0, "S1") for part in parts],
+        np.concatenate(numbers) if numbers else np.empty(0),
+    )
+
+
+def decoded(ids: np.ndarray) -> np.ndarray:
+    """Ids read as bytes, as an object array of str (UTF-8; other bytes kept by
+    surrogateescape)."""
+    array = np.empty(ids.shape[0], dtype=object)
+    array[:] = [token.decode("utf-8", "surrogateescape") for token in ids.tolist()]
+    return array
