@@ -141,7 +141,9 @@ def _plain_numbers(matrix: np.ndarray, integer: bool) -> tuple[np.ndarray, np.nd
     plain = ~bad & (digits >= 1) & (digits <= _MAX_DIGITS)
     value = mantissa / _POWERS[np.minimum(fraction, _MAX_DIGITS)]
     np.negative(value, out=value, where=negative)
-    return value + 0.0, plain  # + 0.0: "-0" is 0 as an integer, as int() reads it
+    if integer:
+        value += 0.0  # "-0" is the integer 0, as int() reads it; a score -0.0, as float()
+    return value, plain
 
 
 def _python_number(token: bytes, integer: bool) -> float | None:
