@@ -27,10 +27,10 @@ from .._ir._trec import (
     TrecQrels,
     TrecRun,
     join_run,
-    read_trec_qrels,
-    read_trec_run,
+    read_qrels_bytes,
+    read_run_bytes,
     refuse_unjudged_run,
-    trec_order_score,
+    trec_order,
 )
 from .._options import check_cutoffs
 
@@ -196,14 +196,17 @@ def trec_eval_scores(
     nan = np.flatnonzero(np.isnan(run.score))
     if nan.shape[0]:
         raise ValueError(
-            f"the run's score of document {run.docno[nan[0]]!r} of query "
-            f"{run.qid[nan[0]]!r} is not a number (NaN); it cannot be ranked."
+            f"the run's score of document {_shown(run.docno[nan[0]])!r} of query "
+            f"{_shown(run.qid[nan[0]])!r} is not a number (NaN); it cannot be ranked."
         )
     joined = join_run(run.qid, run.docno, qrels)
     if not complete:
         refuse_unjudged_run(joined)
-    score = trec_order_score(run.score, joined.docno_code)
-    qid, label = joined.run_qid, joined.label  # query codes order like the ids
+    # query codes order like the ids; tied scores in trec_eval's order, ties="first"
+    score, qid, label = run.score, joined.run_qid, joined.label
+    permutation = trec_order(joined, score)
+    if permutation is not None:
+        score, qid, label = score[permutation], qid[permutation], label[permutation]
     if max_docs is not None:
         keep = _top_of_each_query(qid, score, max_docs)
         qid, score, label = qid[keep], score[keep], label[keep]
@@ -241,6 +244,10 @@ def trec_eval_scores(
                 columns.extend(_bound_columns(f"ndcg_cut_{k}", staged, plain, int(k), level))
     ids = staged.ids
     return Report(joined.qids[ids], columns)
+
+
+def _shown(value: str | bytes) -> str:
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
 
 
 def _bound_columns(name: str, staged, gain, k: int | None, level: np.ndarray) -> list:
@@ -286,9 +293,8 @@ def run_trec_eval(
 
     ``options`` are those of :func:`trec_eval_scores`.
     """
-    report = trec_eval_scores(
-        read_trec_qrels(qrels_path), read_trec_run(run_path), measures, **options
-    )
+    qrels, run = read_qrels_bytes(qrels_path), read_run_bytes(run_path)
+    report = trec_eval_scores(qrels, run, measures, **options)
     _write(format_report(report, per_query), sys.stdout if out is None else out)
 
 

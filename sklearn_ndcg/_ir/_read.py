@@ -73,8 +73,9 @@ def _buffers(path, chunk_size: int):
                 return
             start = 3 if first and data.startswith(_BOM) else 0  # editors on Windows add one
             first = False
-            buffer = np.zeros(cut - start + _PAD, dtype=np.uint8)
-            buffer[: cut - start] = np.frombuffer(data, dtype=np.uint8, count=cut - start, offset=start)
+            size = cut - start
+            buffer = np.zeros(size + _PAD, dtype=np.uint8)
+            buffer[:size] = np.frombuffer(data, dtype=np.uint8, count=size, offset=start)
             carry = data[cut:]
             del data
             yield buffer, lines_before

@@ -188,6 +188,19 @@ def read_trec_qrels(path: str | os.PathLike) -> TrecQrels:
     return TrecQrels(decoded(qid), decoded(docno), relevance)
 
 
+def read_run_bytes(path: str | os.PathLike) -> TrecRun:
+    """:func:`read_trec_run` with ids as numpy bytes (``S``) and no run ids: what the
+    ``trec-eval`` command needs, without a Python object per line."""
+    (qid, docno), score = read_columns(path, RUN._replace(ids=(0, 2)))
+    return TrecRun(qid, docno, score, None)
+
+
+def read_qrels_bytes(path: str | os.PathLike) -> TrecQrels:
+    """:func:`read_trec_qrels` with ids as numpy bytes (``S``)."""
+    (qid, docno), relevance = read_columns(path, QRELS)
+    return TrecQrels(qid, docno, relevance)
+
+
 # column names accepted in a DataFrame, in order of preference
 _ALIASES = {
     "qid": ("qid", "query_id", "q_id"),
@@ -250,60 +263,166 @@ def _ids(values, what: str) -> np.ndarray:
 class Joined(NamedTuple):
     """A run joined with its qrels.
 
-    Query ids are numbered in their sorted order over both tables, so the
-    codes order like the ids and ``qids[code]`` gives an id back; so are
-    document ids (``docno_code``). ``label`` is the qrels relevance of each
-    ranked document, NaN where the qrels do not list it.
+    Query ids are numbered in their sorted order over both tables (byte-wise, as
+    C's ``strcmp``), so the codes order like the ids and ``qids[code]`` gives an id
+    back. ``docno`` holds the run's document ids as bytes (for trec_eval's tie
+    order, :func:`trec_order`). ``label`` is the qrels relevance of each ranked
+    document, NaN where the qrels do not list it.
     """
 
     qids: np.ndarray  # every query id of run and qrels, sorted (object array of str)
     run_qid: np.ndarray  # code of each ranked document's query
     qrels_qid: np.ndarray  # code of each judged document's query
-    docno_code: np.ndarray  # code of each ranked document's id
+    docno: np.ndarray  # each ranked document's id, as bytes (numpy S)
     label: np.ndarray
 
 
-def _codes(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Integer codes of the str values of both arrays in one sorted vocabulary.
+def id_bytes(ids: np.ndarray) -> np.ndarray:
+    """Ids as numpy bytes (``S``): bytes as they are, str encoded as UTF-8 (surrogate
+    escapes back to the bytes they stood for)."""
+    if ids.dtype.kind == "S":
+        return ids
+    encoded = [value.encode("utf-8", "surrogateescape") for value in ids.tolist()]
+    return np.array(encoded, dtype=f"S{max(map(len, encoded), default=1) or 1}")
 
-    Sorted as fixed-width numpy strings, several times faster than Python objects
-    and in the same order (by code point). Returns both codes and the vocabulary.
+
+def _text(value: bytes) -> str:
+    return value.decode("utf-8", "surrogateescape")
+
+
+def _words(ids: np.ndarray) -> np.ndarray:
+    """Bytes ids as rows of big-endian uint64 words, zero-padded: equal rows are equal
+    ids, and rows compare (word by word) as the ids compare byte-wise."""
+    width = -(-ids.dtype.itemsize // 8) * 8
+    return np.ascontiguousarray(ids, dtype=f"S{width}").view(">u8").reshape(ids.shape[0], -1)
+
+
+def _query_codes(run_qid: np.ndarray, qrels_qid: np.ndarray):
+    """Codes of the query ids of both tables, numbered in byte-wise order, and the ids.
+
+    Only the ids at the starts of runs of equal ids are sorted: few, where a file is
+    grouped by query.
     """
-    both = np.concatenate([first, second]).astype(str)
-    uniques, codes = np.unique(both, return_inverse=True)
-    codes = codes.reshape(-1).astype(np.int64)
-    return codes[: first.shape[0]], codes[first.shape[0] :], uniques.astype(object)
+    starts, uniques = [], []
+    for ids in (run_qid, qrels_qid):
+        words = _words(ids)
+        start = np.flatnonzero(np.r_[True, (words[1:] != words[:-1]).any(axis=1)])
+        starts.append(start)
+        uniques.append(ids[start])
+    vocabulary, codes = np.unique(np.concatenate(uniques), return_inverse=True)
+    codes = codes.reshape(-1)
+    cut = starts[0].shape[0]
+    run_codes = np.repeat(codes[:cut], np.diff(np.r_[starts[0], run_qid.shape[0]]))
+    qrels_codes = np.repeat(codes[cut:], np.diff(np.r_[starts[1], qrels_qid.shape[0]]))
+    return run_codes, qrels_codes, decoded(vocabulary)
 
 
-def _refuse_duplicates(key: np.ndarray, qid: np.ndarray, docno: np.ndarray, name: str) -> None:
-    order = np.argsort(key, kind="stable")
-    repeated = np.flatnonzero(key[order][1:] == key[order][:-1])
-    if repeated.shape[0]:
-        row = order[repeated[0] + 1]
-        raise ValueError(
-            f"{name} lists document {docno[row]!r} of query {qid[row]!r} more than once; "
-            "each (qid, docno) pair may appear once."
-        )
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(31))
+
+
+def _hash(code: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of (query code, document id words); equal pairs hash equal."""
+    key = code.astype(np.uint64) * _MIX[0]
+    for i in range(words.shape[1]):
+        key ^= words[:, i]
+        key *= _MIX[1]
+        key ^= key >> _MIX[2]
+    return key
+
+
+def _pairs(code: np.ndarray, words: np.ndarray, exact: bool) -> np.ndarray:
+    """A uint64 key per (query code, document id): a hash, or (``exact``) their rank
+    in the sorted pairs, which no collision can confuse."""
+    if not exact:
+        return _hash(code, words)
+    keys = np.column_stack([words, code.astype(np.uint64)])
+    _, rank = np.unique(keys, axis=0, return_inverse=True)
+    return rank.reshape(-1).astype(np.uint64)
+
+
+def _same_rows(a_code, a_words, b_code, b_words) -> bool:
+    return bool((a_code == b_code).all() and (a_words == b_words).all())
 
 
 def join_run(run_qid: np.ndarray, run_docno: np.ndarray, qrels: TrecQrels) -> Joined:
     """Look up the relevance of each ranked document in the qrels, by (qid, docno).
 
-    Ids are 1-D object arrays of str. Refuses a (qid, docno) pair listed twice
-    in the run or in the qrels.
+    Ids are 1-D arrays of str (object) or bytes (numpy ``S``); bytes and their UTF-8
+    text match. Refuses a (qid, docno) pair listed twice in the run or in the qrels.
+    (qid, docno) pairs are hashed to 64 bits and every match is checked byte for
+    byte; should two different pairs ever share a hash, the join is redone with exact
+    keys.
     """
-    run_q, qrels_q, qids = _codes(run_qid, qrels.qid)
-    run_d, qrels_d, docnos = _codes(run_docno, qrels.docno)
-    run_key = run_q * docnos.shape[0] + run_d
-    qrels_key = qrels_q * docnos.shape[0] + qrels_d
-    _refuse_duplicates(run_key, run_qid, run_docno, "run")
-    _refuse_duplicates(qrels_key, qrels.qid, qrels.docno, "qrels")
-    order = np.argsort(qrels_key)
-    sorted_key = qrels_key[order]
-    position = np.searchsorted(sorted_key, run_key).clip(max=sorted_key.shape[0] - 1)
-    found = sorted_key[position] == run_key
-    label = np.where(found, qrels.relevance[order[position]], np.nan)
-    return Joined(qids, run_q, qrels_q, run_d, label)
+    run_qid, run_docno = id_bytes(run_qid), id_bytes(run_docno)
+    qrels_qid, qrels_docno = id_bytes(qrels.qid), id_bytes(qrels.docno)
+    run_q, qrels_q, qids = _query_codes(run_qid, qrels_qid)
+    width = max(run_docno.dtype.itemsize, qrels_docno.dtype.itemsize)
+    run_words = _words(run_docno.astype(f"S{width}", copy=False))
+    qrels_words = _words(qrels_docno.astype(f"S{width}", copy=False))
+    for exact in (False, True):
+        keys = [_pairs(run_q, run_words, exact), _pairs(qrels_q, qrels_words, exact)]
+        orders = [np.argsort(key) for key in keys]
+        collision = False
+        for key, order, q, words, qid, docno, name in (
+            (keys[0], orders[0], run_q, run_words, run_qid, run_docno, "run"),
+            (keys[1], orders[1], qrels_q, qrels_words, qrels_qid, qrels_docno, "qrels"),
+        ):
+            ranked = key[order]
+            repeated = np.flatnonzero(ranked[1:] == ranked[:-1])
+            if not repeated.shape[0]:
+                continue
+            first, second = order[repeated], order[repeated + 1]
+            same = (q[first] == q[second]) & (words[first] == words[second]).all(axis=1)
+            if same.any():
+                row = second[np.argmax(same)]
+                raise ValueError(
+                    f"{name} lists document {_text(docno[row])!r} of query "
+                    f"{_text(qid[row])!r} more than once; each (qid, docno) pair may "
+                    "appear once."
+                )
+            collision = True
+        if collision:
+            continue
+        # each qrels pair found among the sorted run pairs: few searches in many
+        sorted_run = keys[0][orders[0]]
+        position = np.searchsorted(sorted_run, keys[1]).clip(max=sorted_run.shape[0] - 1)
+        found = sorted_run[position] == keys[1]
+        run_rows = orders[0][position[found]]
+        if not exact and not _same_rows(
+            run_q[run_rows], run_words[run_rows], qrels_q[found], qrels_words[found]
+        ):
+            continue
+        label = np.full(run_qid.shape[0], np.nan)
+        label[run_rows] = qrels.relevance[found]
+        return Joined(qids, run_q, qrels_q, run_docno, label)
+    raise AssertionError("exact keys cannot collide")  # pragma: no cover
+
+
+def trec_order(joined: Joined, score: np.ndarray) -> np.ndarray | None:
+    """Rows reordered so that, ranked by score with ties in input order, each query
+    ranks as trec_eval ranks it: tied scores by decreasing document id (byte-wise).
+
+    Returns None when no query has tied scores (the rows already rank so), else a
+    permutation of the rows that moves only tied documents, among themselves.
+    """
+    bits = np.ascontiguousarray(score, dtype=np.float64).view(np.uint64)
+    bits = np.where(score == 0, np.uint64(0), bits)  # -0.0 ties with 0.0
+    key = _hash(joined.run_qid, bits[:, None])
+    order = np.argsort(key)
+    ranked = key[order]
+    repeated = ranked[1:] == ranked[:-1]
+    if not repeated.any():
+        return None
+    tied = np.zeros(score.shape[0], dtype=bool)
+    tied[order[1:][repeated]] = True
+    tied[order[:-1][repeated]] = True
+    rows = np.flatnonzero(tied)  # in input order; hash collisions only add rows
+    words = _words(joined.docno[rows])
+    inverted = [~words[:, i] for i in range(words.shape[1] - 1, -1, -1)]
+    within = np.lexsort((*inverted, score[rows], joined.run_qid[rows]))
+    permutation = np.arange(score.shape[0])
+    permutation[rows] = rows[within]
+    return permutation
 
 
 def refuse_unjudged_run(joined: Joined) -> None:
@@ -593,13 +712,16 @@ def evaluate_run(
     label = joined.label
     if unjudged == "drop":  # trec_eval's -J: a negative level is pooled, not judged
         label = np.where(label < 0, np.nan, label)
+    run_qid = joined.run_qid
     if ties == "docno":
-        score, ties = trec_order_score(score, joined.docno_code), "first"
+        permutation, ties = trec_order(joined, score), "first"
+        if permutation is not None:
+            label, score, run_qid = label[permutation], score[permutation], run_qid[permutation]
     # the engine gets the query codes (in the order of the ids), not the strings
     per_query = query_scores(
         label,
         score,
-        qid=joined.run_qid,
+        qid=run_qid,
         metric=metric,
         k=k,
         gain=gain,
