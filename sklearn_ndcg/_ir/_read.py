@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-CHUNK_SIZE = 32 << 20  # bytes read at a time; tests pass tiny ones
+CHUNK_SIZE = 16 << 20  # bytes read at a time; tests pass tiny ones
 _BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
 _MAX_DIGITS = 15  # below 2**53: the mantissa and 10**frac are exact doubles
@@ -52,10 +52,8 @@ _KEEP = np.array([(2**64 - 1) ^ (2 ** (8 * (8 - n)) - 1) for n in range(9)], dty
 
 
 def _buffers(path, chunk_size: int):
-    """The file as (uint8 array ending with a newline and zero padding, lines before
-    it), in chunks."""
+    """The file in chunks: uint8 arrays that end with a newline and zero padding."""
     carry = b""
-    lines_before = 0
     first = True
     with open(path, "rb") as file:
         while True:
@@ -74,25 +72,26 @@ def _buffers(path, chunk_size: int):
             start = 3 if first and data.startswith(_BOM) else 0  # editors on Windows add one
             first = False
             size = cut - start
-            buffer = np.zeros(size + _PAD, dtype=np.uint8)
+            buffer = np.empty(size + _PAD, dtype=np.uint8)
             buffer[:size] = np.frombuffer(data, dtype=np.uint8, count=size, offset=start)
+            buffer[size:] = 0
             carry = data[cut:]
             del data
-            yield buffer, lines_before
-            lines_before += int(np.count_nonzero(buffer == ord("\n")))
+            yield buffer
 
 
 def _tokens(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Start and end of each token of a buffer, and per line its first token and number
     of tokens."""
-    space = (buffer == _SPACE) | ((buffer - np.uint8(9)) <= 4)  # \t \n \v \f \r
+    newline = buffer == ord("\n")
+    space = newline | (buffer == _SPACE) | ((buffer - np.uint8(9)) <= 4)  # \t \v \f \r
     space[-_PAD:] = True  # the padding separates too
     edges = np.flatnonzero(np.diff(space.view(np.int8), prepend=np.int8(1)))
     del space
     starts, ends = edges[0::2], edges[1::2]  # the buffer ends with blanks
-    before = np.searchsorted(starts, np.flatnonzero(buffer == ord("\n")))
-    counts = np.diff(before, prepend=0)
-    return starts, ends, before - counts, counts
+    line = np.cumsum(newline, dtype=np.int32)[starts]  # lines before each token
+    counts = np.bincount(line, minlength=int(np.count_nonzero(newline)))
+    return starts, ends, np.cumsum(counts) - counts, counts
 
 
 def _column(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -166,20 +165,19 @@ class Columns(NamedTuple):
     number: np.ndarray
 
 
-def read_columns(
-    path: str | os.PathLike, layout: Layout, *, chunk_size: int | None = None
-) -> Columns:
-    """Read the id fields and the number field of each data line of a file.
+def iter_columns(path: str | os.PathLike, layout: Layout, *, chunk_size: int | None = None):
+    """The id fields and the number field of the data lines of a file, one
+    :class:`Columns` per chunk of the file, in file order.
 
     Raises ValueError naming the file and the 1-based line of the first line with
     too few (or, without ``extra_fields``, too many) fields or a bad number.
     """
     chunk_size = CHUNK_SIZE if chunk_size is None else chunk_size
     n_fields = len(layout.text.split())
-    parts: list[list[np.ndarray]] = [[] for _ in layout.ids]
-    numbers = []
-    for buffer, lines_before in _buffers(path, chunk_size):
+    lines_before = 0
+    for buffer in _buffers(path, chunk_size):
         starts, ends, first, counts = _tokens(buffer)
+        n_lines = counts.shape[0]
         lines = np.flatnonzero(counts)  # not blank
         first, counts = first[lines], counts[lines]
         data = buffer[starts[first]] != _HASH  # not a comment
@@ -206,13 +204,26 @@ def read_columns(
         if problems:
             index, problem = min(problems)
             raise malformed(path, lines_before + int(index) + 1, problem, layout.text)
-        numbers.append(value)
-        for field, part in zip(layout.ids, parts):
-            token = first + field
-            part.append(_as_bytes(_column(buffer, starts[token], ends[token])))
+        lines_before += n_lines
+        ids = [
+            _as_bytes(_column(buffer, starts[first + field], ends[first + field]))
+            for field in layout.ids
+        ]
+        del buffer, starts, ends
+        yield Columns(ids, value)
+
+
+def read_columns(
+    path: str | os.PathLike, layout: Layout, *, chunk_size: int | None = None
+) -> Columns:
+    """The id fields and the number field of every data line of a file (see
+    :func:`iter_columns`)."""
+    parts = list(iter_columns(path, layout, chunk_size=chunk_size))
+    if not parts:
+        return Columns([np.empty(0, "S1") for _ in layout.ids], np.empty(0))
     return Columns(
-        [np.concatenate(part) if part else np.empty(0, "S1") for part in parts],
-        np.concatenate(numbers) if numbers else np.empty(0),
+        [np.concatenate([part.ids[i] for part in parts]) for i in range(len(layout.ids))],
+        np.concatenate([part.number for part in parts]),
     )
 
 

@@ -321,7 +321,7 @@ _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(
 
 
 def _hash(code: np.ndarray, words: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of (query code, document id words); equal pairs hash equal."""
+    """A 64-bit hash of (query code, words of a row); equal pairs hash equal."""
     key = code.astype(np.uint64) * _MIX[0]
     for i in range(words.shape[1]):
         key ^= words[:, i]
@@ -330,18 +330,43 @@ def _hash(code: np.ndarray, words: np.ndarray) -> np.ndarray:
     return key
 
 
-def _pairs(code: np.ndarray, words: np.ndarray, exact: bool) -> np.ndarray:
-    """A uint64 key per (query code, document id): a hash, or (``exact``) their rank
-    in the sorted pairs, which no collision can confuse."""
-    if not exact:
-        return _hash(code, words)
-    keys = np.column_stack([words, code.astype(np.uint64)])
-    _, rank = np.unique(keys, axis=0, return_inverse=True)
-    return rank.reshape(-1).astype(np.uint64)
+def _sorted_keys(key: np.ndarray, n_rows: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The keys (their high bits) sorted, and the row of each: one sort of the keys
+    with the row number packed into their low bits (several times faster than an
+    argsort); ``n_rows`` rows at most, to compare with another table's. Keys equal in
+    their high bits are candidates, to be checked."""
+    n_rows = key.shape[0] if n_rows is None else n_rows
+    bits = np.uint64(max(1, (n_rows - 1).bit_length()))
+    packed = (key >> bits) << bits
+    packed |= np.arange(key.shape[0], dtype=np.uint64)
+    packed.sort()
+    rows = (packed & ((np.uint64(1) << bits) - np.uint64(1))).astype(np.intp)
+    return packed >> bits, rows
 
 
-def _same_rows(a_code, a_words, b_code, b_words) -> bool:
-    return bool((a_code == b_code).all() and (a_words == b_words).all())
+def _candidates(high: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Rows whose key (high bits) another row shares, in input order."""
+    repeated = high[1:] == high[:-1]
+    shared = np.zeros(high.shape[0], dtype=bool)
+    shared[1:] |= repeated
+    shared[:-1] |= repeated
+    return np.sort(rows[shared])
+
+
+def _refuse_duplicates(high, rows, code, words, qid, docno, name: str) -> None:
+    """Refuse a (qid, docno) pair listed twice, checked exactly among the candidates."""
+    candidates = _candidates(high, rows)
+    if not candidates.shape[0]:
+        return
+    exact = np.column_stack([code[candidates].astype(np.uint64), words[candidates]])
+    _, first, inverse = np.unique(exact, axis=0, return_index=True, return_inverse=True)
+    again = np.flatnonzero(first[inverse.reshape(-1)] != np.arange(candidates.shape[0]))
+    if again.shape[0]:
+        row = candidates[again[0]]
+        raise ValueError(
+            f"{name} lists document {_text(docno[row])!r} of query {_text(qid[row])!r} "
+            "more than once; each (qid, docno) pair may appear once."
+        )
 
 
 def join_run(run_qid: np.ndarray, run_docno: np.ndarray, qrels: TrecQrels) -> Joined:
@@ -349,9 +374,8 @@ def join_run(run_qid: np.ndarray, run_docno: np.ndarray, qrels: TrecQrels) -> Jo
 
     Ids are 1-D arrays of str (object) or bytes (numpy ``S``); bytes and their UTF-8
     text match. Refuses a (qid, docno) pair listed twice in the run or in the qrels.
-    (qid, docno) pairs are hashed to 64 bits and every match is checked byte for
-    byte; should two different pairs ever share a hash, the join is redone with exact
-    keys.
+    (qid, docno) pairs are hashed to 64 bits to find candidates; every match and
+    every duplicate is then checked byte for byte.
     """
     run_qid, run_docno = id_bytes(run_qid), id_bytes(run_docno)
     qrels_qid, qrels_docno = id_bytes(qrels.qid), id_bytes(qrels.docno)
@@ -359,43 +383,28 @@ def join_run(run_qid: np.ndarray, run_docno: np.ndarray, qrels: TrecQrels) -> Jo
     width = max(run_docno.dtype.itemsize, qrels_docno.dtype.itemsize)
     run_words = _words(run_docno.astype(f"S{width}", copy=False))
     qrels_words = _words(qrels_docno.astype(f"S{width}", copy=False))
-    for exact in (False, True):
-        keys = [_pairs(run_q, run_words, exact), _pairs(qrels_q, qrels_words, exact)]
-        orders = [np.argsort(key) for key in keys]
-        collision = False
-        for key, order, q, words, qid, docno, name in (
-            (keys[0], orders[0], run_q, run_words, run_qid, run_docno, "run"),
-            (keys[1], orders[1], qrels_q, qrels_words, qrels_qid, qrels_docno, "qrels"),
-        ):
-            ranked = key[order]
-            repeated = np.flatnonzero(ranked[1:] == ranked[:-1])
-            if not repeated.shape[0]:
-                continue
-            first, second = order[repeated], order[repeated + 1]
-            same = (q[first] == q[second]) & (words[first] == words[second]).all(axis=1)
-            if same.any():
-                row = second[np.argmax(same)]
-                raise ValueError(
-                    f"{name} lists document {_text(docno[row])!r} of query "
-                    f"{_text(qid[row])!r} more than once; each (qid, docno) pair may "
-                    "appear once."
-                )
-            collision = True
-        if collision:
-            continue
-        # each qrels pair found among the sorted run pairs: few searches in many
-        sorted_run = keys[0][orders[0]]
-        position = np.searchsorted(sorted_run, keys[1]).clip(max=sorted_run.shape[0] - 1)
-        found = sorted_run[position] == keys[1]
-        run_rows = orders[0][position[found]]
-        if not exact and not _same_rows(
-            run_q[run_rows], run_words[run_rows], qrels_q[found], qrels_words[found]
-        ):
-            continue
-        label = np.full(run_qid.shape[0], np.nan)
-        label[run_rows] = qrels.relevance[found]
-        return Joined(qids, run_q, qrels_q, run_docno, label)
-    raise AssertionError("exact keys cannot collide")  # pragma: no cover
+    n_rows = max(run_q.shape[0], qrels_q.shape[0])  # one packing for both tables
+    tables = []
+    for code, words, qid, docno, name in (
+        (run_q, run_words, run_qid, run_docno, "run"),
+        (qrels_q, qrels_words, qrels_qid, qrels_docno, "qrels"),
+    ):
+        high, rows = _sorted_keys(_hash(code, words), n_rows)
+        _refuse_duplicates(high, rows, code, words, qid, docno, name)
+        tables.append((high, rows))
+    # each qrels pair among the sorted run pairs (few searches in many), then checked
+    (run_high, run_rows), (qrels_high, qrels_rows) = tables
+    start = np.searchsorted(run_high, qrels_high, side="left")
+    count = np.searchsorted(run_high, qrels_high, side="right") - start
+    pair = np.repeat(np.arange(qrels_high.shape[0]), count)
+    offset = np.arange(pair.shape[0]) - np.repeat(np.cumsum(count) - count, count)
+    run_row, qrels_row = run_rows[start[pair] + offset], qrels_rows[pair]
+    same = (run_q[run_row] == qrels_q[qrels_row]) & (
+        run_words[run_row] == qrels_words[qrels_row]
+    ).all(axis=1)
+    label = np.full(run_q.shape[0], np.nan)
+    label[run_row[same]] = qrels.relevance[qrels_row[same]]
+    return Joined(qids, run_q, qrels_q, run_docno, label)
 
 
 def trec_order(joined: Joined, score: np.ndarray) -> np.ndarray | None:
@@ -403,20 +412,14 @@ def trec_order(joined: Joined, score: np.ndarray) -> np.ndarray | None:
     ranks as trec_eval ranks it: tied scores by decreasing document id (byte-wise).
 
     Returns None when no query has tied scores (the rows already rank so), else a
-    permutation of the rows that moves only tied documents, among themselves.
+    permutation of the rows that moves only tied documents (and, rarely, other rows
+    whose hash they share), among themselves.
     """
     bits = np.ascontiguousarray(score, dtype=np.float64).view(np.uint64)
     bits = np.where(score == 0, np.uint64(0), bits)  # -0.0 ties with 0.0
-    key = _hash(joined.run_qid, bits[:, None])
-    order = np.argsort(key)
-    ranked = key[order]
-    repeated = ranked[1:] == ranked[:-1]
-    if not repeated.any():
+    rows = _candidates(*_sorted_keys(_hash(joined.run_qid, bits[:, None])))
+    if not rows.shape[0]:
         return None
-    tied = np.zeros(score.shape[0], dtype=bool)
-    tied[order[1:][repeated]] = True
-    tied[order[:-1][repeated]] = True
-    rows = np.flatnonzero(tied)  # in input order; hash collisions only add rows
     words = _words(joined.docno[rows])
     inverted = [~words[:, i] for i in range(words.shape[1] - 1, -1, -1)]
     within = np.lexsort((*inverted, score[rows], joined.run_qid[rows]))
