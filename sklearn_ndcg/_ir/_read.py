@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-CHUNK_SIZE = 16 << 20  # bytes read at a time; tests pass tiny ones
+CHUNK_SIZE = 4 << 20  # bytes read at a time; tests pass tiny ones
 _BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
 _MAX_DIGITS = 15  # below 2**53: the mantissa and 10**frac are exact doubles

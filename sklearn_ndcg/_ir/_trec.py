@@ -294,7 +294,21 @@ def _words(ids: np.ndarray) -> np.ndarray:
     """Bytes ids as rows of big-endian uint64 words, zero-padded: equal rows are equal
     ids, and rows compare (word by word) as the ids compare byte-wise."""
     width = -(-ids.dtype.itemsize // 8) * 8
-    return np.ascontiguousarray(ids, dtype=f"S{width}").view(">u8").reshape(ids.shape[0], -1)
+    words = np.ascontiguousarray(ids, dtype=f"S{width}").view(">u8")
+    return words.reshape(ids.shape[0], width // 8)
+
+
+def id_runs(ids: np.ndarray) -> np.ndarray:
+    """Where each run of equal ids starts (bytes ids)."""
+    words = _words(ids)
+    return np.flatnonzero(np.r_[True, (words[1:] != words[:-1]).any(axis=1)][: ids.shape[0]])
+
+
+def refuse_duplicate_pairs(qid: np.ndarray, docno: np.ndarray, name: str) -> None:
+    """Refuse a (qid, docno) pair listed twice (bytes ids)."""
+    code = _query_codes(qid, qid[:0])[0]
+    words = _words(docno)
+    _refuse_duplicates(*_sorted_keys(_hash(code, words)), code, words, qid, docno, name)
 
 
 def _query_codes(run_qid: np.ndarray, qrels_qid: np.ndarray):
@@ -303,12 +317,8 @@ def _query_codes(run_qid: np.ndarray, qrels_qid: np.ndarray):
     Only the ids at the starts of runs of equal ids are sorted: few, where a file is
     grouped by query.
     """
-    starts, uniques = [], []
-    for ids in (run_qid, qrels_qid):
-        words = _words(ids)
-        start = np.flatnonzero(np.r_[True, (words[1:] != words[:-1]).any(axis=1)])
-        starts.append(start)
-        uniques.append(ids[start])
+    starts = [id_runs(ids) for ids in (run_qid, qrels_qid)]
+    uniques = [ids[start] for ids, start in zip((run_qid, qrels_qid), starts)]
     vocabulary, codes = np.unique(np.concatenate(uniques), return_inverse=True)
     codes = codes.reshape(-1)
     cut = starts[0].shape[0]
