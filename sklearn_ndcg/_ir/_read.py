@@ -89,9 +89,9 @@ def _tokens(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     edges = np.flatnonzero(np.diff(space.view(np.int8), prepend=np.int8(1)))
     del space
     starts, ends = edges[0::2], edges[1::2]  # the buffer ends with blanks
-    line = np.cumsum(newline, dtype=np.int32)[starts]  # lines before each token
-    counts = np.bincount(line, minlength=int(np.count_nonzero(newline)))
-    return starts, ends, np.cumsum(counts) - counts, counts
+    before = np.searchsorted(starts, np.flatnonzero(newline))  # tokens before each line end
+    counts = np.diff(before, prepend=0)
+    return starts, ends, before - counts, counts
 
 
 def _column(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
