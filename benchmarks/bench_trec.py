@@ -65,7 +65,7 @@ def write_files(folder: Path, n_queries: int, n_docs: int, n_qrels: int, seed: i
     return run_path, qrels_path
 
 
-def measure(command: list[str], ) -> dict:
+def measure(command: list[str]) -> dict:
     """Run a command once: its wall and CPU seconds, peak RSS (bytes) and stdout."""
     print(
         f"- running {command[2] if command[1] == '-c' else ' '.join(command[:4])} ...", flush=True
@@ -167,10 +167,9 @@ def main(argv=None) -> int:
         for name, runs in results.items()
     }
     reference = best.get("trec_eval (C)")
-    print(
-        "| | wall time (s) | CPU time (s) | peak RSS (MB) | wall / trec_eval | CPU / trec_eval | RSS / trec_eval |"
-    )
-    print("|---|---|---|---|---|---|---|")
+    header = ["", "wall time (s)", "CPU time (s)", "peak RSS (MB)"]
+    header += [f"{figure} / trec_eval" for figure in ("wall", "CPU", "RSS")]
+    print("| " + " | ".join(header) + " |\n" + "|---" * len(header) + "|")
     for name, figures in best.items():
         ratios = (
             [f"{figures[key] / reference[key]:.2f}x" for key in ("wall", "cpu", "rss")]

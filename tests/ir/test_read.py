@@ -124,7 +124,7 @@ def _random_file(rng, layout, n_lines):
             else str(rng.choice(["1.25", "-3", "7e-3", "inf", ".5", f"{rng.random():.6f}"]))
         )
         fields = [qid, "Q0" if not layout.integer else "0", f"doc-{i}-{'x' * rng.integers(0, 20)}"]
-        fields += ([str(i), number, "run"] if not layout.integer else [number])
+        fields += [str(i), number, "run"] if not layout.integer else [number]
         if not layout.integer and rng.random() < 0.2:
             fields.append("extra fields")
         line = "".join(f + str(rng.choice(blanks)) for f in fields[:-1]) + fields[-1]
