@@ -67,9 +67,6 @@ def write_files(folder: Path, n_queries: int, n_docs: int, n_qrels: int, seed: i
 
 def measure(command: list[str]) -> dict:
     """Run a command once: its wall and CPU seconds, peak RSS (bytes) and stdout."""
-    print(
-        f"- running {command[2] if command[1] == '-c' else ' '.join(command[:4])} ...", flush=True
-    )
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE)

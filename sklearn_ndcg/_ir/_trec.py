@@ -109,9 +109,12 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     Ids are decoded as UTF-8 and compared as Python strings, which orders them
     as C's ``strcmp`` orders their bytes; bytes that are not UTF-8 are kept
     (as surrogate escapes) but may then order differently. Scores are read
-    with Python's :class:`float`, which agrees with C's ``atof`` on numbers;
-    ``atof`` would read a malformed score as 0 (or its leading number: ``1x``
-    as 1, ``1_000`` as 1, ``0x10`` as 16) where this function raises an error.
+    as Python's :class:`float` reads them (plain decimals by an exact
+    vectorized parser, other spellings by :class:`float` itself), which agrees
+    with C's ``atof`` on numbers; ``atof`` would read a malformed score as 0
+    (or its leading number: ``1x`` as 1, ``1_000`` as 1, ``0x10`` as 16) where
+    this function raises an error. The file is read in chunks of a few
+    megabytes, each tokenized at once, with no Python work per line.
 
     Examples
     --------
