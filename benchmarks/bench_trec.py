@@ -8,7 +8,9 @@ measured in the same run:
 
 - trec_eval itself (``--trec-eval PATH``: a built binary); the command's output is
   then checked to be byte-identical to trec_eval's;
-- the command ``python -m sklearn_ndcg trec-eval -m ndcg -m ndcg_cut``;
+- the command ``python -m sklearn_ndcg trec-eval -m ndcg -m ndcg_cut``, with its
+  fast path (scores parsed by pyarrow, the ``trec`` extra) where installed and with
+  numpy alone (the private switch ``SKLEARN_NDCG_NUMPY_ONLY=1``);
 - ``evaluate_run(read_trec_run(...), read_trec_qrels(...))`` from the files, with
   ``CONVENTIONS["trec_eval"]``;
 - ranx (``Run.from_file``, ``Qrels.from_file``, ``evaluate``) and pytrec_eval
@@ -65,11 +67,13 @@ def write_files(folder: Path, n_queries: int, n_docs: int, n_qrels: int, seed: i
     return run_path, qrels_path
 
 
-def measure(command: list[str]) -> dict:
+def measure(command: list[str], env: dict | None = None) -> dict:
     """Run a command once: its wall and CPU seconds, peak RSS (bytes) and stdout."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.PIPE, env={**os.environ, **(env or {})}
+        )
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -110,22 +114,30 @@ print(f"ndcg {sum(v['ndcg'] for v in values.values()) / len(values):.4f}")
 """
 
 
-def subjects(args, run_path: Path, qrels_path: Path) -> list[tuple[str, list[str]]]:
+NUMPY_ONLY = {"SKLEARN_NDCG_NUMPY_ONLY": "1"}  # the private switch of the score parser
+
+
+def subjects(args, run_path: Path, qrels_path: Path) -> list[tuple[str, list[str], dict]]:
     python = sys.executable
     rows = []
     if args.trec_eval:
-        rows.append(("trec_eval (C)", [args.trec_eval, *MEASURES, str(qrels_path), str(run_path)]))
-    command = [python, "-m", "sklearn_ndcg", "trec-eval", *MEASURES]
-    rows.append(("sklearn-ndcg trec-eval", [*command, str(qrels_path), str(run_path)]))
+        command = [args.trec_eval, *MEASURES, str(qrels_path), str(run_path)]
+        rows.append(("trec_eval (C)", command, {}))
+    command = [python, "-m", "sklearn_ndcg", "trec-eval", *MEASURES, str(qrels_path), str(run_path)]
+    if importlib.util.find_spec("pyarrow") is None:
+        print("- note: the fast path (pyarrow, the trec extra) skipped: not installed")
+    else:
+        rows.append(("sklearn-ndcg trec-eval (pyarrow)", command, {}))
+    rows.append(("sklearn-ndcg trec-eval (numpy only)", command, NUMPY_ONLY))
     files = [str(run_path), str(qrels_path)]
-    rows.append(("evaluate_run from files", [python, "-c", EVALUATE_RUN, *files]))
+    rows.append(("evaluate_run from files", [python, "-c", EVALUATE_RUN, *files], {}))
     for name, module, code in (("ranx", "ranx", RANX), ("pytrec_eval", "pytrec_eval", PYTREC_EVAL)):
         if importlib.util.find_spec(module) is None:
             print(f"- note: {name} skipped: not installed")
         elif args.no_peers:
             print(f"- note: {name} skipped: --no-peers")
         else:
-            rows.append((name, [python, "-c", code, *files]))
+            rows.append((name, [python, "-c", code, *files], {}))
     return rows
 
 
@@ -153,12 +165,12 @@ def main(argv=None) -> int:
             f"-m ndcg -m ndcg_cut; min of {args.repeats} runs each, in turn\n"
         )
         rows = subjects(args, run_path, qrels_path)
-        results: dict[str, list[dict]] = {name: [] for name, _ in rows}
+        results: dict[str, list[dict]] = {name: [] for name, _, _ in rows}
         for repeat in range(args.repeats):
-            for name, command in rows:
+            for name, command, env in rows:
                 if name not in ("ranx", "pytrec_eval") or repeat < args.peer_repeats:
                     print(f"- timing {name}, run {repeat + 1}", flush=True)
-                    results[name].append(measure(command))
+                    results[name].append(measure(command, env))
     best = {
         name: {key: min(r[key] for r in runs) for key in ("wall", "cpu", "rss")}
         for name, runs in results.items()
@@ -179,7 +191,8 @@ def main(argv=None) -> int:
         )
     if reference:
         expected = results["trec_eval (C)"][0]["stdout"]
-        same = all(r["stdout"] == expected for r in results["sklearn-ndcg trec-eval"])
+        commands = [name for name in results if name.startswith("sklearn-ndcg trec-eval")]
+        same = all(r["stdout"] == expected for name in commands for r in results[name])
         print(f"\noutput of sklearn-ndcg trec-eval byte-identical to trec_eval's: {same}")
         if not same:
             print("OUTPUT CHECK FAILED")

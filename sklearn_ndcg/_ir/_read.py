@@ -112,35 +112,78 @@ def _as_bytes(words: np.ndarray) -> np.ndarray:
     return words.view(f"S{8 * words.shape[1]}").reshape(-1)
 
 
-def _plain_numbers(matrix: np.ndarray, integer: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Values of the tokens that are plain decimals (``[+-]?digits[.digits]``, at most
-    15 digits, no dot when ``integer``), and which tokens are; exact (one rounding)."""
+_CLASS = np.full(256, 8, dtype=np.uint8)  # 1 digit, 2 dot, 4 sign, 8 other, 0 padding
+_CLASS[_ZERO : _ZERO + 10], _CLASS[_DOT], _CLASS[[_PLUS, _MINUS]], _CLASS[0] = 1, 2, 4, 0
+
+
+def _plain(matrix: np.ndarray, lengths: np.ndarray, integer: bool) -> np.ndarray:
+    """Which tokens are plain decimals: ``[+-]?digits[.digits]`` (no dot when
+    ``integer``) with 1 to 15 digits, which both parsers read exactly."""
+    kind = _CLASS[matrix]
+    digits = np.count_nonzero(kind == 1, axis=1)
+    plain = (digits >= 1) & (digits <= _MAX_DIGITS)
+    plain &= np.count_nonzero(kind == 2, axis=1) <= (0 if integer else 1)
+    plain &= ~(kind == 8).any(axis=1) & ~(kind[:, 1:] == 4).any(axis=1)
+    plain &= np.count_nonzero(matrix, axis=1) == lengths  # no NUL byte inside
+    return plain
+
+
+def _decimals(matrix: np.ndarray) -> np.ndarray:
+    """Values of plain decimals, with numpy: the digits as an integer (exact below
+    2**53) over a power of ten (exact to 10**22), so one rounding, as ``float``."""
     n_rows, width = matrix.shape
-    first = matrix[:, 0] if width else np.zeros(n_rows, np.uint8)
-    negative = first == _MINUS
-    signed = negative | (first == _PLUS)
     mantissa = np.zeros(n_rows)
-    digits = np.zeros(n_rows, dtype=np.int64)
     fraction = np.zeros(n_rows, dtype=np.int64)
     dot = np.zeros(n_rows, dtype=bool)
-    bad = np.zeros(n_rows, dtype=bool)
     for j in range(width):
         column = matrix[:, j]
         digit = column - np.uint8(_ZERO)
         is_digit = digit <= 9
         mantissa = np.where(is_digit, mantissa * 10 + digit, mantissa)
-        digits += is_digit
         fraction += is_digit & dot
-        is_dot = column == _DOT
-        bad |= is_dot & (dot | integer)
-        dot |= is_dot
-        other = ~is_digit & ~is_dot & (column != 0)
-        if j == 0:
-            other &= ~signed
-        bad |= other
-    plain = ~bad & (digits >= 1) & (digits <= _MAX_DIGITS)
+        dot |= column == _DOT
     value = mantissa / _POWERS[np.minimum(fraction, _MAX_DIGITS)]
-    np.negative(value, out=value, where=negative)
+    return np.negative(value, out=value, where=matrix[:, 0] == _MINUS)
+
+
+def _arrow_decimals(matrix: np.ndarray, lengths: np.ndarray, pa, pc) -> np.ndarray:
+    """Values of plain decimals, with pyarrow's parser (correctly rounded, as
+    ``float``): the tokens packed into one string array, then cast."""
+    offsets = np.zeros(matrix.shape[0] + 1, dtype=np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    data = matrix[matrix != 0]  # the bytes of each token in turn
+    strings = pa.StringArray.from_buffers(
+        matrix.shape[0], pa.py_buffer(offsets), pa.py_buffer(data)
+    )
+    return np.array(pc.cast(strings, pa.float64()).to_numpy(zero_copy_only=False))
+
+
+def _pyarrow():
+    """(pyarrow, pyarrow.compute), the fast path of the score parser; None when not
+    installed or when the private switch SKLEARN_NDCG_NUMPY_ONLY is set (for the
+    benchmark and the tests of the numpy path)."""
+    if os.environ.get("SKLEARN_NDCG_NUMPY_ONLY"):
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:
+        return None
+    return pa, pc
+
+
+def _numbers(matrix: np.ndarray, lengths: np.ndarray, integer: bool):
+    """Values of the tokens that are plain decimals (see :func:`_plain`), and which
+    are; scores by pyarrow where installed, else (and relevance levels) by numpy."""
+    plain = _plain(matrix, lengths, integer)
+    arrow = None if integer else _pyarrow()
+    if arrow is None:
+        value = _decimals(matrix)
+    elif plain.all():
+        value = _arrow_decimals(matrix, lengths, *arrow)
+    else:
+        value = np.zeros(matrix.shape[0])
+        value[plain] = _arrow_decimals(matrix[plain], lengths[plain], *arrow)
     if integer:
         value += 0.0  # "-0" is the integer 0, as int() reads it; a score -0.0, as float()
     return value, plain
@@ -191,9 +234,10 @@ def iter_columns(path: str | os.PathLike, layout: Layout, *, chunk_size: int | N
         token = first + layout.number
         words = _column(buffer, starts[token], ends[token])
         matrix = words.view(np.uint8).reshape(words.shape[0], 8 * words.shape[1])
-        value, plain = _plain_numbers(matrix, layout.integer)
+        lengths = ends[token] - starts[token]
+        value, plain = _numbers(matrix, lengths, layout.integer)
         for row in np.flatnonzero(~plain).tolist():
-            raw = bytes(matrix[row]).rstrip(b"\0")
+            raw = bytes(matrix[row, : lengths[row]])
             number = _python_number(raw, layout.integer)
             if number is None:
                 kind = "an integer" if layout.integer else "a number"

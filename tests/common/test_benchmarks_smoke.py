@@ -83,7 +83,7 @@ def test_bench_trec_smoke():
     extra = ["--trec-eval", str(binary)] if binary is not None and binary.is_file() else []
     result = _run("bench_trec.py", "--no-peers", *extra)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    for row in ("sklearn-ndcg trec-eval", "evaluate_run from files"):
+    for row in ("sklearn-ndcg trec-eval (numpy only)", "evaluate_run from files"):
         assert f"\n| {row} | " in result.stdout
     for peer in ("ranx", "pytrec_eval"):
         assert f"- note: {peer} skipped: " in result.stdout

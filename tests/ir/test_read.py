@@ -1,5 +1,6 @@
 """The chunked TREC tokenizer against a plain per-line reader, on tricky tokens,
-random files and every chunk boundary.
+random files and every chunk boundary, with either score parser (numpy's, or
+pyarrow's, the fast path).
 
 The reference, ``_per_line``, is the per-line reader the package used before the
 chunked one (bytes split on newlines, then on C's whitespace, numbers by Python's
@@ -15,6 +16,17 @@ import pytest
 from sklearn_ndcg._ir._read import QRELS, RUN, read_columns
 
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
+
+
+@pytest.fixture(autouse=True, params=["numpy", "pyarrow"])
+def score_parser(request, monkeypatch):
+    """Every test on both score parsers: numpy's, and pyarrow's where installed."""
+    if request.param == "numpy":
+        monkeypatch.setenv("SKLEARN_NDCG_NUMPY_ONLY", "1")
+    else:
+        pytest.importorskip("pyarrow", reason="pyarrow (the trec extra) is not installed")
+        monkeypatch.delenv("SKLEARN_NDCG_NUMPY_ONLY", raising=False)
+    return request.param
 
 
 def _per_line(path, layout):
@@ -72,7 +84,7 @@ SCORES = [
     "123456789012345", "1234567890123456", "12345678901234567890", ".000000000000001",
     "0.1234567890123456789", "999999999999999.9", "1e400", "1e-400", "1d5", "\u0661",
     "\u0661.5", "\u2167", "1,5", "0.30000000000000004", "2.2250738585072014e-308",
-    "9007199254740993", "12345.678901234", "-98765.43210987",
+    "9007199254740993", "12345.678901234", "-98765.43210987", "1\x002", "12\x00",
 ]  # fmt: skip
 LEVELS = [
     "0", "1", "-1", "+2", "-0", "00", "007", "1.5", "1.0", "1.", "x", "1e2", "1_0",
