@@ -80,16 +80,22 @@ def _buffers(path, chunk_size: int):
             yield buffer
 
 
-def _tokens(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _tokens(buffer: np.ndarray, n_fields: int) -> tuple[np.ndarray, ...]:
     """Start and end of each token of a buffer, and per line its first token and number
-    of tokens."""
+    of tokens; ``n_fields``: the usual number, checked first."""
     newline = buffer == ord("\n")
     space = newline | (buffer == _SPACE) | ((buffer - np.uint8(9)) <= 4)  # \t \v \f \r
     space[-_PAD:] = True  # the padding separates too
     edges = np.flatnonzero(np.diff(space.view(np.int8), prepend=np.int8(1)))
     del space
     starts, ends = edges[0::2], edges[1::2]  # the buffer ends with blanks
-    before = np.searchsorted(starts, np.flatnonzero(newline))  # tokens before each line end
+    line_ends = np.flatnonzero(newline)
+    if starts.shape[0] == n_fields * line_ends.shape[0]:  # n_fields on every line?
+        first = np.arange(0, starts.shape[0], n_fields)
+        after_previous = starts[first] > np.r_[-1, line_ends[:-1]]
+        if after_previous.all() and (ends[first + n_fields - 1] <= line_ends).all():
+            return starts, ends, first, np.full(line_ends.shape[0], n_fields)
+    before = np.searchsorted(starts, line_ends)  # tokens before each line end
     counts = np.diff(before, prepend=0)
     return starts, ends, before - counts, counts
 
@@ -116,15 +122,34 @@ _CLASS = np.full(256, 8, dtype=np.uint8)  # 1 digit, 2 dot, 4 sign, 8 other, 0 p
 _CLASS[_ZERO : _ZERO + 10], _CLASS[_DOT], _CLASS[[_PLUS, _MINUS]], _CLASS[0] = 1, 2, 4, 0
 
 
+_ONES = np.uint64(0x0101010101010101)
+
+
+def _byte_sums(flags: np.ndarray) -> np.ndarray:
+    """Sum of the bytes of each uint64 (each byte 0 or 1): one multiply."""
+    return ((flags * _ONES) >> np.uint64(56)).astype(np.int64)
+
+
 def _plain(matrix: np.ndarray, lengths: np.ndarray, integer: bool) -> np.ndarray:
     """Which tokens are plain decimals: ``[+-]?digits[.digits]`` (no dot when
-    ``integer``) with 1 to 15 digits, which both parsers read exactly."""
+    ``integer``) with 1 to 15 digits, which both parsers read exactly.
+
+    The class of each byte is one bit (:data:`_CLASS`), so eight bytes are counted
+    at once in a uint64 word."""
     kind = _CLASS[matrix]
-    digits = np.count_nonzero(kind == 1, axis=1)
-    plain = (digits >= 1) & (digits <= _MAX_DIGITS)
-    plain &= np.count_nonzero(kind == 2, axis=1) <= (0 if integer else 1)
-    plain &= ~(kind == 8).any(axis=1) & ~(kind[:, 1:] == 4).any(axis=1)
-    plain &= np.count_nonzero(matrix, axis=1) == lengths  # no NUL byte inside
+    digits = dots = signs = filled = 0
+    other = np.zeros(matrix.shape[0], dtype=bool)
+    for word in kind.view(np.uint64).T:  # one word per 8 bytes of each token
+        digits = digits + _byte_sums(word & _ONES)
+        dots = dots + _byte_sums((word >> np.uint64(1)) & _ONES)
+        signs = signs + _byte_sums((word >> np.uint64(2)) & _ONES)
+        other |= (word & (_ONES << np.uint64(3))) != 0
+        any_bit = word | (word >> np.uint64(1)) | (word >> np.uint64(2)) | (word >> np.uint64(3))
+        filled = filled + _byte_sums(any_bit & _ONES)
+    plain = (digits >= 1) & (digits <= _MAX_DIGITS) & ~other
+    plain &= dots <= (0 if integer else 1)
+    plain &= signs == (kind[:, 0] == 4)  # a sign first, if any
+    plain &= filled == lengths  # no NUL byte inside
     return plain
 
 
@@ -219,7 +244,7 @@ def iter_columns(path: str | os.PathLike, layout: Layout, *, chunk_size: int | N
     n_fields = len(layout.text.split())
     lines_before = 0
     for buffer in _buffers(path, chunk_size):
-        starts, ends, first, counts = _tokens(buffer)
+        starts, ends, first, counts = _tokens(buffer, n_fields)
         n_lines = counts.shape[0]
         lines = np.flatnonzero(counts)  # not blank
         first, counts = first[lines], counts[lines]

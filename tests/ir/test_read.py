@@ -205,3 +205,17 @@ def test_non_utf8_bytes_and_long_ids_are_kept(tmp_path):
     assert got.ids[0].tolist() == [b"q\xff", b"q\xff"]
     assert got.ids[1].tolist() == [long_id.encode(), b"x"]
     assert math.isclose(got.number[0], 1.0)
+
+
+def test_uneven_lines_with_the_usual_number_of_fields_in_all(tmp_path):
+    """12 fields on 2 lines, but 7 and 5: the second line is still refused."""
+    path = tmp_path / "run"
+    path.write_bytes(b"q1 Q0 d1 1 2.5 r extra\nq1 Q0 d2 2 1.5\n")
+    _same(path, RUN)
+    with pytest.raises(ValueError, match="run, line 2: 5 fields"):
+        read_columns(path, RUN)
+    qrels = tmp_path / "qrels"
+    qrels.write_bytes(b"q1 0 d1\n1 q1 0 d2 1\n")  # 3 and 5 fields, 4 expected
+    _same(qrels, QRELS)
+    with pytest.raises(ValueError, match="qrels, line 1: 3 fields"):
+        read_columns(qrels, QRELS)
