@@ -296,9 +296,17 @@ def read_columns(
     )
 
 
+def runs(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each run of equal ids starts, and its length."""
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])[: ids.shape[0]]
+    return starts, np.diff(np.r_[starts, ids.shape[0]])
+
+
 def decoded(ids: np.ndarray) -> np.ndarray:
     """Ids read as bytes, as an object array of str (UTF-8; other bytes kept by
-    surrogateescape)."""
-    array = np.empty(ids.shape[0], dtype=object)
-    array[:] = [token.decode("utf-8", "surrogateescape") for token in ids.tolist()]
-    return array
+    surrogateescape); one str for each run of equal ids (a query id is one object,
+    however many lines it has)."""
+    starts, lengths = runs(ids)
+    array = np.empty(starts.shape[0], dtype=object)
+    array[:] = [token.decode("utf-8", "surrogateescape") for token in ids[starts].tolist()]
+    return array if starts.shape[0] == ids.shape[0] else np.repeat(array, lengths)

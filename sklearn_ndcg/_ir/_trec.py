@@ -23,7 +23,7 @@ from .._options import (
     TIES,
     UNJUDGED,
 )
-from ._read import QRELS, RUN, decoded, read_columns
+from ._read import QRELS, RUN, decoded, read_columns, runs
 
 
 class TrecRun(NamedTuple):
@@ -285,8 +285,10 @@ def id_bytes(ids: np.ndarray) -> np.ndarray:
     escapes back to the bytes they stood for)."""
     if ids.dtype.kind == "S":
         return ids
-    encoded = [value.encode("utf-8", "surrogateescape") for value in ids.tolist()]
-    return np.array(encoded, dtype=f"S{max(map(len, encoded), default=1) or 1}")
+    starts, lengths = runs(ids)  # each run of equal ids encoded once
+    encoded = [value.encode("utf-8", "surrogateescape") for value in ids[starts].tolist()]
+    array = np.array(encoded, dtype=f"S{max(map(len, encoded), default=1) or 1}")
+    return array if starts.shape[0] == ids.shape[0] else np.repeat(array, lengths)
 
 
 def _text(value: bytes) -> str:
