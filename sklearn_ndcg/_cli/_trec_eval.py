@@ -8,6 +8,10 @@ order with ``ties="first"``, unjudged documents with missing labels, the qrels a
 judgment pool of levels); each measure then sums them with its own gain, the ideal DCG
 holding the positive part of each judged document's gain (levels below 0 gain 0), which
 makes it trec_eval's; ``ndcg_cut`` sums every cutoff from one ordering.
+
+Files are read in chunks with ids as bytes (:mod:`._ir._read`); a run grouped by query
+is evaluated chunk by chunk as its queries complete (:func:`streamed_scores`, one
+staging per chunk), any other run (and ``-B``) read whole first.
 """
 
 from __future__ import annotations
