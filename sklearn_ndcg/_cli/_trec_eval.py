@@ -8,6 +8,10 @@ order with ``ties="first"``, unjudged documents with missing labels, the qrels a
 judgment pool of levels); each measure then sums them with its own gain, the ideal DCG
 holding the positive part of each judged document's gain (levels below 0 gain 0), which
 makes it trec_eval's; ``ndcg_cut`` sums every cutoff from one ordering.
+
+Files are read in chunks with ids as bytes (:mod:`._ir._read`); a run grouped by query
+is evaluated chunk by chunk as its queries complete (:func:`streamed_scores`, one
+staging per chunk), any other run (and ``-B``) read whole first.
 """
 
 from __future__ import annotations
@@ -23,14 +27,18 @@ import numpy as np
 from .._engine._aggregate import QueryDCG
 from .._engine._pipeline import ndcg_per_query
 from .._engine._pool import JudgmentPool, pool_bounds, pool_sums, stage_pool
+from .._ir._read import RUN, decoded, iter_columns
 from .._ir._trec import (
     TrecQrels,
     TrecRun,
+    id_bytes,
+    id_runs,
     join_run,
-    read_trec_qrels,
-    read_trec_run,
+    read_qrels_bytes,
+    read_run_bytes,
+    refuse_duplicate_pairs,
     refuse_unjudged_run,
-    trec_order_score,
+    trec_order,
 )
 from .._options import check_cutoffs
 
@@ -193,17 +201,15 @@ def trec_eval_scores(
     for table, name in ((run, "run"), (qrels, "qrels")):
         if table.qid.shape[0] == 0:
             raise ValueError(f"the {name} file has no entries.")
-    nan = np.flatnonzero(np.isnan(run.score))
-    if nan.shape[0]:
-        raise ValueError(
-            f"the run's score of document {run.docno[nan[0]]!r} of query "
-            f"{run.qid[nan[0]]!r} is not a number (NaN); it cannot be ranked."
-        )
+    _refuse_nan(run)
     joined = join_run(run.qid, run.docno, qrels)
     if not complete:
         refuse_unjudged_run(joined)
-    score = trec_order_score(run.score, joined.docno_code)
-    qid, label = joined.run_qid, joined.label  # query codes order like the ids
+    # query codes order like the ids; tied scores in trec_eval's order, ties="first"
+    score, qid, label = run.score, joined.run_qid, joined.label
+    permutation = trec_order(joined, score)
+    if permutation is not None:
+        score, qid, label = score[permutation], qid[permutation], label[permutation]
     if max_docs is not None:
         keep = _top_of_each_query(qid, score, max_docs)
         qid, score, label = qid[keep], score[keep], label[keep]
@@ -241,6 +247,19 @@ def trec_eval_scores(
                 columns.extend(_bound_columns(f"ndcg_cut_{k}", staged, plain, int(k), level))
     ids = staged.ids
     return Report(joined.qids[ids], columns)
+
+
+def _refuse_nan(run: TrecRun) -> None:
+    nan = np.flatnonzero(np.isnan(run.score))
+    if nan.shape[0]:
+        raise ValueError(
+            f"the run's score of document {_shown(run.docno[nan[0]])!r} of query "
+            f"{_shown(run.qid[nan[0]])!r} is not a number (NaN); it cannot be ranked."
+        )
+
+
+def _shown(value: str | bytes) -> str:
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
 
 
 def _bound_columns(name: str, staged, gain, k: int | None, level: np.ndarray) -> list:
@@ -286,9 +305,13 @@ def run_trec_eval(
 
     ``options`` are those of :func:`trec_eval_scores`.
     """
-    report = trec_eval_scores(
-        read_trec_qrels(qrels_path), read_trec_run(run_path), measures, **options
-    )
+    qrels = read_qrels_bytes(qrels_path)
+    bounds, report = options.pop("bounds", False), None
+    if qrels.qid.shape[0] and not bounds:  # -B needs the levels of all the qrels
+        report = streamed_scores(qrels, run_path, measures, **options)
+    if report is None:  # -B, no qrels, or a run not grouped by query: the whole run
+        run = read_run_bytes(run_path)
+        report = trec_eval_scores(qrels, run, measures, bounds=bounds, **options)
     _write(format_report(report, per_query), sys.stdout if out is None else out)
 
 
@@ -301,3 +324,88 @@ def _write(text: str, stream: TextIO) -> None:
     stream.flush()
     buffer.write(text.encode("utf-8", "surrogateescape"))
     buffer.flush()
+
+
+def _names(measures: Measures) -> list[str]:
+    """The report's columns without -B: ndcg, then ndcg_cut_k for each cutoff."""
+    names = [measures.ndcg] if measures.ndcg is not None else []
+    return names + [f"ndcg_cut_{k}" for k in measures.cutoffs]
+
+
+def streamed_scores(
+    qrels: TrecQrels,
+    run_path,
+    measures: Measures,
+    *,
+    complete: bool = False,
+    judged_only: bool = False,
+    max_docs: int | None = None,
+    chunk_size: int | None = None,
+) -> Report | None:
+    """:func:`trec_eval_scores` of a run file read chunk by chunk, its queries
+    evaluated as they complete: memory holds one chunk, not the run.
+
+    Needs the run grouped by query (each query's lines together, as trec_eval
+    writes them, in any order of the queries); returns None as soon as a query
+    appears in two places, for the caller to read the whole run instead. ``qrels``
+    holds bytes ids (:func:`read_qrels_bytes`).
+    """
+    refuse_duplicate_pairs(qrels.qid, qrels.docno, "qrels")
+    qrels_ids, qrels_code = np.unique(qrels.qid, return_inverse=True)
+    qrels_code = qrels_code.reshape(-1)
+    options = {"judged_only": judged_only, "max_docs": max_docs}
+    reports, seen, first_qid, n_rows = [], set(), None, 0
+    carry = None  # the last query of the chunk before, which may go on
+    chunks = iter_columns(run_path, RUN._replace(ids=(0, 2)), chunk_size=chunk_size)
+    for part in [*chunks, None]:
+        if part is None:  # the end: the last query is complete
+            if carry is None:
+                break
+            qid, docno, score, cut = *carry, carry[0].shape[0]
+        else:
+            qid, docno, score = *part.ids, part.number
+            if carry is not None:
+                qid, docno, score = (
+                    np.concatenate(pair) for pair in zip(carry, (qid, docno, score))
+                )
+            if not qid.shape[0]:
+                continue
+            starts = id_runs(qid)
+            ids = qid[starts].tolist()
+            if len(set(ids)) < len(ids) or not seen.isdisjoint(ids):
+                return None  # not grouped by query
+            seen.update(ids[:-1])
+            cut = starts[-1]
+            carry = (qid[cut:], docno[cut:], score[cut:])
+            first_qid = qid[0] if first_qid is None else first_qid
+        n_rows += cut
+        run = TrecRun(qid[:cut], docno[:cut], score[:cut], None)
+        block = np.unique(run.qid[id_runs(run.qid)])
+        found = np.searchsorted(qrels_ids, block).clip(max=qrels_ids.shape[0] - 1)
+        judged = np.isin(qrels_code, found[qrels_ids[found] == block])
+        if judged.any():
+            block_qrels = TrecQrels(*(column[judged] for column in qrels))
+            reports.append(trec_eval_scores(block_qrels, run, measures, complete=True, **options))
+        elif run.qid.shape[0]:  # nothing to evaluate; the run's own checks still hold
+            _refuse_nan(run)
+            refuse_duplicate_pairs(run.qid, run.docno, "run")
+    if n_rows == 0:
+        raise ValueError("the run file has no entries.")
+    if not reports and not complete:
+        raise ValueError(
+            "no query of the run is in the qrels (the run has queries such as "
+            f"{_shown(first_qid)!r}, the qrels {_shown(qrels.qid[0])!r}); do the query ids "
+            "match?"
+        )
+    qid = np.concatenate([report.qid for report in reports] or [np.empty(0, object)])
+    names = [name for name, _ in reports[0].columns] if reports else _names(measures)
+    columns = [
+        np.concatenate([report.columns[i][1] for report in reports] or [np.empty(0)])
+        for i in range(len(names))
+    ]
+    if complete:  # queries of the qrels the run lacks score 0 (trec_eval's -c)
+        missing = decoded(np.setdiff1d(qrels_ids, id_bytes(qid)))
+        qid = np.concatenate([qid, missing])
+        columns = [np.concatenate([values, np.zeros(missing.shape[0])]) for values in columns]
+    order = np.argsort(id_bytes(qid), kind="stable")  # byte-wise, as strcmp
+    return Report(qid[order], [(name, values[order]) for name, values in zip(names, columns)])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import warnings
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
@@ -24,6 +23,7 @@ from .._options import (
     TIES,
     UNJUDGED,
 )
+from ._read import QRELS, RUN, decoded, read_columns, runs
 
 
 class TrecRun(NamedTuple):
@@ -69,40 +69,6 @@ RunEvaluation.per_query.__doc__ = (
     "The value of each evaluated query, queries sorted by id (:class:`QueryScores`)."
 )
 
-_INTEGER = re.compile(rb"[+-]?[0-9]+")
-_BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
-
-
-def _data_lines(path: str | os.PathLike, layout: str, exact: bool):
-    """(line number, fields) of each line of the file that is neither blank nor a comment.
-
-    Fields are separated by ASCII whitespace, as C's ``isspace`` has it; a comment
-    line starts with ``#`` (after any blanks), as trec_eval reads them. A line
-    needs the fields of ``layout``, exactly or (``exact=False``) at least.
-    """
-    n_fields = len(layout.split())
-    with open(path, "rb") as file:
-        data = file.read()
-    data = data.removeprefix(_BOM)  # editors on Windows start UTF-8 files with one
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        fields = line.split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
-        if len(fields) < n_fields or (exact and len(fields) > n_fields):
-            raise _malformed(path, number, f"{len(fields)} fields", layout)
-        yield number, fields
-
-
-def _malformed(path, number: int, problem: str, layout: str) -> ValueError:
-    return ValueError(f"{os.fspath(path)}, line {number}: {problem}; expected '{layout}'.")
-
-
-def _strings(tokens: list[bytes]) -> np.ndarray:
-    """Tokens as an object array of str (UTF-8; other bytes kept by surrogateescape)."""
-    array = np.empty(len(tokens), dtype=object)
-    array[:] = [token.decode("utf-8", "surrogateescape") for token in tokens]
-    return array
-
 
 @validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
 def read_trec_run(path: str | os.PathLike) -> TrecRun:
@@ -143,9 +109,12 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     Ids are decoded as UTF-8 and compared as Python strings, which orders them
     as C's ``strcmp`` orders their bytes; bytes that are not UTF-8 are kept
     (as surrogate escapes) but may then order differently. Scores are read
-    with Python's :class:`float`, which agrees with C's ``atof`` on numbers;
-    ``atof`` would read a malformed score as 0 (or its leading number: ``1x``
-    as 1, ``1_000`` as 1, ``0x10`` as 16) where this function raises an error.
+    as Python's :class:`float` reads them (plain decimals by an exact
+    vectorized parser, other spellings by :class:`float` itself), which agrees
+    with C's ``atof`` on numbers; ``atof`` would read a malformed score as 0
+    (or its leading number: ``1x`` as 1, ``1_000`` as 1, ``0x10`` as 16) where
+    this function raises an error. The file is read in chunks of a few
+    megabytes, each tokenized at once, with no Python work per line.
 
     Examples
     --------
@@ -163,23 +132,8 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     >>> run.qid.tolist(), run.docno.tolist(), run.score.tolist()
     (['1', '1'], ['doc-a', 'doc-b'], [2.5, 1.5])
     """
-    layout = "qid Q0 docno rank score run_id"
-    qid, docno, score, run_id = [], [], [], []
-    for number, fields in _data_lines(path, layout, exact=False):
-        try:
-            if b"_" in fields[4]:  # 1_000: Python's spelling, no number for C's atof
-                raise ValueError
-            value = float(fields[4])
-        except ValueError:
-            problem = f"the score {fields[4].decode(errors='replace')!r} is not a number"
-            raise _malformed(path, number, problem, layout) from None
-        qid.append(fields[0])
-        docno.append(fields[2])
-        score.append(value)
-        run_id.append(fields[5])
-    return TrecRun(
-        _strings(qid), _strings(docno), np.array(score, dtype=np.float64), _strings(run_id)
-    )
+    (qid, docno, run_id), score = read_columns(path, RUN)
+    return TrecRun(decoded(qid), decoded(docno), score, decoded(run_id))
 
 
 @validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
@@ -233,16 +187,21 @@ def read_trec_qrels(path: str | os.PathLike) -> TrecQrels:
     >>> qrels.docno.tolist(), qrels.relevance.tolist()
     (['doc-a', 'doc-b', 'doc-c'], [0.0, 2.0, -1.0])
     """
-    layout = "qid iter docno rel"
-    qid, docno, relevance = [], [], []
-    for number, fields in _data_lines(path, layout, exact=True):
-        if not _INTEGER.fullmatch(fields[3]):
-            problem = f"the relevance {fields[3].decode(errors='replace')!r} is not an integer"
-            raise _malformed(path, number, problem, layout)
-        qid.append(fields[0])
-        docno.append(fields[2])
-        relevance.append(int(fields[3]))
-    return TrecQrels(_strings(qid), _strings(docno), np.array(relevance, dtype=np.float64))
+    (qid, docno), relevance = read_columns(path, QRELS)
+    return TrecQrels(decoded(qid), decoded(docno), relevance)
+
+
+def read_run_bytes(path: str | os.PathLike) -> TrecRun:
+    """:func:`read_trec_run` with ids as numpy bytes (``S``) and no run ids: what the
+    ``trec-eval`` command needs, without a Python object per line."""
+    (qid, docno), score = read_columns(path, RUN._replace(ids=(0, 2)))
+    return TrecRun(qid, docno, score, None)
+
+
+def read_qrels_bytes(path: str | os.PathLike) -> TrecQrels:
+    """:func:`read_trec_qrels` with ids as numpy bytes (``S``)."""
+    (qid, docno), relevance = read_columns(path, QRELS)
+    return TrecQrels(qid, docno, relevance)
 
 
 # column names accepted in a DataFrame, in order of preference
@@ -307,60 +266,181 @@ def _ids(values, what: str) -> np.ndarray:
 class Joined(NamedTuple):
     """A run joined with its qrels.
 
-    Query ids are numbered in their sorted order over both tables, so the
-    codes order like the ids and ``qids[code]`` gives an id back; so are
-    document ids (``docno_code``). ``label`` is the qrels relevance of each
-    ranked document, NaN where the qrels do not list it.
+    Query ids are numbered in their sorted order over both tables (byte-wise, as
+    C's ``strcmp``), so the codes order like the ids and ``qids[code]`` gives an id
+    back. ``docno`` holds the run's document ids as bytes (for trec_eval's tie
+    order, :func:`trec_order`). ``label`` is the qrels relevance of each ranked
+    document, NaN where the qrels do not list it.
     """
 
     qids: np.ndarray  # every query id of run and qrels, sorted (object array of str)
     run_qid: np.ndarray  # code of each ranked document's query
     qrels_qid: np.ndarray  # code of each judged document's query
-    docno_code: np.ndarray  # code of each ranked document's id
+    docno: np.ndarray  # each ranked document's id, as bytes (numpy S)
     label: np.ndarray
 
 
-def _codes(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Integer codes of the str values of both arrays in one sorted vocabulary.
+def id_bytes(ids: np.ndarray) -> np.ndarray:
+    """Ids as numpy bytes (``S``): bytes as they are, str encoded as UTF-8 (surrogate
+    escapes back to the bytes they stood for)."""
+    if ids.dtype.kind == "S":
+        return ids
+    starts, lengths = runs(ids)  # each run of equal ids encoded once
+    encoded = [value.encode("utf-8", "surrogateescape") for value in ids[starts].tolist()]
+    array = np.array(encoded, dtype=f"S{max(map(len, encoded), default=1) or 1}")
+    return array if starts.shape[0] == ids.shape[0] else np.repeat(array, lengths)
 
-    Sorted as fixed-width numpy strings, several times faster than Python objects
-    and in the same order (by code point). Returns both codes and the vocabulary.
+
+def _text(value: bytes) -> str:
+    return value.decode("utf-8", "surrogateescape")
+
+
+def _words(ids: np.ndarray) -> np.ndarray:
+    """Bytes ids as rows of big-endian uint64 words, zero-padded: equal rows are equal
+    ids, and rows compare (word by word) as the ids compare byte-wise."""
+    width = -(-ids.dtype.itemsize // 8) * 8
+    words = np.ascontiguousarray(ids, dtype=f"S{width}").view(">u8")
+    return words.reshape(ids.shape[0], width // 8)
+
+
+def id_runs(ids: np.ndarray) -> np.ndarray:
+    """Where each run of equal ids starts (bytes ids)."""
+    words = _words(ids)
+    return np.flatnonzero(np.r_[True, (words[1:] != words[:-1]).any(axis=1)][: ids.shape[0]])
+
+
+def refuse_duplicate_pairs(qid: np.ndarray, docno: np.ndarray, name: str) -> None:
+    """Refuse a (qid, docno) pair listed twice (bytes ids)."""
+    code = _query_codes(qid, qid[:0])[0]
+    words = _words(docno)
+    _refuse_duplicates(*_sorted_keys(_hash(code, words)), code, words, qid, docno, name)
+
+
+def _query_codes(run_qid: np.ndarray, qrels_qid: np.ndarray):
+    """Codes of the query ids of both tables, numbered in byte-wise order, and the ids.
+
+    Only the ids at the starts of runs of equal ids are sorted: few, where a file is
+    grouped by query.
     """
-    both = np.concatenate([first, second]).astype(str)
-    uniques, codes = np.unique(both, return_inverse=True)
-    codes = codes.reshape(-1).astype(np.int64)
-    return codes[: first.shape[0]], codes[first.shape[0] :], uniques.astype(object)
+    starts = [id_runs(ids) for ids in (run_qid, qrels_qid)]
+    uniques = [ids[start] for ids, start in zip((run_qid, qrels_qid), starts)]
+    vocabulary, codes = np.unique(np.concatenate(uniques), return_inverse=True)
+    codes = codes.reshape(-1)
+    cut = starts[0].shape[0]
+    run_codes = np.repeat(codes[:cut], np.diff(np.r_[starts[0], run_qid.shape[0]]))
+    qrels_codes = np.repeat(codes[cut:], np.diff(np.r_[starts[1], qrels_qid.shape[0]]))
+    return run_codes, qrels_codes, decoded(vocabulary)
 
 
-def _refuse_duplicates(key: np.ndarray, qid: np.ndarray, docno: np.ndarray, name: str) -> None:
-    order = np.argsort(key, kind="stable")
-    repeated = np.flatnonzero(key[order][1:] == key[order][:-1])
-    if repeated.shape[0]:
-        row = order[repeated[0] + 1]
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(31))
+
+
+def _hash(code: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of (query code, words of a row); equal pairs hash equal."""
+    key = code.astype(np.uint64) * _MIX[0]
+    for i in range(words.shape[1]):
+        key ^= words[:, i]
+        key *= _MIX[1]
+        key ^= key >> _MIX[2]
+    return key
+
+
+def _sorted_keys(key: np.ndarray, n_rows: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The keys (their high bits) sorted, and the row of each: one sort of the keys
+    with the row number packed into their low bits (several times faster than an
+    argsort); ``n_rows`` rows at most, to compare with another table's. Keys equal in
+    their high bits are candidates, to be checked."""
+    n_rows = key.shape[0] if n_rows is None else n_rows
+    bits = np.uint64(max(1, (n_rows - 1).bit_length()))
+    packed = (key >> bits) << bits
+    packed |= np.arange(key.shape[0], dtype=np.uint64)
+    packed.sort()
+    rows = (packed & ((np.uint64(1) << bits) - np.uint64(1))).astype(np.intp)
+    return packed >> bits, rows
+
+
+def _candidates(high: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Rows whose key (high bits) another row shares, in input order."""
+    repeated = high[1:] == high[:-1]
+    shared = np.zeros(high.shape[0], dtype=bool)
+    shared[1:] |= repeated
+    shared[:-1] |= repeated
+    return np.sort(rows[shared])
+
+
+def _refuse_duplicates(high, rows, code, words, qid, docno, name: str) -> None:
+    """Refuse a (qid, docno) pair listed twice, checked exactly among the candidates."""
+    candidates = _candidates(high, rows)
+    if not candidates.shape[0]:
+        return
+    exact = np.column_stack([code[candidates].astype(np.uint64), words[candidates]])
+    _, first, inverse = np.unique(exact, axis=0, return_index=True, return_inverse=True)
+    again = np.flatnonzero(first[inverse.reshape(-1)] != np.arange(candidates.shape[0]))
+    if again.shape[0]:
+        row = candidates[again[0]]
         raise ValueError(
-            f"{name} lists document {docno[row]!r} of query {qid[row]!r} more than once; "
-            "each (qid, docno) pair may appear once."
+            f"{name} lists document {_text(docno[row])!r} of query {_text(qid[row])!r} "
+            "more than once; each (qid, docno) pair may appear once."
         )
 
 
 def join_run(run_qid: np.ndarray, run_docno: np.ndarray, qrels: TrecQrels) -> Joined:
     """Look up the relevance of each ranked document in the qrels, by (qid, docno).
 
-    Ids are 1-D object arrays of str. Refuses a (qid, docno) pair listed twice
-    in the run or in the qrels.
+    Ids are 1-D arrays of str (object) or bytes (numpy ``S``); bytes and their UTF-8
+    text match. Refuses a (qid, docno) pair listed twice in the run or in the qrels.
+    (qid, docno) pairs are hashed to 64 bits to find candidates; every match and
+    every duplicate is then checked byte for byte.
     """
-    run_q, qrels_q, qids = _codes(run_qid, qrels.qid)
-    run_d, qrels_d, docnos = _codes(run_docno, qrels.docno)
-    run_key = run_q * docnos.shape[0] + run_d
-    qrels_key = qrels_q * docnos.shape[0] + qrels_d
-    _refuse_duplicates(run_key, run_qid, run_docno, "run")
-    _refuse_duplicates(qrels_key, qrels.qid, qrels.docno, "qrels")
-    order = np.argsort(qrels_key)
-    sorted_key = qrels_key[order]
-    position = np.searchsorted(sorted_key, run_key).clip(max=sorted_key.shape[0] - 1)
-    found = sorted_key[position] == run_key
-    label = np.where(found, qrels.relevance[order[position]], np.nan)
-    return Joined(qids, run_q, qrels_q, run_d, label)
+    run_qid, run_docno = id_bytes(run_qid), id_bytes(run_docno)
+    qrels_qid, qrels_docno = id_bytes(qrels.qid), id_bytes(qrels.docno)
+    run_q, qrels_q, qids = _query_codes(run_qid, qrels_qid)
+    width = max(run_docno.dtype.itemsize, qrels_docno.dtype.itemsize)
+    run_words = _words(run_docno.astype(f"S{width}", copy=False))
+    qrels_words = _words(qrels_docno.astype(f"S{width}", copy=False))
+    n_rows = max(run_q.shape[0], qrels_q.shape[0])  # one packing for both tables
+    tables = []
+    for code, words, qid, docno, name in (
+        (run_q, run_words, run_qid, run_docno, "run"),
+        (qrels_q, qrels_words, qrels_qid, qrels_docno, "qrels"),
+    ):
+        high, rows = _sorted_keys(_hash(code, words), n_rows)
+        _refuse_duplicates(high, rows, code, words, qid, docno, name)
+        tables.append((high, rows))
+    # each qrels pair among the sorted run pairs (few searches in many), then checked
+    (run_high, run_rows), (qrels_high, qrels_rows) = tables
+    start = np.searchsorted(run_high, qrels_high, side="left")
+    count = np.searchsorted(run_high, qrels_high, side="right") - start
+    pair = np.repeat(np.arange(qrels_high.shape[0]), count)
+    offset = np.arange(pair.shape[0]) - np.repeat(np.cumsum(count) - count, count)
+    run_row, qrels_row = run_rows[start[pair] + offset], qrels_rows[pair]
+    same = (run_q[run_row] == qrels_q[qrels_row]) & (
+        run_words[run_row] == qrels_words[qrels_row]
+    ).all(axis=1)
+    label = np.full(run_q.shape[0], np.nan)
+    label[run_row[same]] = qrels.relevance[qrels_row[same]]
+    return Joined(qids, run_q, qrels_q, run_docno, label)
+
+
+def trec_order(joined: Joined, score: np.ndarray) -> np.ndarray | None:
+    """Rows reordered so that, ranked by score with ties in input order, each query
+    ranks as trec_eval ranks it: tied scores by decreasing document id (byte-wise).
+
+    Returns None when no query has tied scores (the rows already rank so), else a
+    permutation of the rows that moves only tied documents (and, rarely, other rows
+    whose hash they share), among themselves.
+    """
+    bits = np.ascontiguousarray(score, dtype=np.float64).view(np.uint64)
+    bits = np.where(score == 0, np.uint64(0), bits)  # -0.0 ties with 0.0
+    rows = _candidates(*_sorted_keys(_hash(joined.run_qid, bits[:, None])))
+    if not rows.shape[0]:
+        return None
+    words = _words(joined.docno[rows])
+    inverted = [~words[:, i] for i in range(words.shape[1] - 1, -1, -1)]
+    within = np.lexsort((*inverted, score[rows], joined.run_qid[rows]))
+    permutation = np.arange(score.shape[0])
+    permutation[rows] = rows[within]
+    return permutation
 
 
 def refuse_unjudged_run(joined: Joined) -> None:
@@ -650,13 +730,16 @@ def evaluate_run(
     label = joined.label
     if unjudged == "drop":  # trec_eval's -J: a negative level is pooled, not judged
         label = np.where(label < 0, np.nan, label)
+    run_qid = joined.run_qid
     if ties == "docno":
-        score, ties = trec_order_score(score, joined.docno_code), "first"
+        permutation, ties = trec_order(joined, score), "first"
+        if permutation is not None:
+            label, score, run_qid = label[permutation], score[permutation], run_qid[permutation]
     # the engine gets the query codes (in the order of the ids), not the strings
     per_query = query_scores(
         label,
         score,
-        qid=joined.run_qid,
+        qid=run_qid,
         metric=metric,
         k=k,
         gain=gain,

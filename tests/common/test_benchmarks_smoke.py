@@ -1,6 +1,7 @@
 """The benchmark scripts still run, at smoke size. No timing is checked."""
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +88,20 @@ def test_bench_kernel_smoke():
         assert "- grouped k=10: sklearn-ndcg ties='first' / C kernel = " in result.stdout
     else:
         assert "- note: C kernel skipped: " in result.stdout
+
+
+def test_bench_trec_smoke():
+    """The command and evaluate_run from files, timed; with a built trec_eval (beside
+    the test folder SKLEARN_NDCG_TREC_EVAL_TESTS names) also it, and the output check."""
+    folder = os.environ.get("SKLEARN_NDCG_TREC_EVAL_TESTS")
+    binary = Path(folder).parent / "trec_eval" if folder else None
+    extra = ["--trec-eval", str(binary)] if binary is not None and binary.is_file() else []
+    result = _run("bench_trec.py", "--no-peers", *extra)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    for row in ("sklearn-ndcg trec-eval (numpy only)", "evaluate_run from files"):
+        assert f"\n| {row} | " in result.stdout
+    for peer in ("ranx", "pytrec_eval"):
+        assert f"- note: {peer} skipped: " in result.stdout
+    if extra:
+        assert "| trec_eval (C) | " in result.stdout
+        assert "byte-identical to trec_eval's: True" in result.stdout
