@@ -5,7 +5,8 @@ and DCG, the multi-cutoff path ``at_cutoffs`` behind the scorers with several
 ``k``, and the scorers) x pool (none, or one with each ``unjudged`` x
 ``missing_queries``) x ``normalize`` (NDCG only) x weights (none,
 ``sample_weight``, ``document_weight``, both); within each row every tie rule x
-``k`` (x ``log_base`` for DCG). Combinations the API refuses (a pool on 2-D input,
+``k`` (``log_base=e`` with ``k=3`` for DCG; a scorer routes its options to
+``ndcg_score`` / ``dcg_score``, so its rows take four (ties, k) pairs). Combinations the API refuses (a pool on 2-D input,
 ``sample_weight`` with ``missing_queries="zero"``) are checked to raise. Then every
 unjudged marker the docs name (None, NaN, ``pd.NA``) in every container.
 
@@ -62,31 +63,32 @@ class _ScoresInX(RegressorMixin, BaseEstimator):
 
 
 def _data(seed: int, *, pool: bool, negative: bool) -> dict:
-    """Long-format ranking of 9 queries (1 to 9 documents, shuffled rows, tied scores),
+    """Long-format ranking of 5 queries (1 to 7 documents, shuffled rows, tied scores),
     its document and query weights and, with ``pool``, unjudged documents (None) and a
     pool that judges the ranked labels plus unranked documents, two queries the
-    ranking lacks, and not query 8 (ranked but unjudged, so left out)."""
+    ranking lacks, and not the last query (ranked but not judged, so left out)."""
     rng = np.random.default_rng(seed)
-    sizes = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    sizes = [1, 3, 5, 7, 4]
+    last = len(sizes) - 1
     codes = np.repeat(np.arange(len(sizes)), sizes)
     rng.shuffle(codes)
     qid = (codes * 7 + 100).tolist()
     labels = rng.integers(-1 if negative else 0, 4, codes.size).astype(float).tolist()
-    labels[int(np.flatnonzero(codes == 5)[0])] = 3.0  # a relevant document in a query
+    labels[int(np.flatnonzero(codes == 2)[0])] = 3.0  # a relevant document in a query
     scores = rng.integers(0, 4, codes.size).tolist()  # heavy ties
     doc_weight = rng.choice([0.0, 0.5, 1.0, 2.0, 3.0], codes.size).tolist()
     query_weight = dict(zip(sorted(set(qid)), rng.uniform(0.5, 3.0, len(sizes))))
     data = dict(qid=qid, y=labels, score=scores, doc_weight=doc_weight)
     data["sample_weight"] = [float(query_weight[q]) for q in qid]
     if pool:
-        judged_rows = [i for i in range(codes.size) if codes[i] != 8]
+        judged_rows = [i for i in range(codes.size) if codes[i] != last]
         pool_qid = [qid[i] for i in judged_rows]
         pool_y = [labels[i] for i in judged_rows]
-        for i in rng.choice(codes.size, 6, replace=False):  # unjudged ranked documents
+        for i in rng.choice(codes.size, 8, replace=False):  # unjudged ranked documents
             if labels[i] <= 0:
                 labels[i] = None
         low = -1 if negative else 0
-        for code in range(8):  # judged, never ranked (missed relevant and negatives)
+        for code in range(last):  # judged, never ranked (missed relevant and negatives)
             extra = rng.integers(low, 4, int(rng.integers(0, 4))).tolist()
             pool_qid += [code * 7 + 100] * len(extra)
             pool_y += [float(v) for v in extra]
@@ -213,10 +215,16 @@ def test_combination_against_reference(entry, pool_name, normalize, weights):
     data = _data(seed, pool=pool_options is not None, negative=normalize == "minmax")
     unjudged, missing_queries = pool_options or ("zero", "drop")
     pool = None if pool_options is None else JudgmentPool(*data["pool"])
-    log_bases = [None, math.e] if metric == "dcg" and entry in ENTRIES[:4] else [None]
     refused = pool is not None and missing_queries == "zero"
     refused = refused and weights in ("sample_weight", "both_weights")
-    for ties, k, log_base in itertools.product(TIES, KS, log_bases):
+    rules = itertools.product(TIES, KS)
+    if entry in MULTI_K:  # their cutoffs are MULTI_KS
+        rules = [(ties, None) for ties in TIES]
+    elif "scorer" in entry:  # a scorer routes its options to ndcg_score / dcg_score,
+        rules = zip(TIES, [None, 1, 3, 3])  # whose rows take every ties x k
+    for ties, k in rules:
+        # the base of the logarithm matters for DCG only (it cancels in NDCG)
+        log_base = math.e if metric == "dcg" and entry in ENTRIES[:4] and k == 3 else None
         combination = dict(
             pool=pool, unjudged=unjudged, missing_queries=missing_queries, weights=weights,
             normalize=normalize, ties=ties, k=k, log_base=log_base,
