@@ -2,13 +2,15 @@
 
 One table: entry point (``ndcg_score``, ``dcg_score``, ``query_scores`` for NDCG
 and DCG, the multi-cutoff path ``at_cutoffs`` behind the scorers with several
-``k``, and the scorers) x pool (none, or one with each ``unjudged`` x
-``missing_queries``) x ``normalize`` (NDCG only) x weights (none,
-``sample_weight``, ``document_weight``, both); within each row every tie rule x
-``k`` (``log_base=e`` with ``k=3`` for DCG; a scorer routes its options to
-``ndcg_score`` / ``dcg_score``, so its rows take four (ties, k) pairs). Combinations the API refuses (a pool on 2-D input,
-``sample_weight`` with ``missing_queries="zero"``) are checked to raise. Then every
-unjudged marker the docs name (None, NaN, ``pd.NA``) in every container.
+``k``, and the scorers with one and with several ``k``) x pool (none, or one with
+each ``unjudged`` x ``missing_queries``; the scorers take a pool through routing,
+with the defaults of the two) x ``normalize`` (NDCG only) x weights (none,
+``sample_weight``, ``document_weight``, both). Within each row: every tie rule x
+``k`` (``log_base=e`` with ``k=3`` for DCG); a scorer routes its options to
+``ndcg_score`` / ``dcg_score``, so its rows take four (ties, k) pairs. The
+combination the API refuses (``sample_weight`` with ``missing_queries="zero"``) is
+checked to raise. Then every unjudged marker the docs name (None, NaN, ``pd.NA``)
+in every container, negative labels with min-max and DCG.
 
 Expected values: ``tests/_reference.py`` (plain Python, one query at a time, the
 definitions cited there), never the package.
