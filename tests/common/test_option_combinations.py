@@ -113,13 +113,9 @@ def _combinations():
         metric = "dcg" if "dcg" in entry.replace("ndcg", "") else "ndcg"
         normalizes = ["ideal"] if metric == "dcg" else ["ideal", "minmax"]
         for pool, normalize, weights in itertools.product(_pools_of(entry), normalizes, WEIGHTS):
-            marks = []
-            if entry in MULTI_K and pool != "no_pool":
-                marks = pytest.mark.xfail(raises=TypeError, strict=True, reason="no pool yet")
             yield pytest.param(
-                entry, pool, normalize, weights, id=f"{entry}-{pool}-{normalize}-{weights}",
-                marks=marks,
-            )  # fmt: skip
+                entry, pool, normalize, weights, id=f"{entry}-{pool}-{normalize}-{weights}"
+            )
 
 
 def _call(entry, data, *, pool, unjudged, missing_queries, weights, normalize, ties, k, log_base):
