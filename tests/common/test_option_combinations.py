@@ -234,3 +234,88 @@ def test_combination_against_reference(entry, pool_name, normalize, weights):
             continue
         got = _call(entry, data, **combination)
         _assert_same(got, _expected(entry, data, **combination), what)
+
+
+# --- every unjudged marker in every container -------------------------------------
+
+pd = pytest.importorskip("pandas")
+
+MARKERS = {"None": None, "NaN": float("nan"), "pd.NA": pd.NA}
+CONTAINERS = {  # name -> (build from a list of labels and markers, markers it holds)
+    "list": (list, ("None", "NaN", "pd.NA")),
+    "ndarray_object": (lambda v: np.array(v, dtype=object), ("None", "NaN", "pd.NA")),
+    "ndarray_float": (lambda v: np.array(v, dtype=float), ("None", "NaN")),
+    "series_object": (lambda v: pd.Series(v, dtype=object), ("None", "NaN", "pd.NA")),
+    "series_float": (lambda v: pd.Series(v, dtype=float), ("None", "NaN")),
+    "series_Float64": (lambda v: pd.Series(v, dtype="Float64"), ("None", "NaN", "pd.NA")),
+    "series_Int64": (lambda v: pd.Series(v, dtype="Int64"), ("None", "NaN", "pd.NA")),
+}
+MARKER_ENTRIES = ["ndcg_unjudged_zero", "ndcg_unjudged_drop", "dcg_score", "ndcg_scorer_multi_k"]
+
+
+def _marker_cases():
+    for container, (_, markers) in CONTAINERS.items():
+        for marker, entry in itertools.product(markers, MARKER_ENTRIES):
+            yield pytest.param(container, marker, entry, id=f"{container}-{marker}-{entry}")
+
+
+@pytest.mark.parametrize("container, marker, entry", list(_marker_cases()))
+def test_unjudged_marker_in_container(container, marker, entry):
+    """A missing label marks an unjudged document, whatever marker and container
+    (the docs of ``pool``: NaN, None, ``pd.NA``); the input is not modified."""
+    data = _data([99, len(entry)], pool=True, negative=False)
+    labels = [MARKERS[marker] if v is None else int(v) for v in data["y"]]
+    y_true = CONTAINERS[container][0](labels)
+    before = pd.Series(y_true, dtype=object).copy()
+    pool, qid, score = JudgmentPool(*data["pool"]), np.array(data["qid"]), data["score"]
+    options = dict(ties="average", k=3)
+    if entry == "ndcg_scorer_multi_k":
+        got = make_ndcg_scorer(k=MULTI_KS)(
+            _ScoresInX(), np.array(score, dtype=float)[:, np.newaxis], y_true, qid=qid, pool=pool
+        )
+        expected = {
+            f"ndcg@{c}": ref.mean(
+                ref.evaluate(data["y"], score, qid=data["qid"], pool=data["pool"], k=c)
+            )
+            for c in MULTI_KS
+        }
+    else:
+        metric = "dcg" if entry == "dcg_score" else "ndcg"
+        unjudged = "drop" if entry.endswith("drop") else "zero"
+        function = dcg_score if metric == "dcg" else ndcg_score
+        got = function(y_true, score, qid=qid, pool=pool, unjudged=unjudged, **options)
+        expected = ref.mean(
+            ref.evaluate(
+                data["y"],
+                score,
+                qid=data["qid"],
+                pool=data["pool"],
+                metric=metric,
+                unjudged=unjudged,
+                **options,
+            )  # fmt: skip
+        )
+    _assert_same(got, expected, f"{container} {marker} {entry}")
+    pd.testing.assert_series_equal(pd.Series(y_true, dtype=object), before)
+
+
+# --- negative labels ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k", KS, ids=[f"k{k}" for k in KS])
+def test_negative_labels_minmax_and_dcg(k):
+    """Min-max NDCG takes negative labels with the built-in gains (docs of
+    ``normalize``); DCG ignores ``normalize``, so the built-in gains refuse them
+    there, while a mapping with negative gains gives the reference DCG."""
+    y = [1, -1, 0, 2, -1, 0, 1, -1]
+    score = [3, 3, 2, 1, 0, 2, 2, 1]
+    qid = [1, 1, 1, 1, 2, 2, 2, 2]
+    expected = ref.evaluate(y, score, qid=qid, normalize="minmax", k=k)
+    got = query_scores(y, score, qid=qid, normalize="minmax", k=k)
+    _assert_same(dict(zip(got.qid.tolist(), zip(got.score, got.weight))), expected, "minmax")
+    with pytest.raises(ValueError, match="negative relevance labels"):
+        query_scores(y, score, qid=qid, metric="dcg", normalize="minmax", k=k)
+    signed = {-1: -1.0, 0: 0.0, 1: 1.0, 2: 3.0}
+    expected = ref.evaluate(y, score, qid=qid, metric="dcg", gain=signed, k=k)
+    got = query_scores(y, score, qid=qid, metric="dcg", gain=signed, k=k, normalize="minmax")
+    _assert_same(dict(zip(got.qid.tolist(), zip(got.score, got.weight))), expected, "dcg")
