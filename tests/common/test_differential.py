@@ -15,10 +15,11 @@ those of the canonical input:
 - the package itself on the same input as plain int64/float64 arrays.
 
 Cases with a missing value injected into a nullable column must raise the
-documented ``ValueError`` instead. The realistic cases (``REALISTIC``) add the sizes of real
-data: more than 32 distinct query lengths (shared padded blocks), long queries,
-chunked blocks, 2-D input, pools, document weights and min-max. ``python tests/test_differential.py`` runs the
-cases and prints their number and the worst relative error.
+documented ``ValueError`` instead. The realistic cases (``REALISTIC``) add the
+sizes of real data: more than 32 distinct query lengths (shared padded blocks), long
+queries, chunked blocks, 2-D input, pools, document weights and min-max.
+``python tests/test_differential.py`` runs the random cases and prints their
+number and the worst relative error.
 """
 
 from __future__ import annotations
