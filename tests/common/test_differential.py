@@ -527,3 +527,47 @@ def test_realistic_cases_reach_every_engine_path():
     assert len(set(big["scores"])) > len({float(s) for s in big["scores"]})
     ids = make_realistic_case(next(n for n in REALISTIC if "int64_above" in n))["qid"]
     assert len(set(ids)) > len({float(q) for q in ids})
+
+
+@pytest.mark.parametrize("name", [n for n in REALISTIC if "pool" not in n])
+def test_tie_diagnostics_realistic(name):
+    """tie_diagnostics on the realistic cases: the pessimistic and optimistic NDCG of
+    the reference, and whether the top k ends inside a tie group (the k-th and the
+    (k+1)-th largest scores of a query of more than k documents are equal)."""
+    from sklearn_ndcg import tie_diagnostics
+
+    case = make_realistic_case(name)
+    y, y_score, options = _realistic_inputs(case)
+    options.pop("document_weight", None)
+    k = case["k"] or 10
+    normalize = case.get("normalize", "ideal")
+    gain = case.get("gain", "linear")
+    got = tie_diagnostics(y, y_score, k=k, gain=gain, normalize=normalize, **options)
+    if case["layout"] == "2d":
+        width = case["sizes"][0]
+        queries = {
+            i: (
+                case["labels"][i * width : (i + 1) * width],
+                case["scores"][i * width : (i + 1) * width],
+            )
+            for i in range(case["n_queries"])
+        }
+    else:
+        queries = {}
+        for q, label, score in zip(case["qid"], case["labels"], case["scores"]):
+            queries.setdefault(q, ([], []))
+            queries[q][0].append(label)
+            queries[q][1].append(score)
+    ids = sorted(queries)
+    assert got.qid.tolist() == ids
+    for field in ("pessimistic", "optimistic"):
+        want = [
+            ref.query_value(*queries[q], ties=field, k=k, gain=gain, normalize=normalize)
+            for q in ids
+        ]
+        np.testing.assert_allclose(getattr(got, field), want, rtol=TOLERANCE, atol=1e-13)
+    cut = []
+    for q in ids:
+        ranked = sorted(queries[q][1], reverse=True)
+        cut.append(len(ranked) > k and ranked[k - 1] == ranked[k])
+    assert got.cut.tolist() == cut
