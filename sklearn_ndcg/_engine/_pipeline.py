@@ -185,7 +185,14 @@ def sums_at_cutoffs(
             document_weight=staged.document_weight,
         )
     check_overflow(result.dcg, staged.gains, staged.document_weight)
+    return values_at_cutoffs(result, metric, zero_division, staged.document_weight)
+
+
+def values_at_cutoffs(
+    result: QueryDCG, metric: str, zero_division: float, document_weight
+) -> np.ndarray:
+    """DCG@k, or NDCG@k, of each query from its sums of shape (n_queries, n_cutoffs)."""
     if metric == "dcg":
         return result.dcg
     flat = QueryDCG(*(None if a is None else a.ravel() for a in result))
-    return ndcg_per_query(flat, zero_division, staged.document_weight).reshape(result.dcg.shape)
+    return ndcg_per_query(flat, zero_division, document_weight).reshape(result.dcg.shape)

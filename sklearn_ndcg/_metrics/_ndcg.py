@@ -10,8 +10,14 @@ from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
 from .._engine._aggregate import weighted_mean
-from .._engine._pipeline import ndcg_per_query, query_dcg, stage_cutoffs, sums_at_cutoffs
-from .._engine._pool import JudgmentPool, pool_query_bounds
+from .._engine._pipeline import (
+    ndcg_per_query,
+    query_dcg,
+    stage_cutoffs,
+    sums_at_cutoffs,
+    values_at_cutoffs,
+)
+from .._engine._pool import JudgmentPool, pool_query_bounds, pool_sums, stage_pool
 from .._engine._validation import check_log_base
 from .._options import (
     COMMON_PARAMS,
@@ -216,6 +222,7 @@ def _per_query(
         **DOCUMENT_WEIGHT,
         "ks": ["array-like"],
         "metric": [StrOptions({"ndcg", "dcg"})],
+        "pool": POOL["pool"],
     },
     prefer_skip_nested_validation=True,
 )
@@ -233,14 +240,36 @@ def at_cutoffs(
     ties: str = "average",
     zero_division: float = 0.0,
     normalize: str = "ideal",
+    pool: JudgmentPool | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """NDCG@k (or DCG@k) of each query for every cutoff in ``ks``, from one ranking.
 
-    The options are those of :func:`query_scores`; ``ks`` holds positive
-    integers, checked by the caller. Returns the per-query values,
+    The options are those of :func:`query_scores` (a ``pool`` with the default
+    ``unjudged`` and ``missing_queries``, as the scorers take it); ``ks`` holds
+    positive integers, checked by the caller. Returns the per-query values,
     shape (n_queries, n_cutoffs), and the query weights (None without
     ``sample_weight``).
     """
+    if pool is not None:
+        staged = stage_pool(
+            y_true,
+            y_score,
+            pool,
+            qid=qid,
+            sample_weight=sample_weight,
+            document_weight=document_weight,
+            unjudged=DEFAULT_UNJUDGED,
+            missing_queries=DEFAULT_MISSING_QUERIES,
+        )
+        result = pool_sums(
+            staged,
+            gain=gain,
+            discount=discount,
+            ties=ties,
+            normalize=normalize if metric == "ndcg" else None,
+            ks=np.asarray(ks),
+        )
+        return values_at_cutoffs(result, metric, zero_division, document_weight), staged.weight
     staged = stage_cutoffs(
         y_true,
         y_score,

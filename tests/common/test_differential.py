@@ -15,8 +15,11 @@ those of the canonical input:
 - the package itself on the same input as plain int64/float64 arrays.
 
 Cases with a missing value injected into a nullable column must raise the
-documented ``ValueError`` instead. ``python tests/test_differential.py`` runs the
-cases and prints their number and the worst relative error.
+documented ``ValueError`` instead. The realistic cases (``REALISTIC``) add the
+sizes of real data: more than 32 distinct query lengths (shared padded blocks), long
+queries, chunked blocks, 2-D input, pools, document weights and min-max.
+``python tests/test_differential.py`` runs the random cases and prints their
+number and the worst relative error.
 """
 
 from __future__ import annotations
@@ -299,3 +302,272 @@ if __name__ == "__main__":
             worst = max(worst, run_case(make_case(rng)))
             n_cases += 1
     print(f"{n_cases} cases; worst relative error against the exact reference: {worst:.3g}")
+
+
+# --- realistic sizes: every path of the engine ---------------------------------------
+#
+# Many queries of many lengths: beyond 32 distinct sizes queries share padded blocks
+# (``_EXACT_WIDTHS`` and ``_bucket_widths`` in ``_engine/_queries.py``), and a block of
+# more than 2**16 cells is cut into chunks (``MAX_CELLS``). Each case is one layout:
+# rows interleaved ("shuffled"), each query contiguous with unsorted ids ("grouped"),
+# equal-size sorted queries read as one matrix ("dense"), 2-D input ("2d"); long
+# queries (150 and 300 documents), one-document queries, queries without a relevant
+# document, heavy ties (a handful of distinct scores). Query ids close together above
+# 2**53 (int64, uint64) or strings; integer scores between 2**53 and 2**54 (float64
+# would merge neighbours). Expected values: ``tests/_reference.py``.
+
+REALISTIC = {  # id -> options of the case
+    "shuffled-int64_above_2p53-float_ties-average-k10-minmax-document_weight": dict(
+        layout="shuffled", qid="int64_2p53", score="float_ties", ties="average", k=10,
+        normalize="minmax", document_weight=True,
+    ),
+    "shuffled-uint64_top-int_2p53_2p54-first-kNone-ideal-sample_weight": dict(
+        layout="shuffled", qid="uint64_top", score="int_2p53", ties="first", k=None,
+        sample_weight=True,
+    ),
+    "grouped-str-float_ties-pessimistic-k1-minmax": dict(
+        layout="grouped", qid="str", score="float_ties", ties="pessimistic", k=1,
+        normalize="minmax",
+    ),
+    "grouped-int64_above_2p53-int_2p53_2p54-optimistic-k100-exponential-both_weights": dict(
+        layout="grouped", qid="int64_2p53", score="int_2p53", ties="optimistic", k=100,
+        gain="exponential", sample_weight=True, document_weight=True,
+    ),
+    "shuffled-int64_above_2p53-float_ties-average-kNone-reciprocal-pool_drop_zero-minmax": dict(
+        layout="shuffled", qid="int64_2p53", score="float_ties", ties="average", k=None,
+        discount="reciprocal", pool=("drop", "zero"), normalize="minmax", document_weight=True,
+    ),
+    "grouped-uint64_top-float_ties-first-k10-pool_zero_drop-sample_weight": dict(
+        layout="grouped", qid="uint64_top", score="float_ties", ties="first", k=10,
+        pool=("zero", "drop"), sample_weight=True,
+    ),
+    "dense_chunked-int64_above_2p53-float_ties-average-k10-minmax": dict(
+        layout="dense", qid="int64_2p53", score="float_ties", ties="average", k=10,
+        normalize="minmax", document_weight=True,
+    ),
+    "2d-float_ties-average-k5-both_weights": dict(
+        layout="2d", score="float_ties", ties="average", k=5, sample_weight=True,
+        document_weight=True,
+    ),
+    "2d-int_2p53_2p54-pessimistic-kNone-minmax": dict(
+        layout="2d", score="int_2p53", ties="pessimistic", k=None, normalize="minmax",
+    ),
+}  # fmt: skip
+CUTOFFS = [1, 10, 100]
+
+
+def _realistic_sizes(rng, layout: str) -> list[int]:
+    if layout == "dense":  # 270 x 250 = 67,500 cells: two chunks of one block
+        return [250] * 270
+    if layout == "2d":
+        return [60] * 25
+    distinct = rng.choice(np.arange(2, 80), 38, replace=False).tolist()  # > 32 sizes
+    return [1, 1, 1, *distinct, 5, 5, 17, 150, 300]  # one-document and long queries
+
+
+def make_realistic_case(name: str) -> dict:
+    spec = REALISTIC[name]
+    rng = np.random.default_rng([2028, list(REALISTIC).index(name)])
+    sizes = _realistic_sizes(rng, spec["layout"])
+    n_queries = len(sizes)
+    codes = np.repeat(np.arange(n_queries), sizes)
+    low = -1 if spec.get("normalize") == "minmax" else 0
+    labels = rng.choice([low, 0, 0, 0, 1, 1, 2, 3, 4], codes.size).astype(float)
+    labels[np.isin(codes, [2, 7])] = 0.0  # no relevant document: zero_division
+    canonical_scores = rng.integers(0, 7, codes.size)  # heavy ties
+    if spec["layout"] == "shuffled":
+        order = rng.permutation(codes.size)
+    elif spec["layout"] == "grouped":  # contiguous queries, ids in no order
+        order = np.concatenate([np.flatnonzero(codes == c) for c in rng.permutation(n_queries)])
+    else:
+        order = np.arange(codes.size)
+    codes, labels, canonical_scores = codes[order], labels[order], canonical_scores[order]
+    case = dict(spec, codes=codes, labels=labels.tolist(), n_queries=n_queries, sizes=sizes)
+    if spec["score"] == "int_2p53":  # neighbours above 2**53 that float64 would merge
+        case["scores"] = [2**53 + int(s) for s in canonical_scores]
+        case["y_score"] = np.array(case["scores"], dtype=np.int64)
+    else:
+        case["scores"] = (canonical_scores * 0.5).tolist()
+        case["y_score"] = np.array(case["scores"])
+    ids = {
+        "int64_2p53": [2**53 + j for j in range(n_queries)],  # consecutive, beyond 2**53
+        "uint64_top": [2**64 - 1 - n_queries + j for j in range(n_queries)],
+        "str": [f"query-{j:04d}" for j in range(n_queries)],
+    }.get(spec.get("qid"), list(range(n_queries)))
+    case["qid"] = [ids[c] for c in codes]
+    dtype = {"int64_2p53": np.int64, "uint64_top": np.uint64}.get(spec.get("qid"))
+    case["qid_array"] = np.array(case["qid"], dtype=dtype)
+    if spec.get("sample_weight"):
+        per_query = rng.uniform(0.1, 3.0, n_queries)
+        case["sample_weight"] = per_query[codes].tolist()
+    if spec.get("document_weight"):
+        case["document_weight"] = rng.choice([0.0, 0.5, 1.0, 2.5], codes.size).tolist()
+    if spec.get("pool"):
+        judged = ~np.isin(codes, [3, 11])  # ranked queries the pool lacks: left out
+        pool_qid = [q for q, j in zip(case["qid"], judged) if j]
+        pool_y = [y for y, j in zip(case["labels"], judged) if j]
+        for q in rng.choice(np.setdiff1d(np.arange(n_queries), [3, 11]), 20, replace=False):
+            # judged documents the ranking lacks
+            pool_qid += [ids[q]] * 3
+            pool_y += rng.choice([low, 0, 2, 4], 3).astype(float).tolist()
+        pool_qid += [ids[0] - 1 if isinstance(ids[0], int) else "zz"] * 2  # not ranked
+        pool_y += [2.0, 1.0]
+        unjudged = rng.random(codes.size) < 0.15
+        case["labels"] = [None if u and y <= 0 else y for u, y in zip(unjudged, labels.tolist())]
+        case["pool_data"] = (pool_qid, pool_y)
+    return case
+
+
+def _realistic_inputs(case):
+    """The package's inputs: long format, or 2-D rows for the "2d" layout."""
+    if case["layout"] != "2d":
+        y = np.array([np.nan if v is None else v for v in case["labels"]])
+        options = {"qid": case["qid_array"]}
+        for name in ("sample_weight", "document_weight"):
+            if name in case:
+                options[name] = np.array(case[name])
+        return y, case["y_score"], options
+    shape = (case["n_queries"], case["sizes"][0])
+    options = {}
+    if "sample_weight" in case:
+        options["sample_weight"] = np.array(case["sample_weight"]).reshape(shape)[:, 0]
+    if "document_weight" in case:
+        options["document_weight"] = np.array(case["document_weight"]).reshape(shape)
+    return np.array(case["labels"]).reshape(shape), case["y_score"].reshape(shape), options
+
+
+@pytest.mark.parametrize("name", list(REALISTIC))
+def test_differential_realistic(name):
+    from sklearn_ndcg import JudgmentPool
+    from sklearn_ndcg._metrics._ndcg import at_cutoffs
+
+    case = make_realistic_case(name)
+    y, y_score, options = _realistic_inputs(case)
+    common = dict(ties=case["ties"], gain=case.get("gain", "linear"))
+    common["discount"] = case.get("discount", "log2")
+    normalize = case.get("normalize", "ideal")
+    pool_options, ref_pool = {}, {}
+    if case.get("pool"):
+        unjudged, missing_queries = case["pool"]
+        pool_options = dict(
+            pool=JudgmentPool(*case["pool_data"]), unjudged=unjudged,
+            missing_queries=missing_queries,
+        )  # fmt: skip
+        ref_pool = dict(pool_options, pool=case["pool_data"])
+    ref_options = {
+        name: case[name] for name in ("sample_weight", "document_weight") if name in case
+    }
+    qid = None if case["layout"] == "2d" else case["qid"]
+    if qid is None:  # nested rows for the reference
+        width = case["sizes"][0]
+        ref_options = {
+            "sample_weight": options["sample_weight"].tolist() if "sample_weight" in case else None,
+            "document_weight": options["document_weight"].tolist()
+            if "document_weight" in case
+            else None,
+        }
+        rows = [case["labels"][i : i + width] for i in range(0, len(case["labels"]), width)]
+        score_rows = [case["scores"][i : i + width] for i in range(0, len(case["scores"]), width)]
+    else:
+        rows, score_rows = case["labels"], case["scores"]
+
+    def expected(metric, k):
+        return ref.evaluate(
+            rows, score_rows, qid=qid, metric=metric, normalize=normalize, k=k,
+            **common, **ref_options, **ref_pool,
+        )  # fmt: skip
+
+    for metric in ("ndcg", "dcg"):
+        extra = {"normalize": normalize} if metric == "ndcg" else {}
+        if metric == "dcg" and normalize == "minmax":  # negative labels: the built-in
+            with pytest.raises(ValueError, match="negative"):  # gains refuse them in DCG
+                dcg_score(y, y_score, k=case["k"], **common, **options, **pool_options)
+            continue
+        want = expected(metric, case["k"])
+        got = query_scores(
+            y, y_score, metric=metric, k=case["k"], **common, **options, **pool_options, **extra
+        )
+        ids = sorted(want)
+        assert got.qid.tolist() == ids, name
+        np.testing.assert_allclose(
+            got.score, [want[q][0] for q in ids], rtol=TOLERANCE, atol=1e-13, err_msg=metric
+        )
+        function = ndcg_score if metric == "ndcg" else dcg_score
+        np.testing.assert_allclose(
+            function(y, y_score, k=case["k"], **common, **options, **pool_options, **extra),
+            ref.mean(want), rtol=TOLERANCE, atol=1e-13, err_msg=f"{metric} mean",
+        )  # fmt: skip
+        if case.get("pool") and case["pool"] != ("zero", "drop"):
+            continue  # the multi-cutoff path takes a pool with the default options only
+        pool_only = {"pool": pool_options["pool"]} if pool_options else {}
+        values, _ = at_cutoffs(
+            y, y_score, np.array(CUTOFFS), metric=metric, **common, **options, **pool_only,
+            **extra,
+        )  # fmt: skip
+        for j, cutoff in enumerate(CUTOFFS):
+            at_k = expected(metric, cutoff)
+            np.testing.assert_allclose(
+                values[:, j], [at_k[q][0] for q in ids], rtol=TOLERANCE, atol=1e-13,
+                err_msg=f"{metric}@{cutoff}",
+            )  # fmt: skip
+
+
+def test_realistic_cases_reach_every_engine_path():
+    """The realistic cases take the paths they claim: shared padded blocks (more than
+    _EXACT_WIDTHS distinct sizes), chunks of MAX_CELLS, float64-merging ids and scores."""
+    from sklearn_ndcg._engine import _queries
+
+    long_cases = [make_realistic_case(n) for n in REALISTIC if not n.startswith(("2d", "dense"))]
+    for case in long_cases:
+        assert len(set(case["sizes"])) > _queries._EXACT_WIDTHS
+        assert max(case["sizes"]) >= 300 and min(case["sizes"]) == 1
+    dense = make_realistic_case(next(n for n in REALISTIC if n.startswith("dense")))
+    assert dense["codes"].size > _queries.MAX_CELLS
+    big = make_realistic_case(next(n for n in REALISTIC if "int_2p53" in n))
+    assert len(set(big["scores"])) > len({float(s) for s in big["scores"]})
+    ids = make_realistic_case(next(n for n in REALISTIC if "int64_above" in n))["qid"]
+    assert len(set(ids)) > len({float(q) for q in ids})
+
+
+@pytest.mark.parametrize("name", [n for n in REALISTIC if "pool" not in n])
+def test_tie_diagnostics_realistic(name):
+    """tie_diagnostics on the realistic cases: the pessimistic and optimistic NDCG of
+    the reference, and whether the top k ends inside a tie group (the k-th and the
+    (k+1)-th largest scores of a query of more than k documents are equal)."""
+    from sklearn_ndcg import tie_diagnostics
+
+    case = make_realistic_case(name)
+    y, y_score, options = _realistic_inputs(case)
+    options.pop("document_weight", None)
+    k = case["k"] or 10
+    normalize = case.get("normalize", "ideal")
+    gain = case.get("gain", "linear")
+    got = tie_diagnostics(y, y_score, k=k, gain=gain, normalize=normalize, **options)
+    if case["layout"] == "2d":
+        width = case["sizes"][0]
+        queries = {
+            i: (
+                case["labels"][i * width : (i + 1) * width],
+                case["scores"][i * width : (i + 1) * width],
+            )
+            for i in range(case["n_queries"])
+        }
+    else:
+        queries = {}
+        for q, label, score in zip(case["qid"], case["labels"], case["scores"]):
+            queries.setdefault(q, ([], []))
+            queries[q][0].append(label)
+            queries[q][1].append(score)
+    ids = sorted(queries)
+    assert got.qid.tolist() == ids
+    for field in ("pessimistic", "optimistic"):
+        want = [
+            ref.query_value(*queries[q], ties=field, k=k, gain=gain, normalize=normalize)
+            for q in ids
+        ]
+        np.testing.assert_allclose(getattr(got, field), want, rtol=TOLERANCE, atol=1e-13)
+    cut = []
+    for q in ids:
+        ranked = sorted(queries[q][1], reverse=True)
+        cut.append(len(ranked) > k and ranked[k - 1] == ranked[k])
+    assert got.cut.tolist() == cut

@@ -5,7 +5,8 @@ The ids sit at the top of the range both dtypes hold, beyond 2**53 where both ar
 bits wide, and the pool also holds the neighbour id of each ranked query (a decoy
 with other labels), which float64 would merge with it. The expected values come from
 the exact reference ``tests/_reference.py`` (plain Python), the ideal DCG from the
-query's pool labels; the ids come back exactly, in the ranking's dtype.
+query's pool labels; the ids come back exactly, in the ranking's dtype. A second test
+does the same at a realistic size, with every pool option.
 """
 
 import itertools
@@ -59,3 +60,43 @@ def test_pool_ids_of_every_integer_pair(ranking_dtype, pool_dtype, missing_queri
         assert result.qid.dtype == np.dtype(ranking_dtype)
     want = [expected[q] for q in sorted(expected)]
     np.testing.assert_allclose(result.score, want, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("normalize", ["ideal", "minmax"])
+@pytest.mark.parametrize("unjudged, missing_queries", [("zero", "drop"), ("drop", "zero")])
+@pytest.mark.parametrize("ranking_dtype, pool_dtype", [("int64", "uint64"), ("uint64", "int64")])
+def test_pool_of_realistic_size(ranking_dtype, pool_dtype, unjudged, missing_queries, normalize):
+    """40 queries of 40 distinct lengths (up to 120 ranked documents; beyond 32 sizes
+    ranking and pool share padded blocks), ids consecutive above 2**53, unjudged
+    documents, judged documents not ranked (negative ones under min-max), queries of
+    the pool not ranked, document weights; the reference is ``tests/_reference.py``."""
+    rng = np.random.default_rng([ranking_dtype == "int64", unjudged == "zero", len(normalize)])
+    low = -1 if normalize == "minmax" else 0
+    sizes = rng.choice(np.arange(1, 121), 40, replace=False)
+    ids = [2**53 + j for j in range(sizes.size + 3)]  # the last 3 only in the pool
+    codes = rng.permutation(np.repeat(np.arange(sizes.size), sizes))
+    qid = [ids[c] for c in codes]
+    labels = rng.choice([low, 0, 0, 1, 2, 3], codes.size).astype(float).tolist()
+    scores = rng.integers(0, 8, codes.size).tolist()  # ties
+    document_weight = rng.choice([0.0, 0.5, 1.0, 2.0], codes.size).tolist()
+    pool_qid, pool_y = list(qid), list(labels)
+    for q in ids:  # judged, not ranked: every query's pool is longer than its ranking
+        extra = rng.choice([low, 0, 1, 3], int(rng.integers(1, 30))).astype(float).tolist()
+        pool_qid += [q] * len(extra)
+        pool_y += extra
+    y = [None if rng.random() < 0.2 and v <= 0 else v for v in labels]
+    options = dict(normalize=normalize, unjudged=unjudged, missing_queries=missing_queries)
+    expected = ref.evaluate(
+        y, scores, qid=qid, document_weight=document_weight, pool=(pool_qid, pool_y), **options
+    )
+    result = query_scores(
+        np.array([np.nan if v is None else v for v in y]),
+        np.array(scores, dtype=float),
+        qid=np.array(qid, dtype=ranking_dtype),
+        document_weight=np.array(document_weight),
+        pool=JudgmentPool(np.array(pool_qid, dtype=pool_dtype), pool_y),
+        **options,
+    )
+    assert result.qid.tolist() == sorted(expected)
+    want = [expected[q][0] for q in sorted(expected)]
+    np.testing.assert_allclose(result.score, want, rtol=1e-12, atol=1e-13)

@@ -63,8 +63,12 @@ DTYPES = [np.int64, np.int32, np.bool_, np.float32, np.float64]
 
 
 @st.composite
-def ragged(draw, *, gain_names=tuple(GAINS), label_dtypes=tuple(DTYPES)):
-    """Long-format input, options included, as a dict of keyword arguments."""
+def ragged(draw, *, gain_names=tuple(GAINS), label_dtypes=tuple(DTYPES), many=False):
+    """Long-format input, options included, as a dict of keyword arguments.
+
+    With ``many``, half the examples add 34 queries of 34 distinct lengths (1 to 40
+    documents, drawn from a seed): beyond ``_EXACT_WIDTHS`` (32) distinct sizes the
+    engine pads queries into shared blocks, a path small inputs never take."""
     gain_name = draw(st.sampled_from(gain_names))
     label_dtype = draw(st.sampled_from(label_dtypes))
     score_dtype = draw(st.sampled_from(DTYPES))
@@ -108,6 +112,26 @@ def ragged(draw, *, gain_names=tuple(GAINS), label_dtypes=tuple(DTYPES)):
     n_rows = sum(sizes)
     labels, scores = labels[:n_rows], scores[:n_rows]
     qid = [q for q, n in zip(ids, sizes) for _ in range(n)]
+    bulk = np.random.default_rng(draw(st.integers(0, 2**32 - 1))) if many else None
+    if bulk is not None and draw(st.booleans()):
+        bulk_sizes = bulk.permutation(np.arange(1, 41))[:34].tolist()
+        bulk_ids = [2 * 10**6 + j for j in range(len(bulk_sizes))]
+        bulk_ids = {"negative": [-i for i in bulk_ids], "string": [f"b{i}" for i in bulk_ids]}.get(
+            id_kind, bulk_ids
+        )
+        n_bulk = sum(bulk_sizes)
+        labels += bulk.integers(low_label, high_label + 1, n_bulk).tolist()
+        if score_dtype is np.bool_:
+            scores += bulk.integers(0, 2, n_bulk).astype(bool).tolist()
+        elif score_dtype in (np.float32, np.float64):
+            scores += bulk.choice([-2.5, 0.0, 0.1, 0.3, 1.0, 7.75], n_bulk).tolist()
+        else:
+            scores += bulk.integers(-3, 4, n_bulk).tolist()
+        qid += [q for q, n in zip(bulk_ids, bulk_sizes) for _ in range(n)]
+        ids, sizes = ids + bulk_ids, sizes + bulk_sizes
+        n_rows += n_bulk
+    else:
+        bulk = None
 
     weighted = draw(st.booleans())
     if weighted:
@@ -124,7 +148,7 @@ def ragged(draw, *, gain_names=tuple(GAINS), label_dtypes=tuple(DTYPES)):
         weight = None
 
     # interleave the rows of the queries
-    order = draw(st.permutations(range(n_rows)))
+    order = bulk.permutation(n_rows) if bulk is not None else draw(st.permutations(range(n_rows)))
     y_true = np.array(labels)[order].astype(label_dtype)
     y_score = np.array(scores)[order].astype(score_dtype)
     qid = np.array(qid)[order]
@@ -161,7 +185,7 @@ def _call(fn, *args, **kwargs):
 
 
 @PROFILE
-@given(case=ragged())
+@given(case=ragged(many=True))
 def test_engine_equals_reference(case):
     """ndcg_score, dcg_score and query_scores equal the slow reference."""
     y_true, y_score, qid = case["y_true"], case["y_score"], case["qid"]
