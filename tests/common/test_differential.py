@@ -308,7 +308,7 @@ if __name__ == "__main__":
 #
 # Many queries of many lengths: beyond 32 distinct sizes queries share padded blocks
 # (``_EXACT_WIDTHS`` and ``_bucket_widths`` in ``_engine/_queries.py``), and a block of
-# more than 2**16 cells is cut into chunks (``MAX_CELLS``). Each case is one layout:
+# more than ``MAX_CELLS`` cells is cut into chunks. Each case is one layout:
 # rows interleaved ("shuffled"), each query contiguous with unsorted ids ("grouped"),
 # equal-size sorted queries read as one matrix ("dense"), 2-D input ("2d"); long
 # queries (150 and 300 documents), one-document queries, queries without a relevant
