@@ -49,6 +49,7 @@ import difflib
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -275,11 +276,18 @@ def mutants(module):
                     "module": module,
                     "id": len(found),
                     "line": node.lineno,
+                    "col": node.col_offset + 1,
                     "mutation": description,
                     "code": lines[node.lineno - 1].strip(),
                     "where": (path, index),
                 }
             )
+    seen = set()
+    for m in found:  # the key names a mutant in tests/MUTANTS.md and in the logs
+        m["key"] = f"{m['line']}:{m['col']} {m['mutation']}"
+        while m["key"] in seen:
+            m["key"] += "'"
+        seen.add(m["key"])
     return found
 
 
@@ -304,14 +312,26 @@ def selection(module):
 
 
 def equivalents():
-    """{(module, line, mutation)} from the table of tests/MUTANTS.md."""
+    """{(module, key)} from the table of tests/MUTANTS.md: module, line:col, mutation."""
     found = set()
     if EQUIVALENTS.exists():
         for row in EQUIVALENTS.read_text().splitlines():
             cells = [c.strip() for c in row.strip().strip("|").split("|")]
-            if len(cells) >= 3 and cells[0].startswith("`_") and cells[1].isdigit():
-                found.add((cells[0].strip("`").removesuffix(".py"), int(cells[1]), cells[2]))
+            if len(cells) >= 3 and re.fullmatch(r"`_\w+\.py`", cells[0]):
+                found.add((cells[0].strip("`").removesuffix(".py"), f"{cells[1]} {cells[2]}"))
     return found
+
+
+def with_keys(records):
+    """Records of a log with the keys of their mutants (by id: the code must not have
+    moved since the log was written)."""
+    current = {module: mutants(module) for module in {r["module"] for r in records}}
+    for r in records:
+        m = current[r["module"]][r["id"]]
+        if (m["line"], m["mutation"]) != (r["line"], r["mutation"]):
+            sys.exit(f"{r['module']} #{r['id']} is no longer {r['mutation']} at line {r['line']}")
+        r["key"] = m["key"]
+    return records
 
 
 def run_one(mutant, tests, workdir, timeout):
@@ -353,10 +373,7 @@ def table(results):
             continue
         n = len(mine)
         killed = sum(r["status"] != "survived" for r in mine)
-        eq = sum(
-            r["status"] == "survived" and (module, r["line"], r["mutation"]) in equivalent
-            for r in mine
-        )
+        eq = sum(r["status"] == "survived" and (module, r["key"]) in equivalent for r in mine)
         survived = n - killed - eq
         for j, v in enumerate((n, killed, survived, eq)):
             totals[j] += v
@@ -401,22 +418,17 @@ def main(argv=None):
     previous = []
     if args.resume:
         previous = [json.loads(line) for line in args.resume.read_text().splitlines() if line]
+        previous = with_keys(previous)
         modules = [m for m in MODULES if any(r["module"] == m for r in previous)]
 
     chosen = []
     for module in modules:
         found = mutants(module)
         if args.resume:
-            again = {(r["line"], r["mutation"]) for r in previous if r["module"] == module}
-            keep = {
-                (r["line"], r["mutation"])
-                for r in previous
-                if r["module"] == module and r["status"] == "survived"
+            again = {
+                r["id"] for r in previous if r["module"] == module and r["status"] == "survived"
             }
-            missing = again - {(m["line"], m["mutation"]) for m in found}
-            if missing:
-                sys.exit(f"{module}: mutants of the log no longer exist (code moved): {missing}")
-            found = [m for m in found if (m["line"], m["mutation"]) in keep]
+            found = [m for m in found if m["id"] in again]
         elif args.mutant:
             found = [found[i] for i in args.mutant]
         elif args.sample and args.sample < len(found):
@@ -427,7 +439,7 @@ def main(argv=None):
         chosen += found
     if args.list:
         for m in chosen:
-            print(f"{m['module']} #{m['id']} line {m['line']}: {m['mutation']}   {m['code']}")
+            print(f"{m['module']} #{m['id']} {m['key']}   {m['code']}")
         print(f"{len(chosen)} mutants")
         return 0
 
@@ -442,12 +454,12 @@ def main(argv=None):
         for k, mutant in enumerate(chosen, 1):
             tests = args.tests or selection(mutant["module"])
             status, rc, seconds = run_one(mutant, tests, workdir, args.timeout)
-            record = {k: mutant[k] for k in ("module", "id", "line", "mutation", "code")}
+            record = {k: mutant[k] for k in ("module", "id", "key", "line", "mutation", "code")}
             record.update(status=status, rc=rc, seconds=seconds)
             results.append(record)
             print(
                 f"[{k}/{len(chosen)}] {mutant['module']} #{mutant['id']} "
-                f"line {mutant['line']} {mutant['mutation']}: {status} ({seconds} s)"
+                f"{mutant['key']}: {status} ({seconds} s)"
                 f"   {mutant['code']}",
                 flush=True,
             )
