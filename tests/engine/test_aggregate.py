@@ -181,7 +181,22 @@ def test_weighted_mean_of_nothing_defined_warns_and_returns_nan():
         weighted_mean(np.array([1.0, 0.5]), np.array([0.0, 0.0]))
 
 
+def test_undefined_warning_points_at_the_users_line():
+    """The warning's stacklevel skips the package's frames: it names this file."""
+    from sklearn_ndcg import ndcg_score
+
+    with pytest.warns(UndefinedMetricWarning) as record:
+        ndcg_score([[0, 0]], [[1, 2]], zero_division=np.nan)
+    assert record[0].filename == __file__
+
+
 def test_check_overflow():
     check_overflow(np.array([1.0, 2.0]), np.array([1.0]))
     with pytest.raises(ValueError, match=r"overflows float64 \(gains up to 1e\+300\)"):
         check_overflow(np.array([1.0, np.inf]), np.array([1e300, 2.0]))
+    # finite gains, huge document weights: the weights are named
+    with pytest.raises(ValueError, match=r"document_weight \(up to 1e\+300\) times the gains"):
+        check_overflow(np.array([np.inf]), np.array([2.0]), np.array([1e300]))
+    # the gains alone overflow (their sum): the gains are named, also with document weights
+    with pytest.raises(ValueError, match=r"overflows float64 \(gains up to 1e\+308\)"):
+        check_overflow(np.array([np.inf]), np.array([1e308, 1e308]), np.array([1.0, 1.0]))
