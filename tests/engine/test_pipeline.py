@@ -99,6 +99,18 @@ def test_ndcg_per_query_keeps_minmax_in_0_1():
     np.testing.assert_allclose(ndcg_per_query(result, 0.0), expected, rtol=1e-14)
 
 
+def test_minmax_rounded_above_1_by_tie_averaging_is_clipped():
+    # hand: labels 0.8, 0.8, 0.8, -0.2 scored 1, 1, 1, 0 is the best order, NDCG 1; the
+    # tie group's mean gain (0.8 + 0.8 + 0.8) / 3 rounds to 0.8000000000000002, which
+    # makes (DCG - worst) / (ideal - worst) 1.000000000000001 before the clip
+    options = {**OPTIONS, "qid": [1, 1, 1, 1]}
+    _, result, _ = query_dcg(
+        [0.8, 0.8, 0.8, -0.2], [1, 1, 1, 0], ties="average", normalize="minmax", k=None, **options
+    )
+    assert (result.dcg - result.worst) / (result.ideal - result.worst) > 1  # the rounding
+    assert ndcg_per_query(result, 0.0).tolist() == [1.0]
+
+
 def test_stage_cutoffs_and_sums_at_cutoffs():
     options = {
         k: OPTIONS[k] for k in ("qid", "sample_weight", "document_weight", "gain", "discount")
