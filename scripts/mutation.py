@@ -36,7 +36,8 @@ Usage (see CONTRIBUTING.md, "Mutation testing")::
     python scripts/mutation.py --resume /tmp/mutation.jsonl --log /tmp/after.jsonl
 
 ``--resume`` re-runs only the mutants that survived in an earlier log (adding tests
-cannot revive a killed mutant) and prints the table of the whole sample. Surviving
+cannot revive a killed mutant), but not those listed as equivalent, and prints the
+table of the whole sample. Surviving
 mutants listed in ``tests/MUTANTS.md`` (module, line, mutation) count as equivalent;
 the score is killed / (mutants - equivalent).
 """
@@ -421,12 +422,17 @@ def main(argv=None):
         previous = with_keys(previous)
         modules = [m for m in MODULES if any(r["module"] == m for r in previous)]
 
+    equivalent = equivalents()
     chosen = []
     for module in modules:
         found = mutants(module)
         if args.resume:
             again = {
-                r["id"] for r in previous if r["module"] == module and r["status"] == "survived"
+                r["id"]
+                for r in previous
+                if r["module"] == module
+                and r["status"] == "survived"
+                and (module, r["key"]) not in equivalent
             }
             found = [m for m in found if m["id"] in again]
         elif args.mutant:
@@ -443,7 +449,8 @@ def main(argv=None):
         print(f"{len(chosen)} mutants")
         return 0
 
-    results = [r for r in previous if r["status"] != "survived"]
+    rerun = {(m["module"], m["id"]) for m in chosen}
+    results = [r for r in previous if (r["module"], r["id"]) not in rerun]
     with tempfile.TemporaryDirectory(prefix="mutation-") as tmp:
         workdir = Path(tmp)
         skip = shutil.ignore_patterns("__pycache__", ".hypothesis", "_build")
