@@ -39,7 +39,8 @@ Usage (see CONTRIBUTING.md, "Mutation testing")::
 cannot revive a killed mutant), but not those listed as equivalent, and prints the
 table of the whole sample. Surviving
 mutants listed in ``tests/MUTANTS.md`` (module, line, mutation) count as equivalent;
-the score is killed / (mutants - equivalent).
+the score is killed / (mutants - equivalent). They are not run (a surviving mutant
+takes the whole selection: minutes) unless ``--run-equivalent`` is given.
 """
 
 from __future__ import annotations
@@ -373,8 +374,11 @@ def table(results):
         if not mine:
             continue
         n = len(mine)
-        killed = sum(r["status"] != "survived" for r in mine)
-        eq = sum(r["status"] == "survived" and (module, r["key"]) in equivalent for r in mine)
+        killed = sum(r["status"] in ("killed", "timeout") for r in mine)
+        eq = sum(
+            r["status"] in ("survived", "equivalent") and (module, r["key"]) in equivalent
+            for r in mine
+        )
         survived = n - killed - eq
         for j, v in enumerate((n, killed, survived, eq)):
             totals[j] += v
@@ -401,6 +405,9 @@ def main(argv=None):
     parser.add_argument("--tests", nargs="+", help="pytest selection (default: per module)")
     parser.add_argument("--resume", type=Path, help="re-run the survivors of this log")
     parser.add_argument("--log", type=Path, help="append one JSON line per mutant run")
+    parser.add_argument(
+        "--run-equivalent", action="store_true", help="run the mutants of MUTANTS.md too"
+    )
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
     args = parser.parse_args(argv)
     modules = args.module or list(MODULES)
@@ -460,7 +467,10 @@ def main(argv=None):
             shutil.copy(ROOT / name, workdir / name)
         for k, mutant in enumerate(chosen, 1):
             tests = args.tests or selection(mutant["module"])
-            status, rc, seconds = run_one(mutant, tests, workdir, args.timeout)
+            if (mutant["module"], mutant["key"]) in equivalent and not args.run_equivalent:
+                status, rc, seconds = "equivalent", None, 0.0  # listed: not run
+            else:
+                status, rc, seconds = run_one(mutant, tests, workdir, args.timeout)
             record = {k: mutant[k] for k in ("module", "id", "key", "line", "mutation", "code")}
             record.update(status=status, rc=rc, seconds=seconds)
             results.append(record)
