@@ -34,13 +34,15 @@ Usage (see CONTRIBUTING.md, "Mutation testing")::
     python scripts/mutation.py --module _gain --show 12       # one mutant as a diff
     python scripts/mutation.py --module _gain --mutant 12     # run one mutant
     python scripts/mutation.py --resume /tmp/mutation.jsonl --log /tmp/after.jsonl
+    python scripts/mutation.py --report /tmp/mutation.jsonl /tmp/after.jsonl
 
 ``--resume`` re-runs only the mutants that survived in an earlier log (adding tests
 cannot revive a killed mutant), but not those listed as equivalent, and prints the
 table of the whole sample. Surviving
-mutants listed in ``tests/MUTANTS.md`` (module, line, mutation) count as equivalent;
-the score is killed / (mutants - equivalent). They are not run (a surviving mutant
-takes the whole selection: minutes) unless ``--run-equivalent`` is given.
+mutants listed in ``tests/MUTANTS.md`` (module, line:col, mutation) count as equivalent;
+the score is killed / (mutants - equivalent). They are not run (a surviving mutant takes
+the whole selection: minutes) unless ``--run-equivalent`` is given. ``--report`` prints
+the table of several logs, a mutant's last line counting (a sample, then its re-run).
 """
 
 from __future__ import annotations
@@ -406,11 +408,24 @@ def main(argv=None):
     parser.add_argument("--resume", type=Path, help="re-run the survivors of this log")
     parser.add_argument("--log", type=Path, help="append one JSON line per mutant run")
     parser.add_argument(
+        "--report", type=Path, nargs="+", metavar="LOG", help="print the table of these logs"
+    )
+    parser.add_argument(
         "--run-equivalent", action="store_true", help="run the mutants of MUTANTS.md too"
     )
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
     args = parser.parse_args(argv)
     modules = args.module or list(MODULES)
+
+    if args.report:
+        latest = {}
+        for log in args.report:
+            for line in log.read_text().splitlines():
+                if line:
+                    record = json.loads(line)
+                    latest[record["module"], record["id"]] = record
+        print(table(with_keys(list(latest.values()))))
+        return 0
 
     if args.show is not None:
         (module,) = modules
