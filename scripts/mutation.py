@@ -413,7 +413,9 @@ def main(argv=None):
     parser.add_argument(
         "--run-equivalent", action="store_true", help="run the mutants of MUTANTS.md too"
     )
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
+    parser.add_argument(
+        "--timeout", type=float, default=1800.0, help="seconds per mutant (counted killed)"
+    )
     args = parser.parse_args(argv)
     modules = args.module or list(MODULES)
 
