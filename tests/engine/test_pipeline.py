@@ -127,3 +127,22 @@ def test_stage_cutoffs_and_sums_at_cutoffs():
     np.testing.assert_allclose(
         ndcg, [[1, 1, 1], [2 / 3, DCG_B / IDEAL_B, DCG_B / IDEAL_B]], rtol=1e-15
     )
+
+
+def test_sums_at_cutoffs_minmax():
+    options = {
+        k: OPTIONS[k] for k in ("qid", "sample_weight", "document_weight", "gain", "discount")
+    }
+    staged = stage_cutoffs(Y_TRUE, Y_SCORE, metric="ndcg", normalize="minmax", **options)
+    ndcg = sums_at_cutoffs(
+        staged,
+        np.array([1, 2, 3]),
+        ties="average",
+        metric="ndcg",
+        normalize="minmax",
+        zero_division=0.0,
+    )
+    # hand, (DCG - worst) / (ideal - worst) at k = 1, 2, 3. Query a (gains 1, 0 ranked
+    # best): 1 at every k. Query b: ranked 2, 3, 0; ideal 3, 2, 0; worst 0, 2, 3
+    expected_b = [2 / 3, (2 + L3) / 3, (0.5 + L3) / 1.5]
+    np.testing.assert_allclose(ndcg, [[1, 1, 1], expected_b], rtol=1e-14)
