@@ -96,6 +96,48 @@ def test_tie_rules(ties, expected):
     assert result.dcg[0] == pytest.approx(expected, rel=1e-15)
 
 
+def _by_hand(gains, scores, discounts, ties):
+    """DCG, ideal and worst DCG of one query, written out: documents by decreasing
+    score (stable: input order among ties), by decreasing and by increasing gain. With
+    "average" each tie group's places get the group's mean gain (McSherry and Najork,
+    2008), the mean over all orders of the group."""
+    k = discounts.shape[0]
+    order = sorted(range(len(gains)), key=lambda i: -scores[i])
+    ranked = [gains[i] for i in order]
+    if ties == "average":
+        for s in set(scores):
+            places = [p for p, i in enumerate(order) if scores[i] == s]
+            mean = sum(ranked[p] for p in places) / len(places)
+            for p in places:
+                ranked[p] = mean
+    dcg = sum(g * d for g, d in zip(ranked[:k], discounts))
+    ideal = sum(g * d for g, d in zip(sorted(gains, reverse=True)[:k], discounts))
+    worst = sum(g * d for g, d in zip(sorted(gains)[:k], discounts))
+    return dcg, ideal, worst
+
+
+@pytest.mark.parametrize("ties", ["average", "first"])
+@pytest.mark.parametrize("k", [None, 5])
+def test_many_query_lengths_share_padded_blocks(ties, k):
+    """Over 32 distinct query lengths, queries of similar lengths share a block and
+    the shorter ones are padded: the padding must stay out of the DCG, the ideal and
+    the worst DCG (the gains include negative ones, as with min-max)."""
+    rng = np.random.default_rng(28)
+    sizes = np.arange(1, 41)  # 40 distinct lengths
+    qid = rng.permutation(np.repeat(np.arange(40), sizes))
+    gain = rng.integers(-1, 4, qid.shape[0]).astype(float)
+    score = rng.integers(0, 4, qid.shape[0]).astype(float)  # many ties
+    queries = group_queries(qid, None)
+    assert queries.layout is None and np.unique(queries.sizes).shape[0] > 32
+    discounts = 1 / np.log2(np.arange(2, 42))[:k]
+    result = dcg_by_query(gain, score, queries, ties, discounts, ideal=True, worst=True)
+    for query in range(40):
+        rows = np.flatnonzero(qid == query)  # input order
+        expected = _by_hand(gain[rows].tolist(), score[rows].tolist(), discounts, ties)
+        got = (result.dcg[query], result.ideal[query], result.worst[query])
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-12), query
+
+
 def test_dcg_at_cutoffs_sums_the_first_k_terms():
     ks = np.array([1, 2, 3])
     result = dcg_at_cutoffs(GAIN, SCORE, _queries(), "average", LOG2, ks, worst=True)
@@ -139,7 +181,22 @@ def test_weighted_mean_of_nothing_defined_warns_and_returns_nan():
         weighted_mean(np.array([1.0, 0.5]), np.array([0.0, 0.0]))
 
 
+def test_undefined_warning_points_at_the_users_line():
+    """The warning's stacklevel skips the package's frames: it names this file."""
+    from sklearn_ndcg import ndcg_score
+
+    with pytest.warns(UndefinedMetricWarning) as record:
+        ndcg_score([[0, 0]], [[1, 2]], zero_division=np.nan)
+    assert record[0].filename == __file__
+
+
 def test_check_overflow():
     check_overflow(np.array([1.0, 2.0]), np.array([1.0]))
     with pytest.raises(ValueError, match=r"overflows float64 \(gains up to 1e\+300\)"):
         check_overflow(np.array([1.0, np.inf]), np.array([1e300, 2.0]))
+    # finite gains, huge document weights: the weights are named
+    with pytest.raises(ValueError, match=r"document_weight \(up to 1e\+300\) times the gains"):
+        check_overflow(np.array([np.inf]), np.array([2.0]), np.array([1e300]))
+    # the gains alone overflow (their sum): the gains are named, also with document weights
+    with pytest.raises(ValueError, match=r"overflows float64 \(gains up to 1e\+308\)"):
+        check_overflow(np.array([np.inf]), np.array([1e308, 1e308]), np.array([1.0, 1.0]))

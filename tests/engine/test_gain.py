@@ -64,6 +64,12 @@ def test_missing_labels_listed_and_counted():
         compute_gain(labels, {100: 1.0})
 
 
+def test_missing_labels_all_listed_up_to_ten():
+    """Ten missing labels are all listed, with no "and 0 more" (mutation testing)."""
+    with pytest.raises(ValueError, match=r"labels \[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\]; the"):
+        compute_gain(np.arange(10.0), {100: 1.0})
+
+
 def test_negative_labels_accepted_by_mapping_and_callable():
     """Only the built-in gains reject negative labels."""
     y_true, y_score = [[1, 0, -1]], [[3, 2, 1]]

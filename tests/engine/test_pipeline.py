@@ -99,6 +99,18 @@ def test_ndcg_per_query_keeps_minmax_in_0_1():
     np.testing.assert_allclose(ndcg_per_query(result, 0.0), expected, rtol=1e-14)
 
 
+def test_minmax_rounded_above_1_by_tie_averaging_is_clipped():
+    # hand: labels 0.8, 0.8, 0.8, -0.2 scored 1, 1, 1, 0 is the best order, NDCG 1; the
+    # tie group's mean gain (0.8 + 0.8 + 0.8) / 3 rounds to 0.8000000000000002, which
+    # makes (DCG - worst) / (ideal - worst) 1.000000000000001 before the clip
+    options = {**OPTIONS, "qid": [1, 1, 1, 1]}
+    _, result, _ = query_dcg(
+        [0.8, 0.8, 0.8, -0.2], [1, 1, 1, 0], ties="average", normalize="minmax", k=None, **options
+    )
+    assert (result.dcg - result.worst) / (result.ideal - result.worst) > 1  # the rounding
+    assert ndcg_per_query(result, 0.0).tolist() == [1.0]
+
+
 def test_stage_cutoffs_and_sums_at_cutoffs():
     options = {
         k: OPTIONS[k] for k in ("qid", "sample_weight", "document_weight", "gain", "discount")
@@ -115,3 +127,22 @@ def test_stage_cutoffs_and_sums_at_cutoffs():
     np.testing.assert_allclose(
         ndcg, [[1, 1, 1], [2 / 3, DCG_B / IDEAL_B, DCG_B / IDEAL_B]], rtol=1e-15
     )
+
+
+def test_sums_at_cutoffs_minmax():
+    options = {
+        k: OPTIONS[k] for k in ("qid", "sample_weight", "document_weight", "gain", "discount")
+    }
+    staged = stage_cutoffs(Y_TRUE, Y_SCORE, metric="ndcg", normalize="minmax", **options)
+    ndcg = sums_at_cutoffs(
+        staged,
+        np.array([1, 2, 3]),
+        ties="average",
+        metric="ndcg",
+        normalize="minmax",
+        zero_division=0.0,
+    )
+    # hand, (DCG - worst) / (ideal - worst) at k = 1, 2, 3. Query a (gains 1, 0 ranked
+    # best): 1 at every k. Query b: ranked 2, 3, 0; ideal 3, 2, 0; worst 0, 2, 3
+    expected_b = [2 / 3, (2 + L3) / 3, (0.5 + L3) / 1.5]
+    np.testing.assert_allclose(ndcg, [[1, 1, 1], expected_b], rtol=1e-14)

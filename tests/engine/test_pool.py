@@ -134,6 +134,24 @@ def test_bad_pool(qid, y_true, match):
         JudgmentPool(qid, y_true)
 
 
+def test_a_pool_of_one_judgment():
+    # hand: the one relevant document (label 2) ranked second; ideal: it first
+    pool = JudgmentPool(qid=[4], y_true=[2])
+    assert ndcg_score([2, 0], [1, 2], qid=[4, 4], pool=pool) == pytest.approx(D[1], rel=1e-15)
+
+
+def test_labels_beyond_the_pool_name_the_label_in_excess():
+    """Query 1 ranks label 1 once (as the pool holds it) and label 2 twice (the pool
+    holds one): the error is about label 2, not label 1."""
+    pool = JudgmentPool(qid=[1, 1], y_true=[1, 2])
+    match = (
+        r"query 1 has 2 ranked documents labelled 2 \(e\.g\. the document at row 2\) but "
+        r"the pool holds 1 judged document\(s\) with that label"
+    )
+    with pytest.raises(ValueError, match=match):
+        ndcg_score([1, 2, 2], [3, 2, 1], qid=[1, 1, 1], pool=pool)
+
+
 def test_pool_is_read_only_and_inputs_unchanged():
     qid, y_true = np.array([1, 1, 2]), np.array([1.0, 0.0, 2.0])
     pool = JudgmentPool(qid, y_true)

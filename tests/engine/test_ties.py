@@ -5,7 +5,7 @@ import pytest
 from sklearn import metrics as skm
 
 from sklearn_ndcg import dcg_score, ndcg_score
-from sklearn_ndcg._engine._ties import TIE_RULES, ideal_block, rank_block
+from sklearn_ndcg._engine._ties import DOCNO_TIES, TIE_RULES, ideal_block, rank_block
 
 # one query; scores 2, 1, 1, 1, 0 with gains 0, 1, 5, 3, 4 (input order)
 GAIN = np.array([[0.0, 1.0, 5.0, 3.0, 4.0]])
@@ -83,6 +83,25 @@ def test_top_k_agrees_with_whole_rows(ties, k, width):
     sizes = np.full(30, width)
     whole = rank_block(score, gain, sizes, ties, None)[:, :k]
     np.testing.assert_allclose(rank_block(score, gain, sizes, ties, k), whole, rtol=1e-15)
+
+
+def test_docno_accepts_tie_groups_of_equal_gains_across_k():
+    """ties="docno" orders as "first" when no tie group holds different gains, also
+    when a group straddles k and its members beyond k have the gain of those within;
+    each query is judged on its own group (hand-made, two queries in one block)."""
+    score = np.array([[3.0, 2.0, 2.0, 2.0, 1.0], [3.0, 2.0, 2.0, 0.0, 0.0]])
+    gain = np.array([[4.0, 1.0, 1.0, 1.0, 9.0], [5.0, 2.0, 2.0, 7.0, 0.0]])
+    sizes = np.array([5, 5])
+    # hand: by decreasing score, the first two of each row
+    np.testing.assert_array_equal(rank_block(score, gain, sizes, DOCNO_TIES, 2), [[4, 1], [5, 2]])
+
+
+def test_docno_refuses_a_group_beyond_k_of_different_gains():
+    # hand: k=2 cuts the group of score 2 (gains 1, 1, 0) after its first member;
+    # the top 3 hold gains 1, 1 only: the refusal looks at the whole group
+    score, gain = np.array([[3.0, 2.0, 2.0, 2.0]]), np.array([[4.0, 1.0, 1.0, 0.0]])
+    with pytest.raises(ValueError, match="ties='docno'"):
+        rank_block(score, gain, np.array([4]), DOCNO_TIES, 2)
 
 
 def test_explicit_ties_without_ignore_ties_is_fine():

@@ -77,6 +77,24 @@ def test_scores_beyond_2_to_the_53_are_not_tied():
     assert as_score_array(np.array([0.5, -1.0])).tolist() == [0.5, -1.0]  # float64: kept
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint64, bool])
+def test_integer_scores_float64_holds_are_kept(dtype):
+    """Integers that float64 holds exactly keep their values (no dense rank), also
+    8-byte ones up to 2**53 - 1."""
+    values = [1, 0, 1] if dtype is bool else [7, 0, 2, 100]
+    if dtype in (np.int64, np.uint64):
+        values.append(2**53 - 1)
+    score = as_score_array(np.array(values, dtype=dtype))
+    assert score.dtype == np.float64 and score.tolist() == [float(v) for v in values]
+
+
+def test_missing_values_message_shows_the_first_five_positions():
+    # hand: NaN at flat positions 0..6, seven in all: five shown, then "..."
+    y_score = [np.nan] * 7 + [1.0]
+    with pytest.raises(ValueError, match=r"at 7 position\(s\) .*\(e\.g\. 0, 1, 2, 3, 4, \.\.\.\)"):
+        check_ranking_input([1] * 8, y_score, [1] * 8)
+
+
 def test_check_qid():
     assert check_qid(["q1", "q2", "x" * 50], 3).dtype == object
     assert check_qid(np.array([3, 1]), 2).tolist() == [3, 1]

@@ -184,3 +184,25 @@ def test_zero_division_nan_defined_queries_weigh_zero_warns():
             zero_division=np.nan,
         )
     assert math.isnan(result)
+
+
+def test_at_cutoffs_of_the_multi_cutoff_scorer():
+    """at_cutoffs (behind make_ndcg_scorer(k=[...])): NDCG@k of each query for every
+    k, with zero_division, document_weight and the DCG."""
+    from sklearn_ndcg._metrics._ndcg import at_cutoffs
+
+    l3 = 1 / math.log2(3)  # the discount of rank 2
+    # query 0 has no relevant document; query 1 ranks labels 2, 3, 0
+    y_true, y_score = [[0, 0, 0], [3, 2, 0]], [[1, 2, 3], [0.5, 0.9, 0.1]]
+    values, weight = at_cutoffs(y_true, y_score, np.array([1, 2]), zero_division=1.0)
+    assert weight is None
+    # hand: @1 2 / 3; @2 (2 + 3 / log2(3)) / (3 + 2 / log2(3))
+    expected = [[1, 1], [2 / 3, (2 + 3 * l3) / (3 + 2 * l3)]]
+    np.testing.assert_allclose(values, expected, rtol=RTOL)
+    # the label-2 document weighs 0.5 in the DCG, not in the ideal DCG
+    document_weight = [[1, 1, 1], [1, 0.5, 1]]
+    values, _ = at_cutoffs(y_true, y_score, np.array([1, 2]), document_weight=document_weight)
+    expected = [[0, 0], [1 / 3, (1 + 3 * l3) / (3 + 2 * l3)]]
+    np.testing.assert_allclose(values, expected, rtol=RTOL)
+    values, _ = at_cutoffs(y_true, y_score, np.array([1, 2]), metric="dcg")
+    np.testing.assert_allclose(values, [[0, 0], [2, 2 + 3 * l3]], rtol=RTOL)

@@ -129,3 +129,14 @@ def test_pool_options_with_pool_are_accepted():
     # by hand: DCG 1 (the relevant document first), ideal DCG from the pool 1 + 1/log2(3)
     value = ndcg_score([1, 0], [2, 1], qid=[1, 1], pool=pool, unjudged="zero")
     assert value == pytest.approx(1 / (1 + 1 / np.log2(3)), rel=1e-15)
+
+
+@pytest.mark.parametrize("levels", [[0, None], [0, np.nan], [1, np.inf]])
+def test_bounds_refuse_missing_or_infinite_levels(levels):
+    """levels are read as float64 numbers: None is NaN, refused like NaN (a ValueError
+    naming levels, not numpy's TypeError of an object array)."""
+    from sklearn_ndcg import JudgmentPool
+
+    pool = JudgmentPool(qid=[1, 1], y_true=[1, 0])
+    with pytest.raises(ValueError, match="levels must be a non-empty 1-D array of finite"):
+        query_scores([1, np.nan], [2, 1], qid=[1, 1], pool=pool, bounds=True, levels=levels)
