@@ -29,12 +29,12 @@ test, and keeps the work tree untouched.
 
 Usage (see CONTRIBUTING.md, "Mutation testing")::
 
-    python scripts/mutation.py --sample 25 --seed 0 --log /tmp/mutation.jsonl
-    python scripts/mutation.py --module _gain --list          # every mutant of a module
-    python scripts/mutation.py --module _gain --show 12       # one mutant as a diff
-    python scripts/mutation.py --module _gain --mutant 12     # run one mutant
-    python scripts/mutation.py --resume /tmp/mutation.jsonl --log /tmp/after.jsonl
-    python scripts/mutation.py --report /tmp/mutation.jsonl /tmp/after.jsonl
+    python tests/mutation.py --sample 25 --seed 0 --log /tmp/mutation.jsonl
+    python tests/mutation.py --module _gain --list          # every mutant of a module
+    python tests/mutation.py --module _gain --show 12       # one mutant as a diff
+    python tests/mutation.py --module _gain --mutant 12     # run one mutant
+    python tests/mutation.py --resume /tmp/mutation.jsonl --log /tmp/after.jsonl
+    python tests/mutation.py --report /tmp/mutation.jsonl /tmp/after.jsonl
 
 ``--resume`` re-runs only the mutants that survived in an earlier log (adding tests
 cannot revive a killed mutant), but not those listed as equivalent, and prints the
