@@ -17,7 +17,7 @@ from .._engine._pipeline import (
     sums_at_cutoffs,
     values_at_cutoffs,
 )
-from .._engine._pool import JudgmentPool, pool_query_bounds, pool_sums, stage_pool
+from .._engine._pool import JudgmentPool, pool_query_bounds, pool_query_dcg
 from .._engine._validation import check_log_base
 from .._options import (
     COMMON_PARAMS,
@@ -251,7 +251,7 @@ def at_cutoffs(
     ``sample_weight``).
     """
     if pool is not None:
-        staged = stage_pool(
+        _, result, weight = pool_query_dcg(
             y_true,
             y_score,
             pool,
@@ -260,16 +260,13 @@ def at_cutoffs(
             document_weight=document_weight,
             unjudged=DEFAULT_UNJUDGED,
             missing_queries=DEFAULT_MISSING_QUERIES,
-        )
-        result = pool_sums(
-            staged,
             gain=gain,
             discount=discount,
             ties=ties,
             normalize=normalize if metric == "ndcg" else None,
             ks=np.asarray(ks),
         )
-        return values_at_cutoffs(result, metric, zero_division, document_weight), staged.weight
+        return values_at_cutoffs(result, metric, zero_division, document_weight), weight
     staged = stage_cutoffs(
         y_true,
         y_score,
