@@ -189,3 +189,15 @@ def test_negative_pool_gains_do_not_lower_the_ideal():
     pool = JudgmentPool(qid=[1, 1, 1], y_true=[1, 0, -1])
     got = ndcg_score([1, -1], [2, 1], qid=[1, 1], pool=pool, gain=penalise)
     assert got == pytest.approx((1 - D[1]) / 1.0, rel=1e-15)  # ideal: the good one alone
+
+
+@pytest.mark.parametrize("level", [2, 100])  # 100: labels too sparse to count densely
+def test_labels_beyond_the_pool_are_refused_whatever_the_other_queries_hold(level):
+    """Query 1 ranks three documents labelled ``level``; its pool judges one so. By
+    hand: three relevant documents against one judged is an NDCG above 1, refused.
+    The pool's query 9, not ranked, holds two more documents with that label: they
+    must not count for query 1."""
+    pool = JudgmentPool(qid=[1, 9, 9, 1], y_true=[level, level, level, 0])
+    y_true, y_score, qid = [level, level, level], [3.0, 2.0, 1.0], [1, 1, 1]
+    with pytest.raises(ValueError, match=r"y_true contradicts the pool: query 1 has 3 ranked"):
+        ndcg_score(y_true, y_score, qid=qid, pool=pool)
