@@ -426,7 +426,8 @@ def main(argv=None):
                 if line:
                     record = json.loads(line)
                     latest[record["module"], record["id"]] = record
-        print(table(with_keys(list(latest.values()))))
+        records = list(latest.values())  # keyed when written, else by today's code
+        print(table(records if all("key" in r for r in records) else with_keys(records)))
         return 0
 
     if args.show is not None:
