@@ -69,6 +69,10 @@ def test_pool_ids_of_every_integer_pair(ranking_dtype, pool_dtype, missing_queri
 def test_pool_of_realistic_size(
     request, ranking_dtype, pool_dtype, unjudged, missing_queries, normalize
 ):
+    """40 queries of 40 distinct lengths (up to 120 ranked documents; beyond 32 sizes
+    ranking and pool share padded blocks), ids consecutive above 2**53, unjudged
+    documents, judged documents not ranked (negative ones under min-max), queries of
+    the pool not ranked, document weights; the reference is ``tests/_reference.py``."""
     request.applymarker(
         pytest.mark.xfail(
             unjudged == "drop" and NUMPY_1,
@@ -77,10 +81,6 @@ def test_pool_of_realistic_size(
             strict=False,
         )
     )
-    """40 queries of 40 distinct lengths (up to 120 ranked documents; beyond 32 sizes
-    ranking and pool share padded blocks), ids consecutive above 2**53, unjudged
-    documents, judged documents not ranked (negative ones under min-max), queries of
-    the pool not ranked, document weights; the reference is ``tests/_reference.py``."""
     rng = np.random.default_rng([ranking_dtype == "int64", unjudged == "zero", len(normalize)])
     low = -1 if normalize == "minmax" else 0
     sizes = rng.choice(np.arange(1, 121), 40, replace=False)
