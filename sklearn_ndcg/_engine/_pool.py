@@ -188,7 +188,7 @@ def _below_judged(score: np.ndarray, judged: np.ndarray) -> float:
     could sort after a padding cell, whose gain (-inf) then counted in its place.
     """
     with np.errstate(over="ignore"):
-        below = np.nextafter(score.min(where=judged, initial=0.0), -np.inf)
+        below = np.nextafter(score.min(where=judged, initial=np.inf), -np.inf)
     if below == -np.inf:
         raise ValueError(
             "y_score holds the lowest float64 value, so no score ranks the unjudged "

@@ -200,6 +200,7 @@ def test_dropped_unjudged_never_sort_after_the_padding(ties):
     y_true = np.full(qid.shape[0], np.nan)  # unjudged, scored 3: dropped
     y_true[last - 1], y_true[last] = 1.0, 0.0
     y_score = np.full(qid.shape[0], 3.0)
+    y_score[last - 2] = -np.finfo(float).max  # a dropped document's score does not matter
     y_score[last - 1], y_score[last] = 1.0, 2.0  # the relevant one second
     pool = JudgmentPool(np.repeat(sizes, 2), np.tile([0.0, 1.0], sizes.shape[0]))
     result = query_scores(y_true, y_score, qid=qid, pool=pool, unjudged="drop", ties=ties)
