@@ -92,7 +92,7 @@ class PoolStaged(NamedTuple):
     """A ranking and its pool through validation and grouping, before the gains."""
 
     y_true: np.ndarray  # NaN for unjudged documents
-    score: np.ndarray  # -inf for unjudged documents with unjudged="drop"
+    score: np.ndarray  # below every judged one for unjudged documents, unjudged="drop"
     document_weight: np.ndarray | None
     queries: Queries  # of the ranking
     pool: JudgmentPool
@@ -139,7 +139,7 @@ def stage_pool(
     score = data.y_score
     judged = ~np.isnan(data.y_true)
     if unjudged == "drop" and not judged.all():
-        score = np.where(judged, score, -np.inf)  # below every judged document
+        score = np.where(judged, score, _below_judged(score, judged))
     queries = group_queries(data.qid, None)
     pooled = group_queries(pool.qid, None)
     try:
@@ -178,6 +178,23 @@ def stage_pool(
         from_pool,
         weight,
     )
+
+
+def _below_judged(score: np.ndarray, judged: np.ndarray) -> float:
+    """A finite score below every judged document's, for the unjudged ones to drop.
+
+    Not -inf: the blocks pad their rows with scores of -inf, which must sort after
+    every document (``_ties.rank_block``); a dropped document tied with the padding
+    could sort after a padding cell, whose gain (-inf) then counted in its place.
+    """
+    with np.errstate(over="ignore"):
+        below = np.nextafter(score.min(where=judged, initial=np.inf), -np.inf)
+    if below == -np.inf:
+        raise ValueError(
+            "y_score holds the lowest float64 value, so no score ranks the unjudged "
+            "documents below it with unjudged='drop'; rescale y_score."
+        )
+    return float(below)
 
 
 def _exact_ids(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

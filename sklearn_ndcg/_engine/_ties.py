@@ -29,7 +29,7 @@ def rank_block(
     ----------
     score, gain : ndarray of shape (n_queries, width)
         One query per row; cells beyond a query's size are padding, with score
-        ``-inf`` so that they sort last.
+        ``-inf`` so that they sort last: the documents' scores must be above it.
     sizes : ndarray of shape (n_queries,)
         Documents in each query.
     ties : {"average", "first", "optimistic", "pessimistic", "argsort", "docno"}

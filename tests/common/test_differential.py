@@ -437,15 +437,7 @@ def _realistic_inputs(case):
 
 
 @pytest.mark.parametrize("name", list(REALISTIC))
-def test_differential_realistic(request, name):
-    request.applymarker(
-        pytest.mark.xfail(
-            "pool_drop_zero" in name and np.lib.NumpyVersion(np.__version__) < "2.0.0",
-            reason="known, under investigation: non-finite DCG with unjudged='drop', "
-            "missing_queries='zero' and document weights on numpy 1.x (oldest matrix row)",
-            strict=False,
-        )
-    )
+def test_differential_realistic(name):
     from sklearn_ndcg import JudgmentPool
     from sklearn_ndcg._metrics._ndcg import at_cutoffs
 

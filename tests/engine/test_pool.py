@@ -105,6 +105,11 @@ def test_pool_in_a_search_reaches_every_fold_whole():
             "sample_weight cannot weigh",
         ),
         ({"unjudged": "keep"}, ValueError, "'unjudged' parameter"),
+        (
+            {"y_true": [1, np.nan], "y_score": [-np.finfo(float).max, 0], "unjudged": "drop"},
+            ValueError,
+            "y_score holds the lowest float64",
+        ),
         ({"pool": ([1], [1])}, ValueError, "'pool' parameter"),
     ],
 )
@@ -180,6 +185,28 @@ def test_dropped_unjudged_with_averaged_ties_and_many_query_sizes():
         kept = np.isin(dropped.qid, removed.qid)
         np.testing.assert_allclose(dropped.score[kept], removed.score, rtol=1e-12)
         assert (dropped.score[~kept] == 0).all()  # nothing judged was retrieved
+
+
+@pytest.mark.parametrize("ties", ["average", "first", "optimistic", "pessimistic"])
+def test_dropped_unjudged_never_sort_after_the_padding(ties):
+    """Dropped unjudged documents once scored -inf, as the padding of the blocks does;
+    the order of equal scores is not defined (numpy 1's argsort beyond 16 columns,
+    numpy 2's in longer rows; lexsort by gain for "pessimistic"), so a padding cell
+    could take a dropped document's place, and its gain of -inf gave an overflow
+    error. 33 query sizes up to 272: queries share padded blocks."""
+    sizes = np.arange(2, 35) * 8
+    qid = np.repeat(sizes, sizes)
+    last = np.cumsum(sizes) - 1
+    y_true = np.full(qid.shape[0], np.nan)  # unjudged, scored 3: dropped
+    y_true[last - 1], y_true[last] = 1.0, 0.0
+    y_score = np.full(qid.shape[0], 3.0)
+    y_score[last - 2] = -np.finfo(float).max  # a dropped document's score does not matter
+    y_score[last - 1], y_score[last] = 1.0, 2.0  # the relevant one second
+    pool = JudgmentPool(np.repeat(sizes, 2), np.tile([0.0, 1.0], sizes.shape[0]))
+    result = query_scores(y_true, y_score, qid=qid, pool=pool, unjudged="drop", ties=ties)
+    # hand: every query ranks [0, 1] once its unjudged documents are removed; ideal 1
+    assert result.qid.tolist() == sizes.tolist()
+    np.testing.assert_allclose(result.score, D[1], rtol=1e-15)
 
 
 def test_negative_pool_gains_do_not_lower_the_ideal():
