@@ -482,8 +482,7 @@ def test_bench_scale_smoke():
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     workloads = ("many", "one", "skewed", "1M-grouped", "1M-shuffled", "10M-grouped")
-    for workload in (*workloads, "10M-shuffled"):
-        for k in (10, None):
-            assert f"| {workload} | " in result.stdout and f" | {k} | " in result.stdout
+    for workload in (*workloads, "10M-shuffled"):  # one row per cutoff
+        assert result.stdout.count(f"\n| {workload} | ") == 2, workload
     assert "worst peak memory" in result.stdout
     assert "- 10M-shuffled k=None: " in result.stdout  # issue 13's lines
