@@ -14,7 +14,8 @@ Run ``python benchmarks/bench_scale.py`` (``--smoke`` for a tiny version). Workl
 The first three have scores on a coarse grid (ties are common, as with real
 models), the others continuous scores.
 
-Each workload and cutoff (k=10, k=None) runs in a fresh subprocess that loads
+Each workload and cutoff (k=10, k=None) runs in a fresh subprocess (``--smoke``: all
+in one, whose memory figures then say nothing) that loads
 its input from ``.npy`` files (so no generator temporaries are counted) and
 measures ``ndcg_score`` twice:
 
@@ -110,23 +111,33 @@ def measure(directory: str, k: int | None) -> dict:
     }
 
 
-def run_workload(name: str, scale: float) -> list[dict]:
-    """One measurement per cutoff, each in a fresh subprocess."""
-    runs = []
+def run_workloads(names: list[str], scale: float, one_child: bool = False):
+    """One measurement per workload and cutoff, each in a fresh subprocess (or, with
+    ``one_child``, as the smoke run does, all in one subprocess: its memory figures then
+    say nothing); yields ``(name, run)`` in order."""
     with tempfile.TemporaryDirectory() as directory:
-        for array_name, array in zip(("y_true", "y_score", "qid"), make_workload(name, scale)):
-            np.save(Path(directory) / f"{array_name}.npy", array)
-        for k in ("10", "None"):
+        folders = []
+        for name in names:
+            folder = Path(directory) / name
+            folder.mkdir()
+            for array_name, array in zip(("y_true", "y_score", "qid"), make_workload(name, scale)):
+                np.save(folder / f"{array_name}.npy", array)
+            folders.append(str(folder))
+        jobs = [([folder], [k]) for folder in folders for k in ("10", "None")]
+        if one_child:
+            jobs = [(folders, ["10", "None"])]
+        for job_folders, ks in jobs:
             child = subprocess.run(
-                [sys.executable, __file__, "--child", directory, "--k", k],
+                [sys.executable, __file__, "--child", *job_folders, "--k", *ks],
                 capture_output=True,
                 text=True,
                 check=False,
             )
             if child.returncode != 0:
-                raise RuntimeError(f"workload {name} k={k} failed:\n{child.stderr}")
-            runs.append(json.loads(child.stdout.splitlines()[-1]))
-    return runs
+                raise RuntimeError(f"workloads {job_folders} k={ks} failed:\n{child.stderr}")
+            runs = [json.loads(line) for line in child.stdout.splitlines()]
+            for folder, run in zip([f for f in job_folders for _ in ks], runs):
+                yield Path(folder).name, run
 
 
 def main(argv=None) -> int:
@@ -134,14 +145,16 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--smoke",
         action="store_true",
-        help="1/1000 of the full sizes: for CI, to keep the script working",
+        help="1/1000 of the full sizes, all in one subprocess: for CI, to keep the script working",
     )
     parser.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
-    parser.add_argument("--child", metavar="DIR", help=argparse.SUPPRESS)
-    parser.add_argument("--k", default="10", help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs="+", metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument("--k", nargs="+", default=["10"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.child:
-        print(json.dumps(measure(args.child, None if args.k == "None" else int(args.k))))
+    if args.child:  # one JSON line per folder and cutoff, in that order
+        for folder in args.child:
+            for k in args.k:
+                print(json.dumps(measure(folder, None if k == "None" else int(k))), flush=True)
         return 0
 
     scale = 0.001 if args.smoke else 1.0
@@ -166,19 +179,18 @@ def main(argv=None) -> int:
     print(markdown_table(header))
     worst = 0.0
     extra = []  # issue 13's target lines
-    for name in args.workloads:
-        for run in run_workload(name, scale):
-            size = run["input_bytes"]
-            rss, traced = run["rss_bytes"] / size, run["traced_bytes"] / size
-            worst = max(worst, rss, traced)
-            row = [name, f"{run['rows']:,}", f"{run['queries']:,}", run["k"]]
-            row += [f"{run['seconds']:.2f} s", f"{size / 2**20:.1f} MiB"]
-            row += [f"{run['rss_bytes'] / 2**20:.1f} MiB", f"{rss:.2f}"]
-            row += [f"{run['traced_bytes'] / 2**20:.1f} MiB", f"{traced:.2f}"]
-            print(markdown_row(row), flush=True)
-            if name in WORKLOADS[3:]:
-                verdict = "met" if traced <= EXTRA_TARGET else "missed"
-                extra.append(f"- {name} k={run['k']}: {traced:.2f} x input: {verdict}")
+    for name, run in run_workloads(args.workloads, scale, one_child=args.smoke):
+        size = run["input_bytes"]
+        rss, traced = run["rss_bytes"] / size, run["traced_bytes"] / size
+        worst = max(worst, rss, traced)
+        row = [name, f"{run['rows']:,}", f"{run['queries']:,}", run["k"]]
+        row += [f"{run['seconds']:.2f} s", f"{size / 2**20:.1f} MiB"]
+        row += [f"{run['rss_bytes'] / 2**20:.1f} MiB", f"{rss:.2f}"]
+        row += [f"{run['traced_bytes'] / 2**20:.1f} MiB", f"{traced:.2f}"]
+        print(markdown_row(row), flush=True)
+        if name in WORKLOADS[3:]:
+            verdict = "met" if traced <= EXTRA_TARGET else "missed"
+            extra.append(f"- {name} k={run['k']}: {traced:.2f} x input: {verdict}")
     verdict = "within" if worst < TARGET else "ABOVE"
     print(f"\nworst peak memory: {worst:.2f} x input ({verdict} the {TARGET:g}x target)")
     if extra:

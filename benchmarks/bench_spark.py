@@ -20,8 +20,9 @@ same cached rows:
 It prints each time, rows/s, the ratios (Spark's pipeline / sklearn_ndcg.spark,
 in-memory / sklearn_ndcg.spark) and the differences of the values, which must be
 below 1e-12 (else "VALUE CHECK FAILED"). ``--smoke`` runs 20,000 rows in
-seconds. Timings are the best of ``--repeat`` rounds after one warm-up; each round
-runs the four in turn (interleaved), and the load averages before and after are printed.
+seconds, one round without warm-up. Timings are the best of ``--repeat`` rounds after one
+warm-up; each round runs the four in turn (interleaved), and the load averages before and
+after are printed.
 """
 
 from __future__ import annotations
@@ -95,15 +96,15 @@ def spark_ranking_pipeline(frame, k: int) -> float:
     return RankingEvaluator(metricName="ndcgAtK", k=k).evaluate(ranked)
 
 
-def interleaved_best(functions: dict, repeat: int, cpu=None) -> dict:
-    """``{name: (best time, value, CPU seconds of each round)}``: one warm-up each, then
-    ``repeat`` rounds.
+def interleaved_best(functions: dict, repeat: int, cpu=None, warm_up: bool = True) -> dict:
+    """``{name: (best time, value, CPU seconds of each round)}``: one warm-up each (unless
+    not ``warm_up``: the smoke run times its one round cold), then ``repeat`` rounds.
 
     Each round runs every function once, in turn, so that a change of load on a
     shared machine falls on all of them alike. ``cpu()`` (if given) reads a CPU-time
     counter before and after each call.
     """
-    values = {name: function() for name, function in functions.items()}  # warm-up
+    values = {name: function() for name, function in functions.items() if warm_up}
     times = {name: [] for name in functions}
     cpus = {name: [] for name in functions}
     for _ in range(repeat):
@@ -143,7 +144,9 @@ def load() -> str:
     return "load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-def main(argv=None) -> int:
+def main(argv=None, spark=None) -> int:
+    """Run the benchmark; in a given SparkSession (``spark``, left running, as the test
+    suite's smoke test does) or in a new one, stopped at the end."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--queries", type=int, default=100_000)
@@ -151,15 +154,20 @@ def main(argv=None) -> int:
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--k", type=int, default=10)
-    parser.add_argument("--smoke", action="store_true", help="20,000 rows, 200 queries")
+    parser.add_argument(
+        "--smoke", action="store_true", help="20,000 rows, 200 queries, one round, no warm-up"
+    )
     args = parser.parse_args(argv)
     if args.smoke:
         args.rows, args.queries, args.partitions, args.repeat = 20_000, 200, 4, 1
     import pyspark
 
-    spark = session(args.master, args.partitions)
+    own_session = spark is None
+    if own_session:
+        spark = session(args.master, args.partitions)
+    master = spark.sparkContext.master
     print(
-        f"pyspark {pyspark.__version__}, master {args.master}, {args.rows:,} rows, "
+        f"pyspark {pyspark.__version__}, master {master}, {args.rows:,} rows, "
         f"{args.queries:,} queries, {args.partitions} partitions, k={args.k}, "
         f"best of {args.repeat}"
     )
@@ -197,6 +205,7 @@ def main(argv=None) -> int:
         },
         args.repeat,
         cpu=cpu,
+        warm_up=not args.smoke,
     )
     print(f"after timing: {load()}")
     for key, name in names.items():
@@ -220,7 +229,9 @@ def main(argv=None) -> int:
     ok = memory_difference < 1e-12 and peer_difference < 1e-12
     if not ok:
         print("VALUE CHECK FAILED")
-    spark.stop()
+    frame.unpersist()
+    if own_session:
+        spark.stop()
     return 0 if ok else 1
 
 

@@ -2,13 +2,14 @@
 
 Each random-data fixture returns a function of a seed, so that a test draws the same
 data on every run and different tests draw different data. ``files`` writes the TREC
-example of tests/_trec_example.py.
+example of tests/_trec_example.py; ``spark`` is the run's one SparkSession.
 """
 
 import re
 
 import numpy as np
 import pytest
+from _spark_session import JAVA, NO_JAVA, start_session
 from _trec_example import write_files
 
 
@@ -69,6 +70,17 @@ def random_ragged():
 def random_2d():
     """``random_2d(seed, ties)``: 2-D ``(y_true, y_score, weight)``, one weight per query."""
     return _random_2d
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """The run's one local SparkSession (tests/_spark_session.py), stopped at the end;
+    skips without a Java runtime."""
+    if not JAVA:
+        pytest.skip(NO_JAVA)
+    session = start_session()
+    yield session
+    session.stop()
 
 
 @pytest.fixture

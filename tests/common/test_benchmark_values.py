@@ -37,7 +37,7 @@ from sklearn_ndcg import ndcg_score
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 RTOL = 1e-12  # the benchmark's tolerance
-# the benchmark checks at SMOKE_DIVISOR * 2 = 200 times fewer queries; W3 (100,000
+# the benchmark checks at CHECK_DIVISOR = 200 times fewer queries; W3 (100,000
 # dense queries) at 2,000 times fewer, so that the plain-Python reference stays fast
 DIVISORS = {"W1": 200, "W2": 200, "W3": 2000, "W4": 200, "W4s": 200, "W5": 200}
 KS = (10, None)

@@ -472,7 +472,8 @@ def test_import_changes_no_global_state():
 
 
 def test_bench_scale_smoke():
-    """benchmarks/bench_scale.py runs at smoke size; no timing is checked."""
+    """benchmarks/bench_scale.py runs at smoke size (every workload and cutoff, in one child
+    process); no timing is checked."""
     result = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bench_scale.py"), "--smoke"],
         capture_output=True,
@@ -480,6 +481,8 @@ def test_bench_scale_smoke():
         timeout=300,
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
-    for workload in ("many", "one", "skewed"):
-        assert f"| {workload} |" in result.stdout
+    workloads = ("many", "one", "skewed", "1M-grouped", "1M-shuffled", "10M-grouped")
+    for workload in (*workloads, "10M-shuffled"):  # one row per cutoff
+        assert result.stdout.count(f"\n| {workload} | ") == 2, workload
     assert "worst peak memory" in result.stdout
+    assert "- 10M-shuffled k=None: " in result.stdout  # issue 13's lines

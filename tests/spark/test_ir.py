@@ -7,6 +7,7 @@ command), per query and in the mean, to 1e-12.
 
 import numpy as np
 import pytest
+from _spark_session import collect_each
 
 import sklearn_ndcg
 from sklearn_ndcg import positive_part_gain
@@ -54,18 +55,23 @@ def test_evaluate_run_equals_memory(spark, int_ids, partitions):
             for i, c in enumerate(_columns(qrels))
         ),
     )
-    for options in (
-        {"ties": "docno"},
-        {"ties": "docno", "k": 5, "unjudged": "drop"},
-        {"ties": "first", "missing_queries": "zero", "k": 10},
-        {"ties": "average", "metric": "dcg", "k": 3},
-        {"ties": "pessimistic", "normalize": "minmax"},
-    ):
-        options = {"gain": positive_part_gain, **options}
+    option_sets = [
+        {"gain": positive_part_gain, **options}
+        for options in (
+            {"ties": "docno"},
+            {"ties": "docno", "k": 5, "unjudged": "drop"},
+            {"ties": "first", "missing_queries": "zero", "k": 10},
+            {"ties": "average", "metric": "dcg", "k": 3},
+            {"ties": "pessimistic", "normalize": "minmax"},
+        )
+    ]
+    results = [ndcg_spark.evaluate_run(run_frame, qrels_frame, **o) for o in option_sets]
+    # every option set's per-query frame in one Spark job
+    per_query = collect_each([result.per_query for result in results])
+    for options, got, got_rows in zip(option_sets, results, per_query):
         expected = sklearn_ndcg.evaluate_run(*in_memory, **options)
-        got = ndcg_spark.evaluate_run(run_frame, qrels_frame, **options)
         assert abs(got.score - expected.score) < 1e-12, options
-        rows = sorted(got.per_query.collect())
+        rows = sorted(got_rows)
         assert [row["qid"] for row in rows] == list(expected.per_query.qid), options
         np.testing.assert_allclose(
             [row["score"] for row in rows], expected.per_query.score, rtol=0, atol=1e-12

@@ -8,6 +8,7 @@ queries split over partitions or not, in any row order.
 
 import numpy as np
 import pytest
+from _spark_session import collect_each
 
 import sklearn_ndcg
 from sklearn_ndcg import spark as ndcg_spark
@@ -105,14 +106,15 @@ def test_query_scores_equal_memory(spark, kind, partitions, by_query):
     frame = _frame(spark, columns, qid_type, partitions, by_query)
     seen = _collected(frame, list(columns))
     memory = _as_memory(seen)
-    for options in OPTION_SETS:
+    # every option set's per-query frame in one Spark job
+    per_query = collect_each([ndcg_spark.query_scores(frame, **o) for o in OPTION_SETS])
+    for options, got in zip(OPTION_SETS, per_query):
         spark_options = dict(options)
         memory_options = dict(options)
         for name, column in (("sample_weight", "w"), ("document_weight", "dw")):
             if name in options:
                 memory_options[name] = np.asarray(seen[column], dtype=float)
         expected = sklearn_ndcg.query_scores(**memory, **memory_options)
-        got = ndcg_spark.query_scores(frame, **spark_options).collect()
         got = sorted(got, key=lambda row: row["qid"])
         assert [row["qid"] for row in got] == list(expected.qid), options
         np.testing.assert_allclose(
@@ -129,7 +131,11 @@ def test_dcg_equals_memory(spark, partitions):
     columns = _random_rows(partitions, "string")
     frame = _frame(spark, columns, "string", partitions)
     memory = _as_memory(_collected(frame, list(columns)))
-    for options in ({}, {"k": 2, "log_base": 10.0}, {"ties": "first", "gain": "exponential"}):
+    option_sets = ({}, {"k": 2, "log_base": 10.0}, {"ties": "first", "gain": "exponential"})
+    per_query = collect_each(
+        [ndcg_spark.query_scores(frame, metric="dcg", **o) for o in option_sets]
+    )
+    for options, got in zip(option_sets, per_query):
         np.testing.assert_allclose(
             ndcg_spark.dcg_score(frame, **options),
             sklearn_ndcg.dcg_score(**memory, **options),
@@ -137,6 +143,6 @@ def test_dcg_equals_memory(spark, partitions):
             atol=1e-12,
         )
         expected = sklearn_ndcg.query_scores(**memory, metric="dcg", **options)
-        got = sorted(ndcg_spark.query_scores(frame, metric="dcg", **options).collect())
+        got = sorted(got)
         assert [row["qid"] for row in got] == list(expected.qid)
         np.testing.assert_allclose([row["score"] for row in got], expected.score, rtol=1e-13)

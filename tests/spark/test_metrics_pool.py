@@ -6,6 +6,7 @@ Reference: the in-memory engine with the labels looked up by hand (a dict from
 
 import numpy as np
 import pytest
+from _spark_session import collect_each
 
 import sklearn_ndcg
 from sklearn_ndcg import JudgmentPool
@@ -62,15 +63,18 @@ def test_pool_equals_memory(spark, string_ids, partitions):
     )
     pool = spark.createDataFrame(qrels, f"qid {qid_type}, docno string, label double")
     memory = _memory(run, qrels)
-    for options in (
+    option_sets = (
         {},
         {"k": 5, "gain": "exponential"},
         {"unjudged": "drop", "ties": "first"},
         {"missing_queries": "zero", "ties": "pessimistic"},
         {"missing_queries": "zero", "unjudged": "drop", "normalize": "minmax", "k": 3},
-    ):
+    )
+    # every option set's per-query frame in one Spark job
+    per_query = collect_each([ndcg_spark.query_scores(frame, pool=pool, **o) for o in option_sets])
+    for options, got in zip(option_sets, per_query):
         expected = sklearn_ndcg.query_scores(**memory, **options)
-        got = sorted(ndcg_spark.query_scores(frame, pool=pool, **options).collect())
+        got = sorted(got)
         assert [row["qid"] for row in got] == list(expected.qid), options
         np.testing.assert_allclose(
             [row["score"] for row in got], expected.score, rtol=0, atol=1e-12, err_msg=str(options)
