@@ -19,6 +19,8 @@ SPARK_WARNINGS = (
     # PySpark 3.5 leaves the sockets of collect() to the garbage collector
     "ignore:unclosed <socket:ResourceWarning",
     "ignore:Exception ignored in. <socket:pytest.PytestUnraisableExceptionWarning",
+    # PySpark 3.5.0 compares versions with distutils' LooseVersion (Arrow paths)
+    "ignore:distutils Version classes are deprecated:DeprecationWarning",
 )
 
 

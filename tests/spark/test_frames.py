@@ -67,8 +67,6 @@ def _largest_batch(spark, rows: int) -> int:
     return spark.range(rows, numPartitions=1).mapInArrow(sizes, "n long").collect()[0]["n"]
 
 
-# pyspark 3.5.0 compares versions with distutils' LooseVersion on this path
-@pytest.mark.filterwarnings("ignore:distutils Version classes are deprecated:DeprecationWarning")
 def test_own_jobs_use_larger_arrow_batches_unless_the_user_chose(spark):
     assert BATCH_ROWS > 10_000  # Spark's default batch
     rows = BATCH_ROWS + 5
