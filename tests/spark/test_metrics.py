@@ -109,7 +109,6 @@ def test_query_scores_equal_memory(spark, kind, partitions, by_query):
     # every option set's per-query frame in one Spark job
     per_query = collect_each([ndcg_spark.query_scores(frame, **o) for o in OPTION_SETS])
     for options, got in zip(OPTION_SETS, per_query):
-        spark_options = dict(options)
         memory_options = dict(options)
         for name, column in (("sample_weight", "w"), ("document_weight", "dw")):
             if name in options:
@@ -121,7 +120,7 @@ def test_query_scores_equal_memory(spark, kind, partitions, by_query):
             [row["score"] for row in got], expected.score, rtol=0, atol=1e-12, err_msg=str(options)
         )
         np.testing.assert_array_equal([row["weight"] for row in got], expected.weight)
-        mean = ndcg_spark.ndcg_score(frame, **spark_options)
+        mean = ndcg_spark.ndcg_score(frame, **options)
         expected_mean = sklearn_ndcg.ndcg_score(**memory, **memory_options)
         np.testing.assert_allclose(mean, expected_mean, rtol=0, atol=1e-12, err_msg=str(options))
 
