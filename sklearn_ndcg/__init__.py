@@ -12,7 +12,8 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
   ``make_dcg_scorer``, ``RankingEvaluator``, ``RepeatedGroupKFold``.
 - Statistical model selection (``_stats``): ``cross_val_query_scores``,
   ``search_query_scores``, ``paired_test``, ``bootstrap_ci``, ``compare_models``,
-  ``SimplestTiedRefit``, ``ModelComparison``, ``PairwiseComparison``,
+  ``SimplestCompetitiveRefit`` (formerly ``SimplestTiedRefit``), ``ModelComparison``,
+  ``PairwiseComparison``,
   ``PairedTestResult``, ``BootstrapResult``; planning: ``required_queries``,
   ``detectable_difference``, ``generalizability_study``, ``GeneralizabilityStudy``.
 - Conventions of other libraries (``_conventions``): ``CONVENTIONS``,
@@ -46,8 +47,11 @@ from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
 from ._model_selection._splitter import RepeatedGroupKFold
 from ._plot._comparison import ModelComparisonDisplay
 from ._plot._curve import NDCGCurveDisplay
-from ._stats._compare import ModelComparison, compare_models
-from ._stats._paired import BootstrapResult, PairedTestResult, bootstrap_ci, paired_test
+from ._stats._bootstrap import BootstrapResult, bootstrap_ci
+from ._stats._compare import compare_models
+from ._stats._cross_val import cross_val_query_scores
+from ._stats._model_comparison import ModelComparison
+from ._stats._paired import PairedTestResult, paired_test
 from ._stats._pairwise import PairwiseComparison
 from ._stats._planning import (
     GeneralizabilityStudy,
@@ -55,7 +59,8 @@ from ._stats._planning import (
     generalizability_study,
     required_queries,
 )
-from ._stats._search import SimplestTiedRefit, cross_val_query_scores, search_query_scores
+from ._stats._refit import SimplestCompetitiveRefit, SimplestTiedRefit
+from ._stats._search import search_query_scores
 
 __version__ = "0.2.0"
 
@@ -77,6 +82,7 @@ __all__ = [
     "RankingEvaluator",
     "RepeatedGroupKFold",
     "RunEvaluation",
+    "SimplestCompetitiveRefit",
     "SimplestTiedRefit",
     "TieDiagnostics",
     "TrecQrels",

@@ -13,3 +13,27 @@ def scores(model, qid, weight=None) -> QueryScores:
         np.asarray(model, dtype=float),
         np.ones(qid.shape[0]) if weight is None else np.asarray(weight, dtype=float),
     )
+
+
+def pair(seed, n, shift=5):
+    """Two models' per-query NDCG on a grid of 0.01; ``a - b`` is never 0.
+
+    The differences are ``shift`` hundredths on average, with a spread of 10.
+    """
+    rng = np.random.default_rng(seed)
+    b = rng.integers(0, 80, size=n)
+    d = rng.integers(1, 20, size=n) * rng.choice([-1, 1], size=n) + shift
+    d[d == 0] = 1
+    return (b + d) / 100, b / 100
+
+
+def models():
+    """Four models on 20 queries: the best, a copy, one a little below, one far below."""
+    rng = np.random.default_rng(7)
+    best = np.round(rng.uniform(0.3, 0.9, size=20), 2)
+    return {
+        "worse": best - 0.25 + rng.normal(0, 0.02, size=20),
+        "best": best,
+        "same": best.copy(),
+        "close": best + 0.03 * (-1) ** np.arange(20) - 0.005,  # mean 0.005 lower
+    }

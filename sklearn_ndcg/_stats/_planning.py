@@ -13,8 +13,8 @@ from scipy import optimize, stats
 from .._compat import Integers, Interval, validate_params
 from .._metrics._ndcg import QueryScores
 from ._compare import _aligned_matrix
-from ._paired import _paired_values, _rounding_tolerance
 from ._pairwise import two_way_anova
+from ._query_values import _paired_values, _rounding_tolerance
 
 _PROBABILITY = Interval(Real, 0, 1, closed="neither")
 _MAX_QUERIES = 10**7

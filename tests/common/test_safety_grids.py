@@ -16,7 +16,7 @@ from sklearn.neighbors import KNeighborsRegressor
 from sklearn.pipeline import Pipeline
 
 from sklearn_ndcg import (
-    SimplestTiedRefit,
+    SimplestCompetitiveRefit,
     compare_models,
     cross_val_query_scores,
     make_ndcg_scorer,
@@ -88,7 +88,7 @@ def _ordered_params(search):
 def test_simplest_tied_refit_leaves_the_grid_alone(margin):
     grid = _grid()
     before = _snapshot(grid)
-    refit = SimplestTiedRefit(
+    refit = SimplestCompetitiveRefit(
         Pipeline([("model", Ridge())]),
         X,
         Y,

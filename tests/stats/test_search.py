@@ -9,12 +9,10 @@ import numpy as np
 import pytest
 import sklearn
 from sklearn.linear_model import Ridge
-from sklearn.model_selection import GridSearchCV, GroupKFold, KFold, PredefinedSplit
+from sklearn.model_selection import GridSearchCV, PredefinedSplit
 
 from sklearn_ndcg import (
     RankingEvaluator,
-    SimplestTiedRefit,
-    cross_val_query_scores,
     make_ndcg_scorer,
     make_ranking,
     query_scores,
@@ -35,42 +33,6 @@ def _per_fold_loop(estimator, cv, groups, **options):
             assert q not in values
             values[q] = v
     return values
-
-
-@pytest.mark.parametrize("cv", [None, 4, CV])
-def test_equals_an_independent_loop_over_folds(cv):
-    splitter = GroupKFold(5 if cv is None else cv) if not hasattr(cv, "split") else cv
-    groups = QID if isinstance(splitter, GroupKFold) else None
-    expected = _per_fold_loop(Ridge(), splitter, groups, k=5, gain="exponential")
-    got = cross_val_query_scores(Ridge(), X, Y, qid=QID, cv=cv, k=5, gain="exponential")
-    assert got.qid.tolist() == sorted(expected)
-    np.testing.assert_allclose(got.score, [expected[q] for q in got.qid], rtol=1e-12)
-    np.testing.assert_array_equal(got.weight, np.ones(60))
-
-
-@pytest.mark.parametrize("routing", [False, True])
-def test_ranking_evaluator_gets_the_query_ids(routing):
-    """RankingEvaluator takes qid in fit: it receives each training fold's ids."""
-    with sklearn.config_context(enable_metadata_routing=routing):
-        got = cross_val_query_scores(RankingEvaluator(Ridge()), X, Y, qid=QID, cv=CV, k=3)
-    expected = _per_fold_loop(Ridge(), CV, None, k=3)
-    np.testing.assert_allclose(got.score, [expected[q] for q in got.qid], rtol=1e-12)
-
-
-def test_sample_weight_weighs_queries():
-    weight = (QID + 1).astype(float)  # one weight per query, given per document
-    got = cross_val_query_scores(Ridge(), X, Y, qid=QID, cv=CV, params={"sample_weight": weight})
-    np.testing.assert_array_equal(got.weight, np.arange(1.0, 61.0))
-
-
-def test_refuses_a_query_tested_twice_or_in_part():
-    # issue 23: a repeated splitter is accepted (tests/stats/test_search_repeated.py);
-    # a query tested more often than the others is not
-    uneven = list(CV.split(X, Y)) + [next(CV.split(X, Y))]
-    with pytest.raises(ValueError, match="more often than others"):
-        cross_val_query_scores(Ridge(), X, Y, qid=QID, cv=uneven)
-    with pytest.raises(ValueError, match="between training and test"):
-        cross_val_query_scores(Ridge(), X, Y, qid=QID, cv=KFold(4))
 
 
 def test_search_query_scores_reuses_the_search_folds_and_scorer():
@@ -100,24 +62,6 @@ def test_search_query_scores_reuses_the_search_folds_and_scorer():
         )
     with pytest.raises(ValueError, match="name the metric"):
         search_query_scores(search, X, Y, qid=QID)
-
-
-def test_simplest_tied_refit_picks_the_simplest_tied_candidate():
-    grid = {"alpha": [0.1, 10.0, 1e4]}
-    refit = SimplestTiedRefit(
-        Ridge(), X, Y, qid=QID, cv=CV, k=5, key=lambda p: -p["alpha"], random_state=0
-    )
-    with sklearn.config_context(enable_metadata_routing=True):
-        search = GridSearchCV(Ridge(), grid, cv=CV, scoring=make_ndcg_scorer(k=5), refit=refit).fit(
-            X, Y, qid=QID
-        )
-    comparison = refit.comparison_
-    tied_alphas = [float(name.split("=")[1]) for name in comparison.not_shown_different]
-    assert search.best_params_["alpha"] == max(tied_alphas)
-    assert search.best_index_ == refit.best_index_
-    # the reference of the comparison is the search's best by mean NDCG@5
-    best = int(np.argmax(search.cv_results_["mean_test_score"]))
-    assert comparison.reference == f"alpha={grid['alpha'][best]!r}"
 
 
 def test_search_query_scores_reads_a_ranking_evaluators_options():

@@ -1,0 +1,322 @@
+"""SimplestCompetitiveRefit: a ``refit=`` rule that picks the simplest candidate the queries
+do not tell from the best (or show equivalent to it, with a margin)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+
+from .._metrics._ndcg import QueryScores
+from ._compare import compare_models
+from ._cross_val import cross_val_query_scores
+from ._search import _candidate, _describe, _names, _ranked_candidates
+
+
+class SimplestCompetitiveRefit:
+    """A ``refit`` rule: the simplest candidate shown equivalent to the best (or not shown worse).
+
+    The ranking analogue of the one-standard-error rule. Given as
+    ``refit=`` to :class:`~sklearn.model_selection.GridSearchCV`, it takes the
+    ``n_candidates`` best candidates of the search, computes their
+    out-of-fold NDCG per query (:func:`cross_val_query_scores`, on the same
+    folds), compares each with the best one query by query
+    (:func:`compare_models`), and picks the one that ``key`` ranks simplest
+    (smallest) among
+
+    - with a ``margin``: the candidates *shown equivalent* to the best, whose
+      mean NDCG is shown within ``margin`` of the best's (the best itself
+      when none is);
+    - without: the candidates *not shown different* from the best, whose
+      difference is not significant. With few queries this includes
+      candidates that are really worse; give a margin to rule them out.
+
+    Read more in the :ref:`User Guide <statistics>`.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The search's estimator; cloned, never modified.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The documents the search is fitted on.
+    y : array-like of shape (n_samples,)
+        Their relevance labels.
+    qid : array-like of shape (n_samples,)
+        Their query ids.
+    key : callable
+        ``key(params)`` for a candidate's parameter dict; smaller is simpler
+        (e.g. ``lambda p: p["max_depth"]``, or ``lambda p: -p["alpha"]`` for
+        stronger regularisation). Ties in ``key`` go to the better candidate.
+    cv : int, cross-validation generator or iterable, default=None
+        The search's ``cv``; see :func:`cross_val_query_scores`.
+    n_candidates : int, default=5
+        How many of the best candidates are compared.
+    scoring : str, default=None
+        For a multi-metric search, the metric that ranks the candidates.
+    params : dict, default=None
+        Parameters for ``fit`` and the splitter.
+    method : {"randomization", "t", "wilcoxon", "bootstrap"}, default="randomization"
+        The paired test; see :func:`paired_test`.
+    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+        The adjustment for several comparisons; see :func:`compare_models`.
+    confidence_level : float, default=0.95
+        One minus the significance level of the tests.
+    n_resamples : int, default=9999
+        Resamples of the randomization and bootstrap methods.
+    margin : float > 0, default=None
+        The equivalence margin of NDCG (e.g. 0.01); see :func:`compare_models`.
+    random_state : int, numpy.random.Generator or None, default=None
+        Seed of the resampling.
+    **options : dict
+        Metric options of :func:`cross_val_query_scores` (``k``, ``gain``,
+        ...); use the same as the search's scorer.
+
+    Attributes
+    ----------
+    comparison_ : ModelComparison
+        The comparison of the last call.
+    best_index_ : int
+        The index (into ``cv_results_``) it chose.
+    reason_ : str
+        Why, in one sentence.
+
+    Notes
+    -----
+    It fits each compared candidate once more per fold. "Not shown different"
+    is not "equal": with few queries a real difference goes undetected, and
+    the best candidate's cross-validated score is optimistic (the winner's
+    curse), which makes the others look slightly worse than they are.
+
+    Examples
+    --------
+    >>> import sklearn
+    >>> from sklearn.linear_model import Ridge
+    >>> from sklearn.model_selection import GridSearchCV, PredefinedSplit
+    >>> from sklearn_ndcg import SimplestCompetitiveRefit, make_ndcg_scorer, make_ranking
+    >>> X, y, qid = make_ranking(n_queries=60, random_state=0)
+    >>> cv = PredefinedSplit(qid % 3)
+    >>> refit = SimplestCompetitiveRefit(Ridge(), X, y, qid=qid, cv=cv, k=5,
+    ...                                  key=lambda p: -p["alpha"], random_state=0)
+    >>> with sklearn.config_context(enable_metadata_routing=True):
+    ...     search = GridSearchCV(Ridge(), {"alpha": [0.1, 10.0, 1e4]}, cv=cv,
+    ...                           scoring=make_ndcg_scorer(k=5), refit=refit)
+    ...     search = search.fit(X, y, qid=qid)
+    >>> search.best_params_  # not shown different from the best, and more regularised
+    {'alpha': 10.0}
+
+    With a margin of 0.01, alpha=10 must be shown within 0.01 of the best:
+
+    >>> refit.margin = 0.01
+    >>> with sklearn.config_context(enable_metadata_routing=True):
+    ...     search = search.fit(X, y, qid=qid)
+    >>> print(refit.reason_)  # doctest: +NORMALIZE_WHITESPACE
+    alpha=10.0: the simplest candidate shown within 0.01 of the best (alpha=0.1)
+    on 60 queries (1 of the 2 others are).
+    """
+
+    def __init__(
+        self,
+        estimator,
+        X,
+        y,
+        *,
+        qid,
+        key: Callable[[dict], object],
+        cv=None,
+        n_candidates: int = 5,
+        scoring: str | None = None,
+        params: dict | None = None,
+        method: str = "randomization",
+        correction: str | None = "holm",
+        confidence_level: float = 0.95,
+        n_resamples: int = 9999,
+        margin: float | None = None,
+        random_state=None,
+        **options,
+    ):
+        self.estimator = estimator
+        self.X, self.y, self.qid = X, y, qid
+        self.key = key
+        self.cv = cv
+        self.n_candidates = n_candidates
+        self.scoring = scoring
+        self.params = params
+        self.method = method
+        self.correction = correction
+        self.confidence_level = confidence_level
+        self.n_resamples = n_resamples
+        self.margin = margin
+        self.random_state = random_state
+        self.options = options
+
+    def __call__(self, cv_results: dict) -> int:
+        """The index of the chosen candidate in ``cv_results``."""
+        ranked = _ranked_candidates(cv_results, self.scoring, self.n_candidates)
+        names = _names(cv_results, ranked, _describe)
+        scores = {
+            name: cross_val_query_scores(
+                _candidate(self.estimator, cv_results["params"][i]),
+                self.X,
+                self.y,
+                qid=self.qid,
+                cv=self.cv,
+                params=self.params,
+                **self.options,
+            )
+            for name, i in names.items()
+        }
+        self.comparison_ = compare_models(
+            scores,
+            baseline=next(iter(names)),
+            method=self.method,
+            correction=self.correction,
+            confidence_level=self.confidence_level,
+            n_resamples=self.n_resamples,
+            margin=self.margin,
+            random_state=self.random_state,
+        )
+        if self.margin is None:
+            eligible = self.comparison_.not_shown_different
+            kind = "not shown different from"
+        else:
+            eligible = self.comparison_.equivalent
+            kind = f"shown within {self.margin:g} of"
+        self.best_index_ = min(
+            (names[name] for name in eligible),
+            key=lambda i: (self.key(cv_results["params"][i]), ranked.index(i)),
+        )
+        chosen = next(name for name, i in names.items() if i == self.best_index_)
+        best = self.comparison_.reference
+        if chosen == best:
+            self.reason_ = (
+                f"{chosen}: the best candidate; no simpler one of the {len(names)} compared "
+                f"is {kind} it on {_n_queries(scores[best])} queries."
+            )
+        else:
+            self.reason_ = (
+                f"{chosen}: the simplest candidate {kind} the best ({best}) on "
+                f"{_n_queries(scores[best])} queries ({len(eligible) - 1} of the "
+                f"{len(names) - 1} others are)."
+            )
+        return self.best_index_
+
+
+def _n_queries(values: QueryScores) -> int:
+    return int(np.count_nonzero(~np.isnan(np.asarray(values.score, dtype=float))))
+
+
+class SimplestTiedRefit(SimplestCompetitiveRefit):
+    """Deprecated: use :class:`SimplestCompetitiveRefit`, the same rule under a new name.
+
+    .. deprecated:: 0.3
+        The rule never picks "tied" candidates: without a margin it picks among the
+        candidates not shown different from the best, with one among those shown
+        equivalent. ``SimplestTiedRefit`` will be removed in 0.4.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        See :class:`SimplestCompetitiveRefit`.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        See :class:`SimplestCompetitiveRefit`.
+    y : array-like of shape (n_samples,)
+        See :class:`SimplestCompetitiveRefit`.
+    qid : array-like of shape (n_samples,)
+        See :class:`SimplestCompetitiveRefit`.
+    key : callable
+        See :class:`SimplestCompetitiveRefit`.
+    cv : int, cross-validation generator or iterable, default=None
+        See :class:`SimplestCompetitiveRefit`.
+    n_candidates : int, default=5
+        See :class:`SimplestCompetitiveRefit`.
+    scoring : str, default=None
+        See :class:`SimplestCompetitiveRefit`.
+    params : dict, default=None
+        See :class:`SimplestCompetitiveRefit`.
+    method : {"randomization", "t", "wilcoxon", "bootstrap"}, default="randomization"
+        See :class:`SimplestCompetitiveRefit`.
+    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+        See :class:`SimplestCompetitiveRefit`.
+    confidence_level : float, default=0.95
+        See :class:`SimplestCompetitiveRefit`.
+    n_resamples : int, default=9999
+        See :class:`SimplestCompetitiveRefit`.
+    margin : float > 0, default=None
+        See :class:`SimplestCompetitiveRefit`.
+    random_state : int, numpy.random.Generator or None, default=None
+        See :class:`SimplestCompetitiveRefit`.
+    **options : dict
+        See :class:`SimplestCompetitiveRefit`.
+
+    Attributes
+    ----------
+    comparison_ : ModelComparison
+        The comparison of the last call.
+    best_index_ : int
+        The index (into ``cv_results_``) it chose.
+    reason_ : str
+        Why, in one sentence.
+
+    See Also
+    --------
+    SimplestCompetitiveRefit : The same rule.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from sklearn.linear_model import Ridge
+    >>> from sklearn_ndcg import SimplestTiedRefit, make_ranking
+    >>> X, y, qid = make_ranking(n_queries=10, random_state=0)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     refit = SimplestTiedRefit(Ridge(), X, y, qid=qid, key=lambda p: -p["alpha"])
+    >>> caught[0].category.__name__
+    'FutureWarning'
+    """
+
+    def __init__(
+        self,
+        estimator,
+        X,
+        y,
+        *,
+        qid,
+        key: Callable[[dict], object],
+        cv=None,
+        n_candidates: int = 5,
+        scoring: str | None = None,
+        params: dict | None = None,
+        method: str = "randomization",
+        correction: str | None = "holm",
+        confidence_level: float = 0.95,
+        n_resamples: int = 9999,
+        margin: float | None = None,
+        random_state=None,
+        **options,
+    ):
+        warnings.warn(
+            "SimplestTiedRefit is now SimplestCompetitiveRefit (the same rule: it picks "
+            "among candidates not shown different from the best, or shown equivalent with "
+            "a margin, never 'tied' ones); SimplestTiedRefit will be removed in 0.4.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        super().__init__(
+            estimator,
+            X,
+            y,
+            qid=qid,
+            key=key,
+            cv=cv,
+            n_candidates=n_candidates,
+            scoring=scoring,
+            params=params,
+            method=method,
+            correction=correction,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            margin=margin,
+            random_state=random_state,
+            **options,
+        )

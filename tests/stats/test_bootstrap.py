@@ -1,0 +1,76 @@
+"""bootstrap_ci and the bootstrap of a mean over queries, against scipy and np.average."""
+
+import numpy as np
+import pytest
+from _stats_data import scores as _scores
+
+from sklearn_ndcg._stats._bootstrap import BootstrapResult, bootstrap_ci
+from sklearn_ndcg._stats._paired import paired_test
+
+
+@pytest.mark.slow
+def test_bootstrap_ci_coverage():
+    # 400 samples of 200 queries from Beta(0.5, 2): skewed, in [0, 1], mean 0.5 / 2.5 = 0.2
+    rng = np.random.default_rng(20240601)
+    samples = rng.beta(0.5, 2.0, size=(400, 200))
+    covered = [
+        low <= 0.2 <= high
+        for low, high in (
+            bootstrap_ci(sample, n_resamples=999, random_state=i).confidence_interval
+            for i, sample in enumerate(samples)
+        )
+    ]
+    coverage = np.mean(covered)
+    print(f"\n95% BCa coverage over {len(covered)} samples of 200: {coverage:.4f}")
+    # binomial: sd sqrt(0.95 * 0.05 / 400) = 0.011, so +-0.03 is about 2.75 sd
+    assert 0.92 <= coverage <= 0.98
+
+
+def test_bootstrap_ci_values():
+    values = np.array([0.2, 0.9, np.nan, 0.4, 1.0, 0.7, 0.0, 0.55])
+    result = bootstrap_ci(values, random_state=0)
+    kept = values[~np.isnan(values)]
+    assert isinstance(result, BootstrapResult)
+    assert result.mean == pytest.approx(kept.mean())
+    assert result.n_queries == 7
+    low, high = result.confidence_interval
+    assert low < result.mean < high
+    # theory: the bootstrap standard error of a mean estimates the plug-in
+    # sd (ddof=0) / sqrt(n), within Monte Carlo error of 9999 resamples
+    assert result.standard_error == pytest.approx(kept.std() / np.sqrt(7), rel=0.05)
+    # normal theory: a 95% interval spans about 2 * 1.96 standard errors (loosely:
+    # 7 values, and BCa is not symmetric)
+    assert high - low == pytest.approx(2 * 1.96 * result.standard_error, rel=0.3)
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "BCa"])
+def test_bootstrap_ci_methods_and_constant_values(method):
+    # all values equal: every interval is the value itself (BCa falls back to percentile)
+    result = bootstrap_ci([0.5, 0.5, 0.5, 0.5], method=method, random_state=0)
+    assert result.mean == 0.5
+    assert result.confidence_interval == pytest.approx((0.5, 0.5))
+
+
+def test_weighted_bootstrap_mean_equals_np_average():
+    rng = np.random.default_rng(0)
+    score = rng.uniform(size=30)
+    weight = rng.uniform(0.5, 3, size=30)
+    score[3] = np.nan
+    result = bootstrap_ci(_scores(score, np.arange(30), weight), random_state=0)
+    keep = ~np.isnan(score)
+    assert result.mean == pytest.approx(np.average(score[keep], weights=weight[keep]))
+    assert result.n_queries == 29
+    low, high = result.confidence_interval
+    assert low < result.mean < high
+
+    other = rng.uniform(size=30)
+    test = paired_test(
+        _scores(score, np.arange(30), weight),
+        _scores(other, np.arange(30), weight),
+        method="bootstrap",
+        random_state=0,
+    )
+    d = (score - other)[keep]
+    assert test.mean_difference == pytest.approx(np.average(d, weights=weight[keep]))
+    assert test.statistic == test.mean_difference
+    assert test.n_queries == 29
