@@ -15,7 +15,7 @@ class ModelComparisonDisplay:
 
     One row per model, best at the top: a point at its mean NDCG over queries
     and a bar for its confidence interval, grouped in the legend by the
-    verdict against the reference (the best model, or a named baseline):
+    verdict against the reference (the best model, or a named one):
     with a margin "equivalent" (shown within the margin), "inconclusive",
     "better" or "worse"; without, "not shown different" (the difference is
     not significant after the correction for multiple comparisons, which is
@@ -211,6 +211,7 @@ class ModelComparisonDisplay:
         margin=None,
         pairs="reference",
         random_state=None,
+        reference=None,
         ax=None,
         **kwargs,
     ):
@@ -222,7 +223,7 @@ class ModelComparisonDisplay:
             ``{name: per-query values}``, arrays paired by position or
             :class:`QueryScores` aligned by query id; see :func:`compare_models`.
         baseline : str, default=None
-            The model the others are compared with; None means the best.
+            Deprecated spelling of ``reference``; it warns, and will be removed in 0.4.
         method : {"randomization", "t", "wilcoxon", "bootstrap", "tukey", \
                 "randomized_tukey"}, default="randomization"
             The paired test, or the all-pairs procedure; see :func:`compare_models`.
@@ -238,6 +239,9 @@ class ModelComparisonDisplay:
             Which pairs are compared; see :func:`compare_models`.
         random_state : int, numpy.random.Generator or None, default=None
             Seed of the resampling.
+        reference : str, default=None
+            The model the others are compared with; None means the best.
+            (Formerly ``baseline``.)
         ax : matplotlib Axes, default=None
             Axes to draw on; None means new axes in a new figure.
         **kwargs : dict
@@ -250,6 +254,7 @@ class ModelComparisonDisplay:
         comparison = compare_models(
             scores,
             baseline=baseline,
+            reference=reference,
             method=method,
             correction=correction,
             confidence_level=confidence_level,

@@ -3,6 +3,7 @@ for multiple comparisons."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable
 
 import numpy as np
@@ -32,6 +33,7 @@ from ._strata import stratum_labels, subsets
         PAIRED_PARAMS,
         scores=[dict],
         baseline="no_validation",
+        reference="no_validation",
         method=[StrOptions(set(PAIRED_METHODS) | set(PAIRWISE_METHODS))],
         correction=[StrOptions(set(CORRECTIONS)), None],
         margin=MARGIN,
@@ -52,8 +54,9 @@ def compare_models(
     pairs: str = "reference",
     strata: ArrayLike | dict | None = None,
     random_state: int | np.random.Generator | None = None,
+    reference: Hashable | None = None,
 ) -> ModelComparison:
-    """Compare several models with the best one (or a baseline, or each other), query by query.
+    """Compare several models with the best one (or a reference, or each other), query by query.
 
     Each model is compared with the reference model by :func:`paired_test`,
     and the p-values are adjusted for the number of comparisons. A model
@@ -72,7 +75,8 @@ def compare_models(
         (n_queries,) paired by position, or :class:`QueryScores` paired by
         query id; see :func:`paired_test`.
     baseline : key of scores, default=None
-        The reference model. None means the model with the highest mean.
+        Deprecated spelling of ``reference`` (the result's attribute has always
+        been ``reference``); it warns, and will be removed in 0.4.
     method : {"randomization", "t", "wilcoxon", "bootstrap", "tukey", \
             "randomized_tukey"}, default="randomization"
         The paired test (see :func:`paired_test`), or with ``pairs="all"`` a
@@ -124,6 +128,9 @@ def compare_models(
         procedures, already blocked by query, only add those tables).
     random_state : int, numpy.random.Generator or None, default=None
         Seeds every resampling, for reproducible results.
+    reference : key of scores, default=None
+        The model the others are compared with. None means the model with the
+        highest mean. (Formerly ``baseline``.)
 
     Returns
     -------
@@ -186,10 +193,7 @@ def compare_models(
     """
     if len(scores) < 2:
         raise ValueError(f"scores holds {len(scores)} model(s); give at least 2 models to compare.")
-    if baseline is not None and baseline not in scores:
-        raise ValueError(
-            f"baseline={baseline!r} is not a model in scores; the models are {list(scores)}."
-        )
+    reference = _deprecated_baseline(baseline, reference, scores)
     if method in PAIRWISE_METHODS and pairs != "all":
         raise ValueError(
             f"method={method!r} compares every pair of models; pass pairs='all' (or a "
@@ -215,7 +219,7 @@ def compare_models(
         for name, seed in zip(names, seeds)
     }
     means = np.array([intervals[name].mean for name in names])
-    reference = names[int(np.argmax(means))] if baseline is None else baseline
+    reference = names[int(np.argmax(means))] if reference is None else reference
     alpha = 1 - confidence_level
     args = (scores, names, reference, method, correction, alpha, margin, n_resamples, seeds)
     if pairs == "all":
@@ -248,7 +252,7 @@ def compare_models(
         by_stratum = _by_stratum(
             scores,
             strata,
-            baseline=reference,
+            reference=reference,
             method=method,
             correction=None if method in PAIRWISE_METHODS else correction,
             confidence_level=confidence_level,
@@ -260,6 +264,29 @@ def compare_models(
     return ModelComparison(
         _table.Table(columns), reference, method, correction, alpha, margin, pairwise, by_stratum
     )
+
+
+def _deprecated_baseline(baseline, reference, scores):
+    """The reference model named by ``reference`` or (deprecated) ``baseline``, or None."""
+    name = "reference" if baseline is None else "baseline"
+    given = reference if baseline is None else baseline
+    if baseline is not None and reference is not None:
+        raise ValueError(
+            f"baseline={baseline!r} and reference={reference!r} name the same thing; "
+            "give reference only (baseline is its deprecated spelling)."
+        )
+    if given is not None and given not in scores:
+        raise ValueError(
+            f"{name}={given!r} is not a model in scores; the models are {list(scores)}."
+        )
+    if baseline is not None:
+        warnings.warn(
+            "compare_models(baseline=...) is now compare_models(reference=...), the name of "
+            "the result's attribute; baseline will be removed in 0.4.",
+            FutureWarning,
+            stacklevel=4,
+        )
+    return given
 
 
 def _subset(values, mask: np.ndarray):

@@ -168,7 +168,7 @@ class SimplestCompetitiveRefit:
         }
         self.comparison_ = compare_models(
             scores,
-            baseline=next(iter(names)),
+            reference=next(iter(names)),
             method=self.method,
             correction=self.correction,
             confidence_level=self.confidence_level,

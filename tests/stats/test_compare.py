@@ -45,16 +45,18 @@ def test_compare_models():
     assert (comparison.method, comparison.correction) == ("randomization", "holm")
 
 
-def test_compare_models_baseline_and_corrections():
+def test_compare_models_reference_and_corrections():
     scores = _models()
-    raw = compare_models(scores, baseline="worse", correction=None, n_resamples=999, random_state=0)
+    raw = compare_models(
+        scores, reference="worse", correction=None, n_resamples=999, random_state=0
+    )
     assert raw.reference == "worse"
     table = raw.to_dict()
     assert table["not_shown_different"] == [name == "worse" for name in table["name"]]
     assert_equal(table["adjusted_pvalue"], table["pvalue"])
     # bonferroni with 3 comparisons: 3 * p, capped at 1 (hand computation)
     bonferroni = compare_models(
-        scores, baseline="worse", correction="bonferroni", n_resamples=999, random_state=0
+        scores, reference="worse", correction="bonferroni", n_resamples=999, random_state=0
     ).to_dict()
     assert_allclose(
         bonferroni["adjusted_pvalue"][:3], np.minimum(3 * np.array(table["pvalue"][:3]), 1)
@@ -73,3 +75,16 @@ def test_compare_models_query_scores():
 
 
 # --- reproducibility --------------------------------------------------------------
+
+
+def test_baseline_is_the_deprecated_spelling_of_reference():
+    scores = _models()
+    new = compare_models(scores, reference="worse", n_resamples=99, margin=0.01, random_state=0)
+    with pytest.warns(FutureWarning, match=r"reference=.*removed in 0\.4"):
+        old = compare_models(scores, baseline="worse", n_resamples=99, margin=0.01, random_state=0)
+    assert old.reference == new.reference == "worse"
+    assert_equal(old.to_dict(), new.to_dict())
+    with pytest.raises(ValueError, match="give reference only"):
+        compare_models(scores, baseline="worse", reference="best")
+    with pytest.raises(ValueError, match=r"reference='nope' is not a model in scores"):
+        compare_models(scores, reference="nope")
