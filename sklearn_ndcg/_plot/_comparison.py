@@ -325,7 +325,7 @@ class ModelComparisonDisplay:
         Needs a comparison of all pairs (``compare_models(..., pairs="all")``).
         Each cell is coloured by the mean difference of the row's model minus
         the column's, and reads the pair's p-value; cells whose p-value is
-        below alpha are marked with a star.
+        below ``1 - confidence_level`` are marked with a star.
 
         Parameters
         ----------
@@ -354,7 +354,7 @@ class ModelComparisonDisplay:
         for i in range(len(names)):
             for j in range(len(names)):
                 if i != j:
-                    star = "*" if pvalue[i, j] < self.pairwise_.alpha else ""
+                    star = "*" if pvalue[i, j] < 1 - self.pairwise_.confidence_level else ""
                     ax.text(j, i, f"{pvalue[i, j]:.2g}{star}", ha="center", va="center")
         ax.set_xticks(range(len(names)))
         ax.set_xticklabels(names, rotation=45, ha="right")

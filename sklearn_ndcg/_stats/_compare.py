@@ -144,7 +144,7 @@ def compare_models(
         ``verdict`` (relative to the reference: "reference", "better",
         "worse", and "equivalent" or "inconclusive" with a margin, "not shown
         different" without); and the attributes ``reference``, ``method``,
-        ``correction``, ``alpha``, ``margin``, ``pairwise``, ``by_stratum``,
+        ``correction``, ``confidence_level``, ``margin``, ``pairwise``, ``by_stratum``,
         ``not_shown_different`` and ``equivalent``. It prints as a table and
         converts with ``to_dict()`` and ``to_frame()``.
 
@@ -223,7 +223,7 @@ def compare_models(
     alpha = 1 - confidence_level
     args = (scores, names, reference, method, correction, alpha, margin, n_resamples, seeds)
     if pairs == "all":
-        pairwise, by_name = _all_pairs(*args, strata=strata)
+        pairwise, by_name = _all_pairs(*args, strata=strata, confidence_level=confidence_level)
         correction = None if method in PAIRWISE_METHODS else correction
     else:
         pairwise, by_name = None, _with_reference(*args, strata=strata)
@@ -262,7 +262,14 @@ def compare_models(
             random_state=seeds[-2],
         )
     return ModelComparison(
-        _table.Table(columns), reference, method, correction, alpha, margin, pairwise, by_stratum
+        _table.Table(columns),
+        reference,
+        method,
+        correction,
+        confidence_level,
+        margin,
+        pairwise,
+        by_stratum,
     )
 
 
@@ -408,7 +415,17 @@ def _aligned_matrix(scores, names) -> np.ndarray:
 
 
 def _all_pairs(
-    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, strata
+    scores,
+    names,
+    reference,
+    method,
+    correction,
+    alpha,
+    margin,
+    n_resamples,
+    seeds,
+    strata,
+    confidence_level,
 ):
     """Every pair of models: the pairwise table, and each model's row against the reference."""
     index_pairs = pairs_of(names)
@@ -469,7 +486,7 @@ def _all_pairs(
             }
         ),
         method,
-        alpha,
+        confidence_level,
         margin,
     )
     flip = {"better": "worse", "worse": "better"}

@@ -10,7 +10,7 @@ from . import _table
 from ._pairwise import PairwiseComparison
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, init=False)
 class ModelComparison:
     """Result of :func:`compare_models`: a table with one row per model, best first.
 
@@ -29,9 +29,11 @@ class ModelComparison:
         The paired test, or the all-pairs procedure.
     correction : str or None
         The correction of the p-values for the number of comparisons.
-    alpha : float
-        ``1 - confidence_level``: the queries do not show a model different
-        from the reference when its adjusted p-value is at least ``alpha``.
+    confidence_level : float
+        The queries do not show a model different from the reference when its
+        adjusted p-value is at least ``1 - confidence_level``. (Formerly
+        ``alpha``, ``1 - confidence_level``, which works with a FutureWarning
+        until 0.4.)
     margin : float or None
         The equivalence margin, or None.
     pairwise : PairwiseComparison or None
@@ -45,10 +47,43 @@ class ModelComparison:
     reference: Hashable
     method: str
     correction: str | None
-    alpha: float
+    confidence_level: float
     margin: float | None = None
     pairwise: PairwiseComparison | None = None
     by_stratum: dict | None = None
+
+    def __init__(
+        self,
+        columns: dict[str, list],
+        reference: Hashable,
+        method: str,
+        correction: str | None,
+        confidence_level: float | None = None,
+        margin: float | None = None,
+        pairwise: PairwiseComparison | None = None,
+        by_stratum: dict | None = None,
+        *,
+        alpha: float | None = None,
+    ):
+        level = _table.level_from_alpha(confidence_level, alpha, "ModelComparison")
+        fields = dict(
+            columns=columns,
+            reference=reference,
+            method=method,
+            correction=correction,
+            confidence_level=level,
+            margin=margin,
+            pairwise=pairwise,
+            by_stratum=by_stratum,
+        )
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def alpha(self) -> float:
+        """Deprecated: ``1 - confidence_level``; use ``confidence_level``."""
+        _table.warn_alpha("ModelComparison")
+        return 1 - self.confidence_level
 
     @property
     def not_shown_different(self) -> list:
@@ -106,7 +141,7 @@ class ModelComparison:
         margin = "" if self.margin is None else f", margin={self.margin:g}"
         title = (
             f"Models compared with {self.reference!r} ({self.method} test, "
-            f"correction={self.correction!r}, alpha={self.alpha:g}{margin})"
+            f"correction={self.correction!r}, confidence_level={self.confidence_level:g}{margin})"
         )
         return _table.format_table(title, self.columns)
 

@@ -31,16 +31,38 @@ class PairwiseComparison:
     method : str
         The procedure: "tukey", "randomized_tukey", or a paired test with a
         correction for the number of pairs.
-    alpha : float
-        The family-wise significance level.
+    confidence_level : float
+        One minus the family-wise significance level. (Formerly ``alpha``,
+        ``1 - confidence_level``, which works with a FutureWarning until 0.4.)
     margin : float or None
         The equivalence margin.
     """
 
     columns: dict[str, list]
     method: str
-    alpha: float
+    confidence_level: float
     margin: float | None = None
+
+    def __init__(
+        self,
+        columns: dict[str, list],
+        method: str,
+        confidence_level: float | None = None,
+        margin: float | None = None,
+        *,
+        alpha: float | None = None,
+    ):
+        level = _table.level_from_alpha(confidence_level, alpha, "PairwiseComparison")
+        object.__setattr__(self, "columns", columns)
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "confidence_level", level)
+        object.__setattr__(self, "margin", margin)
+
+    @property
+    def alpha(self) -> float:
+        """Deprecated: ``1 - confidence_level``; use ``confidence_level``."""
+        _table.warn_alpha("PairwiseComparison")
+        return 1 - self.confidence_level
 
     def to_dict(self) -> dict[str, list]:
         """The table as lists, one per column.
@@ -93,7 +115,10 @@ class PairwiseComparison:
 
     def __str__(self) -> str:
         margin = "" if self.margin is None else f", margin={self.margin:g}"
-        title = f"All pairs of models ({self.method}, alpha={self.alpha:g}{margin})"
+        title = (
+            f"All pairs of models ({self.method}, "
+            f"confidence_level={self.confidence_level:g}{margin})"
+        )
         return _table.format_table(title, self.columns)
 
     __repr__ = __str__

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
 from numbers import Real
@@ -38,10 +39,40 @@ def _sd_of_differences(a, b) -> tuple[float, int]:
     return sd, d.shape[0]
 
 
-def _power(n, effect, alpha):
-    """Power of the two-sided paired t-test on n queries for an effect size d_z."""
+class _Default(float):
+    """A default value told apart from the same value given on purpose (to warn only
+    when a deprecated parameter is given)."""
+
+
+_ALPHA = _Default(0.05)
+_CONFIDENCE = _Default(0.95)
+
+
+def _upper_quantile(alpha: float, confidence_level: float, caller: str) -> float:
+    """``1 - alpha / 2``, the quantile of the two-sided test at ``confidence_level`` or (given,
+    deprecated) ``alpha``; computed from the spelling given, as before each existed."""
+    if alpha is _ALPHA:
+        return (1 + confidence_level) / 2
+    if confidence_level is not _CONFIDENCE:
+        raise ValueError(
+            f"alpha={alpha!r} and confidence_level={confidence_level!r} both set the level of "
+            "the test; give confidence_level only (alpha is its deprecated spelling, "
+            "1 - confidence_level)."
+        )
+    warnings.warn(
+        f"{caller}(alpha=...) is now {caller}(confidence_level=1 - alpha), the spelling of "
+        "every other test of the package; alpha will be removed in 0.4.",
+        FutureWarning,
+        stacklevel=4,
+    )
+    return 1 - alpha / 2
+
+
+def _power(n, effect, upper):
+    """Power of the two-sided paired t-test on n queries for an effect size d_z; ``upper``
+    is the quantile of the critical value, ``1 - alpha / 2``."""
     df = n - 1
-    critical = stats.t.ppf(1 - alpha / 2, df)
+    critical = stats.t.ppf(upper, df)
     ncp = effect * np.sqrt(n)
     return stats.nct.sf(critical, df, ncp) + stats.nct.cdf(-critical, df, ncp)
 
@@ -53,6 +84,7 @@ def _power(n, effect, alpha):
         "delta": [Interval(Real, 0, None, closed="neither")],
         "power": [_PROBABILITY],
         "alpha": [_PROBABILITY],
+        "confidence_level": [_PROBABILITY],
     },
     prefer_skip_nested_validation=True,
 )
@@ -62,14 +94,15 @@ def required_queries(
     *,
     delta: float,
     power: float = 0.8,
-    alpha: float = 0.05,
+    alpha: float = _ALPHA,
+    confidence_level: float = _CONFIDENCE,
 ) -> int:
     """Number of queries a paired t-test needs to detect a mean NDCG difference ``delta``.
 
     Topic-set-size design (Sakai 2016) from a pilot: the standard deviation
     of the per-query differences of two models on the pilot queries sets how
     many queries the two-sided paired t-test needs to reject equality at
-    level ``alpha`` with probability ``power`` when the true mean difference
+    level ``1 - confidence_level`` with probability ``power`` when the true mean difference
     is ``delta``.
 
     Read more in the :ref:`User Guide <statistics>`.
@@ -83,7 +116,10 @@ def required_queries(
     power : float in (0, 1), default=0.8
         Probability of detecting a true difference of ``delta``.
     alpha : float in (0, 1), default=0.05
-        Significance level of the two-sided test.
+        Deprecated: the significance level, ``1 - confidence_level``; it warns,
+        and will be removed in 0.4.
+    confidence_level : float in (0, 1), default=0.95
+        One minus the significance level of the two-sided test.
 
     Returns
     -------
@@ -116,14 +152,15 @@ def required_queries(
     sd, _ = _sd_of_differences(a, b)
     effect = delta / sd
     # the normal approximation, then the exact power of the noncentral t upward from below it
-    approx = ((stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)) / effect) ** 2
+    upper = _upper_quantile(alpha, confidence_level, "required_queries")
+    approx = ((stats.norm.ppf(upper) + stats.norm.ppf(power)) / effect) ** 2
     n = max(2, int(np.floor(approx)) - 2)
     if n > _MAX_QUERIES:
         raise ValueError(
             f"delta={delta!r} is {effect:.3g} standard deviations of the pilot's differences; "
             f"detecting it would take more than {_MAX_QUERIES} queries. Give a larger delta."
         )
-    while _power(n, effect, alpha) < power:
+    while _power(n, effect, upper) < power:
         n += 1
     return n
 
@@ -135,6 +172,7 @@ def required_queries(
         "n_queries": [Integers(2)],
         "power": [_PROBABILITY],
         "alpha": [_PROBABILITY],
+        "confidence_level": [_PROBABILITY],
     },
     prefer_skip_nested_validation=True,
 )
@@ -144,13 +182,14 @@ def detectable_difference(
     *,
     n_queries: int,
     power: float = 0.8,
-    alpha: float = 0.05,
+    alpha: float = _ALPHA,
+    confidence_level: float = _CONFIDENCE,
 ) -> float:
     """The mean NDCG difference a paired t-test on ``n_queries`` queries detects.
 
     The inverse of :func:`required_queries`: the true mean difference that
     the two-sided paired t-test on ``n_queries`` queries detects at level
-    ``alpha`` with probability ``power``, the standard deviation of the
+    ``1 - confidence_level`` with probability ``power``, the standard deviation of the
     per-query differences taken from the pilot ``a``, ``b``.
 
     Read more in the :ref:`User Guide <statistics>`.
@@ -164,7 +203,10 @@ def detectable_difference(
     power : float in (0, 1), default=0.8
         Probability of detecting the difference.
     alpha : float in (0, 1), default=0.05
-        Significance level of the two-sided test.
+        Deprecated: the significance level, ``1 - confidence_level``; it warns,
+        and will be removed in 0.4.
+    confidence_level : float in (0, 1), default=0.95
+        One minus the significance level of the two-sided test.
 
     Returns
     -------
@@ -187,11 +229,12 @@ def detectable_difference(
     0.0124
     """
     sd, _ = _sd_of_differences(a, b)
+    upper = _upper_quantile(alpha, confidence_level, "detectable_difference")
     high = 1.0 / np.sqrt(n_queries)
-    while _power(n_queries, high, alpha) < power:  # power grows with the effect size
+    while _power(n_queries, high, upper) < power:  # power grows with the effect size
         high *= 2
     effect = optimize.brentq(
-        lambda e: _power(n_queries, e, alpha) - power, 0.0, high, xtol=1e-14, rtol=1e-13
+        lambda e: _power(n_queries, e, upper) - power, 0.0, high, xtol=1e-14, rtol=1e-13
     )
     return float(effect * sd)
 

@@ -75,3 +75,27 @@ def verdict(mean: float, pvalue: float, alpha: float, interval, margin) -> str:
     if pvalue < alpha:
         return "better" if mean > 0 else "worse"
     return "inconclusive" if margin is not None else "not shown different"
+
+
+def level_from_alpha(confidence_level, alpha, owner: str) -> float:
+    """The confidence level of a result given ``confidence_level`` or (deprecated) ``alpha``."""
+    if alpha is None:
+        if confidence_level is None:
+            raise TypeError(f"{owner} needs confidence_level.")
+        return confidence_level
+    if confidence_level is not None:
+        raise ValueError(
+            f"{owner} takes confidence_level or alpha (its deprecated spelling), not both."
+        )
+    warn_alpha(owner)
+    return 1 - alpha
+
+
+def warn_alpha(owner: str) -> None:
+    """The FutureWarning of the attribute and argument ``alpha`` of the result classes."""
+    warnings.warn(
+        f"{owner}.alpha is now {owner}.confidence_level (alpha is 1 - confidence_level), the "
+        "spelling of the functions' parameter; alpha will be removed in 0.4.",
+        FutureWarning,
+        stacklevel=3,
+    )

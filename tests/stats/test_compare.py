@@ -41,7 +41,7 @@ def test_compare_models():
     assert comparison.not_shown_different == [
         n for n, t in zip(table["name"], table["not_shown_different"]) if t
     ]
-    assert comparison.alpha == pytest.approx(0.05)
+    assert comparison.confidence_level == 0.95
     assert (comparison.method, comparison.correction) == ("randomization", "holm")
 
 

@@ -6,6 +6,7 @@ import pytest
 from _stats_data import models as _models
 
 from sklearn_ndcg._stats._compare import compare_models
+from sklearn_ndcg._stats._model_comparison import ModelComparison
 
 
 def test_compare_models_table():
@@ -36,3 +37,18 @@ def test_to_frame_without_pandas(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match="needs pandas"):
         comparison.to_frame()
+
+
+def test_alpha_is_the_deprecated_spelling_of_confidence_level():
+    comparison = compare_models(_models(), confidence_level=0.9, n_resamples=99, random_state=0)
+    assert comparison.confidence_level == 0.9
+    with pytest.warns(FutureWarning, match=r"confidence_level.*removed in 0\.4"):
+        assert comparison.alpha == 1 - 0.9  # as compare_models computes it
+    fields = (comparison.columns, comparison.reference, comparison.method, comparison.correction)
+    new = ModelComparison(*fields, confidence_level=0.75)
+    with pytest.warns(FutureWarning, match=r"confidence_level.*removed in 0\.4"):
+        old = ModelComparison(*fields, alpha=0.25)
+    assert old.confidence_level == new.confidence_level == 0.75
+    assert str(old) == str(new)
+    with pytest.raises(ValueError, match="not both"):
+        ModelComparison(*fields, confidence_level=0.75, alpha=0.25)

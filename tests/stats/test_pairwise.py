@@ -256,3 +256,16 @@ def test_display_draws_verdicts_and_the_pairwise_matrix():
         ModelComparisonDisplay.from_query_scores(scores, method="t").plot_pairwise()
     with pytest.warns(FutureWarning, match="not_shown_different"):
         ModelComparisonDisplay(["a"], [0.5], [[0.4, 0.6]], tied=[True])
+
+
+def test_alpha_is_the_deprecated_spelling_of_confidence_level():
+    comparison = compare_models(_five_models(), pairs="all", method="tukey", confidence_level=0.9)
+    pairwise = comparison.pairwise
+    assert pairwise.confidence_level == 0.9
+    with pytest.warns(FutureWarning, match=r"confidence_level.*removed in 0\.4"):
+        assert pairwise.alpha == 1 - 0.9
+    new = PairwiseComparison(pairwise.columns, "tukey", confidence_level=0.75)
+    with pytest.warns(FutureWarning, match=r"confidence_level.*removed in 0\.4"):
+        old = PairwiseComparison(pairwise.columns, "tukey", alpha=0.25)
+    assert old.confidence_level == new.confidence_level == 0.75
+    assert str(old) == str(new)

@@ -26,7 +26,7 @@ SD = np.std(A - B, ddof=1)
 @pytest.mark.parametrize("power, alpha", [(0.8, 0.05), (0.9, 0.01), (0.5, 0.1)])
 def test_required_queries_is_statsmodels_paired_t_power(delta, power, alpha):
     smp = pytest.importorskip("statsmodels.stats.power", reason="needs statsmodels (test)")
-    n = required_queries(A, B, delta=delta, power=power, alpha=alpha)
+    n = required_queries(A, B, delta=delta, power=power, confidence_level=1 - alpha)
     exact = smp.TTestPower().solve_power(effect_size=delta / SD, alpha=alpha, power=power)
     assert n == max(2, int(np.ceil(exact - 1e-6)))
     # and it is the smallest such n: statsmodels' power at n reaches the target, at n - 1 not
@@ -147,3 +147,20 @@ def test_negative_variance_estimates_are_zero():
         study.queries_for(0.9)
     with pytest.raises(ValueError, match="at least 2 models"):
         generalizability_study({"a": matrix[:, 0]})
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.01, 0.25])
+def test_alpha_is_the_deprecated_spelling_of_confidence_level(alpha):
+    with pytest.warns(FutureWarning, match=r"confidence_level=1 - alpha.*removed in 0\.4"):
+        old_n = required_queries(A, B, delta=0.01, alpha=alpha)
+    with pytest.warns(FutureWarning, match=r"confidence_level=1 - alpha.*removed in 0\.4"):
+        old_d = detectable_difference(A, B, n_queries=50, alpha=alpha)
+    new_n = required_queries(A, B, delta=0.01, confidence_level=1 - alpha)
+    new_d = detectable_difference(A, B, n_queries=50, confidence_level=1 - alpha)
+    assert old_n == new_n
+    assert old_d == pytest.approx(new_d, rel=1e-12)
+    if alpha == 0.05:  # the default: the same numbers, bit for bit
+        assert old_d == detectable_difference(A, B, n_queries=50)
+        assert old_n == required_queries(A, B, delta=0.01)
+    with pytest.raises(ValueError, match="give confidence_level only"):
+        required_queries(A, B, delta=0.01, alpha=alpha, confidence_level=0.9)
