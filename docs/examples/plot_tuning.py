@@ -74,6 +74,6 @@ plt.show()
 # that :ref:`statistics` warns about: compare the candidates query by query
 # (:func:`~sklearn_ndcg.search_query_scores`,
 # :func:`~sklearn_ndcg.compare_models`) before reporting a winner, or refit the
-# simplest tied candidate (:class:`~sklearn_ndcg.SimplestTiedRefit`).
+# simplest candidate not shown worse (:class:`~sklearn_ndcg.SimplestCompetitiveRefit`).
 
 sklearn.set_config(enable_metadata_routing=False)

@@ -241,7 +241,7 @@ class ModelComparisonDisplay:
             Seed of the resampling.
         reference : str, default=None
             The model the others are compared with; None means the best.
-            (Formerly ``baseline``.)
+            Formerly ``baseline``.
         ax : matplotlib Axes, default=None
             Axes to draw on; None means new axes in a new figure.
         **kwargs : dict

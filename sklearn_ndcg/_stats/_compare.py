@@ -130,7 +130,7 @@ def compare_models(
         Seeds every resampling, for reproducible results.
     reference : key of scores, default=None
         The model the others are compared with. None means the model with the
-        highest mean. (Formerly ``baseline``.)
+        highest mean. Formerly ``baseline``.
 
     Returns
     -------
