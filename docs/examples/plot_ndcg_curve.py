@@ -37,19 +37,19 @@ display = NDCGCurveDisplay.from_predictions(
     y[test],
     rng.normal(size=test.shape[0]),
     qid=qid[test],
-    ks=ks,
+    k=ks,
     name="random",
     linestyle="--",
 )
 linear = NDCGCurveDisplay.from_estimator(
-    ridge, X[test], y[test], qid=qid[test], ks=ks, ax=display.ax_
+    ridge, X[test], y[test], qid=qid[test], k=ks, ax=display.ax_
 )
 best = NDCGCurveDisplay.from_estimator(
     trees,
     X[test],
     y[test],
     qid=qid[test],
-    ks=ks,
+    k=ks,
     ax=display.ax_,
     show_spread=True,
     name="gradient boosting (band: per-query quartiles)",
@@ -68,12 +68,12 @@ plt.show()
 # wider than the gap between the two curves: from query to query NDCG@k varies
 # far more than between the models, which is why comparing models needs many
 # queries. The values behind the curves are kept on each display:
-print("k:              ", best.ks_[:5])
+print("k:              ", best.k_[:5])
 print("Ridge NDCG@k:   ", linear.ndcg_[:5].round(3))
 print("trees NDCG@k:   ", best.ndcg_[:5].round(3))
 print("trees quartiles:", best.spread_[:, :5].round(3))
 ahead = linear.ndcg_ > best.ndcg_
-print(f"Ridge ahead at {ahead.sum()} of {ahead.size} cutoffs; trees at k =", best.ks_[~ahead])
+print(f"Ridge ahead at {ahead.sum()} of {ahead.size} cutoffs; trees at k =", best.k_[~ahead])
 
 # %%
 # The printed rows are the first five points of the curves: ``Ridge`` is

@@ -91,13 +91,13 @@ print(f"distinct scores: {np.unique(continuous).size} continuous, {np.unique(coa
 
 ks = range(1, 21)
 display = NDCGCurveDisplay.from_predictions(
-    y[test], continuous, qid=qid[test], ks=ks, name="continuous scores", show_tie_range=True
+    y[test], continuous, qid=qid[test], k=ks, name="continuous scores", show_tie_range=True
 )
 rounded = NDCGCurveDisplay.from_predictions(
     y[test],
     coarse,
     qid=qid[test],
-    ks=ks,
+    k=ks,
     name="rounded scores",
     show_tie_range=True,
     ax=display.ax_,
@@ -119,7 +119,7 @@ plt.show()
 # Where the band is this wide, libraries that break ties differently (input
 # order in LightGBM and XGBoost, pessimistic in CatBoost) can report very
 # different NDCG for the same predictions.
-print("k:                    ", rounded.ks_[[0, 4, 9, 19]])
+print("k:                    ", rounded.k_[[0, 4, 9, 19]])
 print("continuous NDCG@k:    ", display.ndcg_[[0, 4, 9, 19]].round(3))
 print("rounded NDCG@k:       ", rounded.ndcg_[[0, 4, 9, 19]].round(3))
 print("rounded, pessimistic: ", rounded.tie_range_[0, [0, 4, 9, 19]].round(3))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn import get_config
 from sklearn.utils.validation import check_is_fitted
@@ -37,7 +39,7 @@ _TIE_RANGE = ("pessimistic", "optimistic")
 
 
 def _curve_values(
-    y_true, y_score, ks, *, ties: str, zero_division: float, normalize: str, **options
+    y_true, y_score, ks, *, ties: str, zero_division: float, normalize: str, name="k", **options
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, dict[str, np.ndarray]]:
     """Stage the input once, then order it once per tie rule.
 
@@ -63,7 +65,7 @@ def _curve_values(
         y_true, y_score, metric="ndcg", normalize=normalize, document_weight=None, **options
     )
     longest = int(staged.queries.sizes.max())
-    ks = check_cutoffs(ks, name="ks", none_means_up_to=min(longest, _DEFAULT_MAX_K))
+    ks = check_cutoffs(ks, name=name, none_means_up_to=min(longest, _DEFAULT_MAX_K))
     per_rule = {}
     for rule in (ties, *_TIE_RANGE):
         if rule not in per_rule:
@@ -94,8 +96,8 @@ class NDCGCurveDisplay:
 
     Parameters
     ----------
-    ks : array-like of shape (n_ks,)
-        The cutoffs, increasing.
+    k : array-like of shape (n_ks,)
+        The cutoffs, increasing. Formerly ``ks``.
     ndcg : array-like of shape (n_ks,)
         The (weighted) mean NDCG@k over queries at each cutoff.
     spread : array-like of shape (2, n_ks), default=None
@@ -106,11 +108,13 @@ class NDCGCurveDisplay:
     tie_range : array-like of shape (2, n_ks), default=None
         The mean NDCG@k with tied documents ordered by increasing and by
         decreasing gain (``ties="pessimistic"`` and ``"optimistic"``).
+    ks : array-like of shape (n_ks,), default=None
+        Deprecated spelling of ``k``; it warns, and will be removed in 0.4.
 
     Attributes
     ----------
-    ks_ : ndarray of shape (n_ks,)
-        The cutoffs.
+    k_ : ndarray of shape (n_ks,)
+        The cutoffs. (``ks_``, the former name, works with a FutureWarning until 0.4.)
     ndcg_ : ndarray of shape (n_ks,)
         The mean NDCG@k at each cutoff.
     spread_ : ndarray of shape (2, n_ks) or None
@@ -142,8 +146,8 @@ class NDCGCurveDisplay:
     >>> y_score = [0.9, 0.1, 0.5, 0.4, 0.3, 0.2, 0.8, 0.7]
     >>> qid = [1, 1, 1, 1, 2, 2, 2, 2]
     >>> display = NDCGCurveDisplay.from_predictions(
-    ...     y_true, y_score, qid=qid, ks=[1, 2, 4], name="model")
-    >>> display.ks_
+    ...     y_true, y_score, qid=qid, k=[1, 2, 4], name="model")
+    >>> display.k_
     array([1, 2, 4])
     >>> display.ndcg_.round(4)
     array([0.5   , 0.4719, 0.7416])
@@ -151,33 +155,46 @@ class NDCGCurveDisplay:
     A second model on the same axes:
 
     >>> other = NDCGCurveDisplay.from_predictions(
-    ...     y_true, y_true, qid=qid, ks=[1, 2, 4], name="oracle", ax=display.ax_)
+    ...     y_true, y_true, qid=qid, k=[1, 2, 4], name="oracle", ax=display.ax_)
     >>> other.ndcg_
     array([1., 1., 1.])
     >>> len(display.ax_.get_lines())
     2
     """
 
-    def __init__(self, ks, ndcg, *, spread=None, name=None, tie_range=None):
-        self.ks_ = np.asarray(ks)
+    def __init__(self, k=None, ndcg=None, *, spread=None, name=None, tie_range=None, ks=None):
+        if ndcg is None:
+            raise TypeError("NDCGCurveDisplay needs ndcg, the mean NDCG@k at each cutoff.")
+        self.k_ = np.asarray(_deprecated_ks(ks, k, "NDCGCurveDisplay")[0])
         self.ndcg_ = np.asarray(ndcg, dtype=np.float64)
         self.spread_ = self._check_band(spread, "spread")
         self.tie_range_ = self._check_band(tie_range, "tie_range")
         self.name = name
-        if self.ndcg_.shape != self.ks_.shape:
+        if self.ndcg_.shape != self.k_.shape:
             raise ValueError(
-                f"ndcg needs one value per cutoff in ks ({self.ks_.shape[0]}), got "
+                f"ndcg needs one value per cutoff in k ({self.k_.shape[0]}), got "
                 f"shape {self.ndcg_.shape}."
             )
+
+    @property
+    def ks_(self) -> np.ndarray:
+        """Deprecated: the cutoffs; use ``k_``."""
+        warnings.warn(
+            "NDCGCurveDisplay.ks_ is now NDCGCurveDisplay.k_ (k, the cutoff's name in every "
+            "function of the package); ks_ will be removed in 0.4.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.k_
 
     def _check_band(self, band, name: str) -> np.ndarray | None:
         if band is None:
             return None
         band = np.asarray(band, dtype=np.float64)
-        if band.shape != (2, self.ks_.shape[0]):
+        if band.shape != (2, self.k_.shape[0]):
             raise ValueError(
                 f"{name} needs a lower and an upper edge per cutoff, shape "
-                f"(2, {self.ks_.shape[0]}); got shape {band.shape}."
+                f"(2, {self.k_.shape[0]}); got shape {band.shape}."
             )
         return band
 
@@ -229,16 +246,16 @@ class NDCGCurveDisplay:
         if name is not None:
             line_kwargs["label"] = name
         line_kwargs.update(kwargs)
-        (self.line_,) = ax.plot(self.ks_, self.ndcg_, **line_kwargs)
+        (self.line_,) = ax.plot(self.k_, self.ndcg_, **line_kwargs)
         color = self.line_.get_color()
         self.spread_band_ = self.tie_band_ = None
         if show_spread:
             self.spread_band_ = ax.fill_between(
-                self.ks_, *self.spread_, color=color, alpha=0.2, linewidth=0
+                self.k_, *self.spread_, color=color, alpha=0.2, linewidth=0
             )
         if show_tie_range:
             self.tie_band_ = ax.fill_between(
-                self.ks_,
+                self.k_,
                 *self.tie_range_,
                 facecolor="none",
                 edgecolor=color,
@@ -277,6 +294,7 @@ class NDCGCurveDisplay:
         spread_quantiles=(0.25, 0.75),
         normalize="ideal",
         show_tie_range=False,
+        k=None,
         **kwargs,
     ):
         """Plot NDCG@k against k from relevance labels and scores.
@@ -293,8 +311,7 @@ class NDCGCurveDisplay:
             query (give a single query as one 2-D row). Ids may be of any sortable type, in
             any order, and queries of any length.
         ks : array-like of int, default=None
-            The cutoffs. None means 1, 2, ... up to the longest query, at
-            most 20.
+            Deprecated spelling of ``k``; it warns, and will be removed in 0.4.
         gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
             Gain of a document from its relevance label: "linear" (the label, as
             scikit-learn), "exponential" (``2**label - 1``, as LightGBM and XGBoost), a
@@ -334,6 +351,9 @@ class NDCGCurveDisplay:
             Draw the band between the pessimistic and the optimistic mean
             NDCG@k (``tie_range_``, always computed): how far the order of
             tied scores alone can move the curve.
+        k : array-like of int, default=None
+            The cutoffs. None means 1, 2, ... up to the longest query, at
+            most 20. Formerly ``ks``.
         **kwargs : dict
             Passed to :meth:`matplotlib.axes.Axes.plot`.
 
@@ -347,15 +367,17 @@ class NDCGCurveDisplay:
         >>> matplotlib.use("Agg")
         >>> from sklearn_ndcg import NDCGCurveDisplay
         >>> display = NDCGCurveDisplay.from_predictions(
-        ...     [[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]], ks=[1, 3, 5])
+        ...     [[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]], k=[1, 3, 5])
         >>> display.ndcg_.round(4)
         array([1.    , 0.895 , 0.9762])
         """
         low, high = _check_quantiles(spread_quantiles)
+        cutoffs, spelling = _deprecated_ks(ks, k, "NDCGCurveDisplay.from_predictions")
         ks, per_query, weight, by_tie_rule = _curve_values(
             y_true,
             y_score,
-            ks,
+            cutoffs,
+            name=spelling,
             qid=qid,
             gain=gain,
             discount=discount,
@@ -397,6 +419,7 @@ class NDCGCurveDisplay:
         spread_quantiles=(0.25, 0.75),
         normalize="ideal",
         show_tie_range=False,
+        k=None,
         **kwargs,
     ):
         """Plot NDCG@k against k for a fitted estimator.
@@ -415,8 +438,7 @@ class NDCGCurveDisplay:
             which raises a ValueError without it rather than score all rows as
             one query.
         ks : array-like of int, default=None
-            The cutoffs. None means 1, 2, ... up to the longest query, at
-            most 20.
+            Deprecated spelling of ``k``; it warns, and will be removed in 0.4.
         response_method : "auto", {"decision_function", "predict_proba", \
                 "predict"} or tuple of them, default="auto"
             How the estimator scores documents, as in :func:`make_ndcg_scorer`:
@@ -461,6 +483,9 @@ class NDCGCurveDisplay:
             Draw the band between the pessimistic and the optimistic mean
             NDCG@k (``tie_range_``, always computed): how far the order of
             tied scores alone can move the curve.
+        k : array-like of int, default=None
+            The cutoffs. None means 1, 2, ... up to the longest query, at
+            most 20. Formerly ``ks``.
         **kwargs : dict
             Passed to :meth:`matplotlib.axes.Axes.plot`.
 
@@ -481,7 +506,7 @@ class NDCGCurveDisplay:
         >>> y = np.digitize(X[:, 0] + rng.normal(size=200), [0.5, 1.5])
         >>> model = Ridge().fit(X, y)
         >>> display = NDCGCurveDisplay.from_estimator(
-        ...     model, X, y, qid=qid, ks=[1, 5, 10], show_spread=True)
+        ...     model, X, y, qid=qid, k=[1, 5, 10], show_spread=True)
         >>> display.line_.get_label()
         'Ridge'
         >>> display.ndcg_.round(4)
@@ -499,6 +524,7 @@ class NDCGCurveDisplay:
             y_score,
             qid=qid,
             ks=ks,
+            k=k,
             gain=gain,
             discount=discount,
             ties=ties,
@@ -512,6 +538,21 @@ class NDCGCurveDisplay:
             show_tie_range=show_tie_range,
             **kwargs,
         )
+
+
+def _deprecated_ks(ks, k, owner: str):
+    """The cutoffs given as ``k`` or (deprecated) ``ks``, and the name they were given by."""
+    if ks is None:
+        return k, "k"
+    if k is not None:
+        raise ValueError(f"{owner} takes k or ks (its deprecated spelling), not both.")
+    warnings.warn(
+        f"{owner}(ks=...) is now {owner}(k=...), the cutoff's name in every function of the "
+        "package (one cutoff or several); ks will be removed in 0.4.",
+        FutureWarning,
+        stacklevel=3,
+    )
+    return ks, "ks"
 
 
 def _check_quantiles(spread_quantiles) -> tuple[float, float]:

@@ -108,6 +108,8 @@ DIFFERENT = {
     ("qid", "cross_val_query_scores"): "required, and also the splitter's groups",
     ("qid", "search_query_scores"): "required: the query ids of the given test rows",
     ("qid", "NDCGCurveDisplay.from_estimator"): "X and y of an estimator, always 1-D",
+    ("k", "NDCGCurveDisplay.from_predictions"): "the curve's cutoffs, each one k (formerly ks)",
+    ("k", "NDCGCurveDisplay.from_estimator"): "the curve's cutoffs, each one k (formerly ks)",
     ("qid", "dask.ndcg_score"): _DASK_COLUMN,
     ("qid", "dask.dcg_score"): _DASK_COLUMN,
     ("sample_weight", "dask.ndcg_score"): _DASK_COLUMN,

@@ -38,7 +38,7 @@ def test_movie_example_curve():
         0.790962131694152564,
         0.899165948196969109,
     ]
-    np.testing.assert_array_equal(display.ks_, [1, 2, 3, 4, 5])
+    np.testing.assert_array_equal(display.k_, [1, 2, 3, 4, 5])
     np.testing.assert_allclose(display.line_.get_ydata(), expected, rtol=1e-12)
     np.testing.assert_array_equal(display.line_.get_xdata(), [1, 2, 3, 4, 5])
 
@@ -49,7 +49,7 @@ def test_line_data_is_ndcg_at_each_k_2d(ties):
     y = rng.integers(0, 4, (12, 9))
     score = rng.integers(0, 3, (12, 9))
     ks = [1, 2, 4, 9, 12]
-    display = NDCGCurveDisplay.from_predictions(y, score, ks=ks, ties=ties)
+    display = NDCGCurveDisplay.from_predictions(y, score, k=ks, ties=ties)
     expected = [ndcg_score(y, score, k=k, ties=ties) for k in ks]
     np.testing.assert_allclose(display.line_.get_ydata(), expected, rtol=1e-12)
     if ties == "average":  # scikit-learn's own values
@@ -63,7 +63,7 @@ def test_line_data_long_format_with_options():
     options = dict(gain="exponential", discount="reciprocal", zero_division=1.0)
     display = NDCGCurveDisplay.from_predictions(y, score, qid=qid, sample_weight=weight, **options)
     # default ks: 1 .. longest query (8)
-    np.testing.assert_array_equal(display.ks_, np.arange(1, 9))
+    np.testing.assert_array_equal(display.k_, np.arange(1, 9))
     expected = [
         ndcg_score(y, score, qid=qid, k=k, sample_weight=weight, **options) for k in range(1, 9)
     ]
@@ -73,14 +73,14 @@ def test_line_data_long_format_with_options():
 def test_default_ks_stop_at_20():
     y = np.tile(np.arange(30), 2)
     display = NDCGCurveDisplay.from_predictions(y, -y, qid=np.repeat([0, 1], 30))
-    np.testing.assert_array_equal(display.ks_, np.arange(1, 21))
+    np.testing.assert_array_equal(display.k_, np.arange(1, 21))
 
 
 @pytest.mark.parametrize("ks", [range(1, 21), [1, 2, 3], [5, 10]])
 def test_ticks_only_at_whole_cutoffs(ks):
     # matplotlib's default locator put ticks at k = 2.5, 7.5 on 1..20 (issue 27)
     y, score, qid = _long_format()
-    display = NDCGCurveDisplay.from_predictions(y, score, qid=qid, ks=ks)
+    display = NDCGCurveDisplay.from_predictions(y, score, qid=qid, k=ks)
     ticks = display.ax_.get_xticks()
     assert ticks.size > 1
     np.testing.assert_array_equal(ticks, np.round(ticks))
@@ -90,7 +90,7 @@ def test_zero_division_nan_leaves_queries_out():
     y = [0, 0, 0, 2, 0, 1]
     score = [3, 2, 1, 1, 2, 3]
     qid = [0, 0, 0, 1, 1, 1]
-    display = NDCGCurveDisplay.from_predictions(y, score, qid=qid, ks=[1, 3], zero_division=np.nan)
+    display = NDCGCurveDisplay.from_predictions(y, score, qid=qid, k=[1, 3], zero_division=np.nan)
     # hand computation, query 1 only: ranked labels 1, 0, 2; ideal 2, 1, 0
     ideal = 2 + 1 / np.log2(3)
     np.testing.assert_allclose(display.ndcg_, [1 / 2, (1 + 2 / 2) / ideal])
@@ -98,9 +98,9 @@ def test_zero_division_nan_leaves_queries_out():
 
 def test_several_models_share_axes():
     y, score, qid = _long_format()
-    first = NDCGCurveDisplay.from_predictions(y, score, qid=qid, ks=[1, 3], name="a")
+    first = NDCGCurveDisplay.from_predictions(y, score, qid=qid, k=[1, 3], name="a")
     second = NDCGCurveDisplay.from_predictions(
-        y, y, qid=qid, ks=[1, 3], name="oracle", ax=first.ax_, zero_division=np.nan
+        y, y, qid=qid, k=[1, 3], name="oracle", ax=first.ax_, zero_division=np.nan
     )
     assert second.ax_ is first.ax_ and second.figure_ is first.figure_
     lines = first.ax_.get_lines()
@@ -127,7 +127,7 @@ def test_spread_band_holds_per_query_quartiles():
     y, score, qid = _long_format(3)
     ks = [1, 2, 5]
     display = NDCGCurveDisplay.from_predictions(
-        y, score, qid=qid, ks=ks, show_spread=True, spread_quantiles=(0.1, 0.9)
+        y, score, qid=qid, k=ks, show_spread=True, spread_quantiles=(0.1, 0.9)
     )
     for i, k in enumerate(ks):
         per_query = query_scores(y, score, qid=qid, k=k).score
@@ -157,21 +157,21 @@ def test_from_estimator_regressor_and_classifier():
     y = (X[:, 0] + rng.normal(scale=0.5, size=120) > 0.5).astype(int)
     ks = [1, 3, 6]
     ridge = Ridge().fit(X, y)
-    display = NDCGCurveDisplay.from_estimator(ridge, X, y, qid=qid, ks=ks)
+    display = NDCGCurveDisplay.from_estimator(ridge, X, y, qid=qid, k=ks)
     assert display.line_.get_label() == "Ridge"
     expected = [ndcg_score(y, ridge.predict(X), qid=qid, k=k) for k in ks]
     np.testing.assert_allclose(display.line_.get_ydata(), expected, rtol=1e-12)
 
     clf = LogisticRegression().fit(X, y)
     display = NDCGCurveDisplay.from_estimator(
-        clf, X, y, qid=qid, ks=ks, ax=display.ax_, name="logistic"
+        clf, X, y, qid=qid, k=ks, ax=display.ax_, name="logistic"
     )
     # binary: the expected label is the probability of class 1
     expected = [ndcg_score(y, clf.predict_proba(X)[:, 1], qid=qid, k=k) for k in ks]
     np.testing.assert_allclose(display.ndcg_, expected, rtol=1e-12)
     assert len(display.ax_.get_lines()) == 2
     display = NDCGCurveDisplay.from_estimator(
-        clf, X, y, qid=qid, ks=ks, response_method="decision_function"
+        clf, X, y, qid=qid, k=ks, response_method="decision_function"
     )
     expected = [ndcg_score(y, clf.decision_function(X), qid=qid, k=k) for k in ks]
     np.testing.assert_allclose(display.ndcg_, expected, rtol=1e-12)
@@ -187,11 +187,11 @@ def test_from_estimator_needs_a_fitted_estimator():
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"ks": 5}, "ks must be a non-empty list.*Write ks=\\[5\\] for one cutoff"),  # one check
-        ({"ks": [0, 1]}, "ks must be a non-empty list of distinct integers >= 1"),
-        ({"ks": [1.5]}, "ks must be a non-empty list of distinct integers >= 1"),
-        ({"ks": [2, 2]}, "ks must be a non-empty list of distinct integers >= 1"),
-        ({"ks": []}, "ks must be a non-empty"),
+        ({"k": 5}, "k must be a non-empty list.*Write k=\\[5\\] for one cutoff"),  # one check
+        ({"k": [0, 1]}, "k must be a non-empty list of distinct integers >= 1"),
+        ({"k": [1.5]}, "k must be a non-empty list of distinct integers >= 1"),
+        ({"k": [2, 2]}, "k must be a non-empty list of distinct integers >= 1"),
+        ({"k": []}, "k must be a non-empty"),
         ({"spread_quantiles": (0.9, 0.1)}, "spread_quantiles must be two numbers"),
         ({"spread_quantiles": 0.5}, "spread_quantiles must be two numbers"),
     ],
@@ -236,3 +236,32 @@ def test_missing_matplotlib_message(monkeypatch):
         ImportError, match=r'pip install "sklearn-ndcg\[plot\]" \(or pip install "\.\[plot\]" from'
     ):
         NDCGCurveDisplay([1], [1.0]).plot()
+
+
+def test_ks_is_the_deprecated_spelling_of_k():
+    pytest.importorskip("matplotlib")
+    y, score, qid = (
+        [3, 2, 0, 1, 2, 0, 1],
+        [0.3, 0.2, 0.9, 0.5, 0.1, 0.4, 0.2],
+        [1, 1, 1, 1, 2, 2, 2],
+    )
+    new = NDCGCurveDisplay.from_predictions(y, score, qid=qid, k=[1, 2, 3])
+    with pytest.warns(FutureWarning, match=r"\(k=\.\.\.\).*removed in 0\.4"):
+        old = NDCGCurveDisplay.from_predictions(y, score, qid=qid, ks=[1, 2, 3])
+    np.testing.assert_array_equal(old.k_, new.k_)
+    np.testing.assert_array_equal(old.ndcg_, new.ndcg_)
+    np.testing.assert_array_equal(old.spread_, new.spread_)
+    np.testing.assert_array_equal(old.tie_range_, new.tie_range_)
+    with pytest.warns(FutureWarning, match=r"k_.*removed in 0\.4"):
+        np.testing.assert_array_equal(old.ks_, new.k_)
+    with pytest.warns(FutureWarning, match=r"\(k=\.\.\.\).*removed in 0\.4"):
+        built = NDCGCurveDisplay(ks=[1, 2], ndcg=[0.5, 0.6])
+    np.testing.assert_array_equal(built.k_, NDCGCurveDisplay([1, 2], [0.5, 0.6]).k_)
+    X = np.arange(7.0)[:, None]
+    ridge = Ridge().fit(X, y)
+    with pytest.warns(FutureWarning, match=r"\(k=\.\.\.\).*removed in 0\.4"):
+        old = NDCGCurveDisplay.from_estimator(ridge, X, y, qid=qid, ks=[1, 2])
+    new = NDCGCurveDisplay.from_estimator(ridge, X, y, qid=qid, k=[1, 2])
+    np.testing.assert_array_equal(old.ndcg_, new.ndcg_)
+    with pytest.raises(ValueError, match="not both"):
+        NDCGCurveDisplay.from_predictions(y, score, qid=qid, k=[1], ks=[1])

@@ -50,14 +50,14 @@ def _curve(y_true=Y_TRUE, y_score=Y_SCORE, **kw):
 
 
 for case_class, case_id, call, exc, match, xfail in [
-    ("k", "ks_int", lambda: _curve(ks=5), TypeError, "integers >= 1", None),
-    ("k", "ks_empty", lambda: _curve(ks=[]), ValueError, "ks must be a non-empty", None),
-    ("k", "ks_zero", lambda: _curve(ks=[0, 1]), ValueError, "integers >= 1", None),
-    ("k", "ks_floats", lambda: _curve(ks=[1.5, 2]), ValueError, "integers >= 1", None),
-    ("k", "ks_strings", lambda: _curve(ks=["1", "2"]), ValueError, "integers >= 1", None),
-    ("k", "ks_repeated", lambda: _curve(ks=[2, 2]), ValueError, "integers >= 1", None),
-    ("3d", "ks_2d", lambda: _curve(ks=[[1, 2]]), ValueError, "integers >= 1", None),
-    ("k", "ks_bools", lambda: _curve(ks=[True, 2]), (ValueError, TypeError), "ks", None),
+    ("k", "ks_int", lambda: _curve(k=5), TypeError, "integers >= 1", None),
+    ("k", "ks_empty", lambda: _curve(k=[]), ValueError, "k must be a non-empty", None),
+    ("k", "ks_zero", lambda: _curve(k=[0, 1]), ValueError, "integers >= 1", None),
+    ("k", "ks_floats", lambda: _curve(k=[1.5, 2]), ValueError, "integers >= 1", None),
+    ("k", "ks_strings", lambda: _curve(k=["1", "2"]), ValueError, "integers >= 1", None),
+    ("k", "ks_repeated", lambda: _curve(k=[2, 2]), ValueError, "integers >= 1", None),
+    ("3d", "ks_2d", lambda: _curve(k=[[1, 2]]), ValueError, "integers >= 1", None),
+    ("k", "ks_bools", lambda: _curve(k=[True, 2]), (ValueError, TypeError), "k", None),
     (
         "option",
         "spread_quantiles_reversed",
@@ -193,7 +193,7 @@ for case_class, case_id, call, exc, match, xfail in [
         "init_ndcg_length",
         lambda: NDCGCurveDisplay([1, 2, 3], [0.5, 0.6]),
         ValueError,
-        r"ndcg needs one value per cutoff in ks \(3\)",
+        r"ndcg needs one value per cutoff in k \(3\)",
         None,
     ),
     (
