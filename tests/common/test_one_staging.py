@@ -122,10 +122,10 @@ ENTRY_POINTS = {
         Y, Y_SCORE, qid=QID, show_spread=True, show_tie_range=True
     ),
     "curve_from_predictions_ks_pessimistic": lambda: NDCGCurveDisplay.from_predictions(
-        Y, Y_SCORE, qid=QID, ks=[1, 3, 5], ties="pessimistic", normalize="minmax"
+        Y, Y_SCORE, qid=QID, k=[1, 3, 5], ties="pessimistic", normalize="minmax"
     ),
     "curve_from_estimator": lambda: NDCGCurveDisplay.from_estimator(
-        _fitted(), X, Y, qid=QID, ks=[1, 5, 10], show_spread=True, show_tie_range=True
+        _fitted(), X, Y, qid=QID, k=[1, 5, 10], show_spread=True, show_tie_range=True
     ),
     "ndcg_scorer_cutoffs": lambda: make_ndcg_scorer(k=[1, 5, 10])(_fitted(), X, Y, qid=QID),
     "dcg_scorer_cutoffs": lambda: make_dcg_scorer(k=[2, 3])(_fitted(), X, Y, qid=QID),

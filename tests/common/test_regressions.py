@@ -206,7 +206,7 @@ def test_scorer_evaluator_and_display_rank_a_classifier_alike():
     scorer = make_ndcg_scorer(k=5)(svc, X, relevant, qid=qid)
     evaluator = RankingEvaluator(LinearSVC(dual=False), k=5).fit(X, relevant, qid=qid)
     pytest.importorskip("matplotlib").use("Agg")
-    display = NDCGCurveDisplay.from_estimator(svc, X, relevant, qid=qid, ks=[5])
+    display = NDCGCurveDisplay.from_estimator(svc, X, relevant, qid=qid, k=[5])
     assert scorer == pytest.approx(expected, rel=1e-12)
     assert evaluator.score(X, relevant, qid=qid) == pytest.approx(expected, rel=1e-12)
     assert display.ndcg_[0] == pytest.approx(expected, rel=1e-12)
@@ -361,8 +361,8 @@ def test_pipeline_gets_weights_on_its_last_step():
 def test_ks_as_a_zero_dimensional_array():
     pytest.importorskip("matplotlib").use("Agg")
     # one cutoff-list check (_options.check_cutoffs): the value shown as 3, not array(3)
-    with pytest.raises(TypeError, match=r"got 3\. Write ks=\[3\] for one cutoff"):
-        NDCGCurveDisplay.from_predictions([[1, 0, 2]], [[3, 2, 1]], ks=np.array(3))
+    with pytest.raises(TypeError, match=r"got 3\. Write k=\[3\] for one cutoff"):
+        NDCGCurveDisplay.from_predictions([[1, 0, 2]], [[3, 2, 1]], k=np.array(3))
 
 
 def test_tuples_as_query_ids():
@@ -417,7 +417,7 @@ def test_curve_equals_one_call_per_cutoff(ties, layout):
     else:
         y_true, y_score, kwargs = rng.integers(0, 4, (30, 8)), rng.integers(0, 3, (30, 8)), {}
     ks = np.arange(1, 10)
-    display = NDCGCurveDisplay.from_predictions(y_true, y_score, ks=ks, ties=ties, **kwargs)
+    display = NDCGCurveDisplay.from_predictions(y_true, y_score, k=ks, ties=ties, **kwargs)
     expected = [ndcg_score(y_true, y_score, k=int(k), ties=ties, **kwargs) for k in ks]
     assert_allclose(display.ndcg_, expected, rtol=1e-12)
 

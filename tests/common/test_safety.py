@@ -147,7 +147,7 @@ def _curve_display(d, ties):
         d["y_score"],
         qid=d.get("qid"),
         sample_weight=d["weight"],
-        ks=[1, 2, 3],
+        k=[1, 2, 3],
         ties=ties,
         gain=CONVENTIONS["trec_eval"]["gain"],
     )

@@ -106,7 +106,7 @@ def test_display_tie_range_is_the_mean_extremes():
     rng = np.random.default_rng(7)
     y_true, y_score = rng.integers(0, 4, (20, 6)), rng.integers(0, 3, (20, 6))
     ks = [1, 3, 6]
-    display = NDCGCurveDisplay.from_predictions(y_true, y_score, ks=ks, show_tie_range=True)
+    display = NDCGCurveDisplay.from_predictions(y_true, y_score, k=ks, show_tie_range=True)
     for i, k in enumerate(ks):
         result = tie_diagnostics(y_true, y_score, k=k)
         assert display.tie_range_[0, i] == pytest.approx(result.pessimistic.mean(), rel=1e-12)

@@ -181,7 +181,7 @@ def test_minmax_everywhere_ndcg_options_go():
     evaluator = RankingEvaluator(Ridge(), k=3, normalize="minmax").fit(X, y, qid=qid)
     assert evaluator.score(X, y, qid=qid) == expected
     display = NDCGCurveDisplay.from_predictions(
-        y, model.predict(X), qid=qid, ks=[3], normalize="minmax"
+        y, model.predict(X), qid=qid, k=[3], normalize="minmax"
     )
     assert display.ndcg_[0] == pytest.approx(expected, rel=1e-12)
 
