@@ -144,7 +144,6 @@ def test_only_main_imports_the_command_line():
     assert not importers, importers
 
 
-
 def test_command_line_enters_ir_by_its_door():
     """``_cli`` imports ``sklearn_ndcg._ir`` itself, never one of its private modules."""
     private = sorted(
@@ -156,6 +155,7 @@ def test_command_line_enters_ir_by_its_door():
     )
     assert not private, private
     assert "sklearn_ndcg._ir" in GRAPH["sklearn_ndcg._cli._trec_eval"]
+
 
 # ------------------------------------------------- tests mirror the tree, module by module
 #
