@@ -65,7 +65,7 @@ class Size(NamedTuple):
 
 
 SIZES = {
-    "typical": Size(50, 1000, 5000, 4, "typical: 50 queries x 1,000 documents"),
+    "typical": Size(50, 1000, 5000, 4, "50 queries x 1,000 documents, 100 judgments a query"),
     "tied": Size(2000, 1000, 200_000, 1, "2M lines, tied scores (1 decimal)"),
     "large": Size(5000, 1000, 300_000, 4, "5M lines"),
 }
