@@ -21,7 +21,7 @@ import numpy as np
 CHUNK_SIZE = 4 << 20  # bytes read at a time; tests pass tiny ones
 # Scores are parsed by pyarrow only in files of at least this size (where installed).
 # Measured (benchmarks/RESULTS.md, issue 33): its parser saves about 0.025 s per million
-# scores in process (0.51 against 0.56 s for a 66 MB run), importing it costs 0.05-0.1 s
+# scores in process (0.51 against 0.57 s for a 66 MB run), importing it costs 0.05-0.1 s
 # and some 25 MB, and end to end the command was slower with it at every size measured
 # (5M lines, 166 MB: 3.09 against 2.72 s, 297 against 223 MB). So it is kept for files
 # beyond those sizes. Tests set it to 0 to run the pyarrow path on small files.
