@@ -27,42 +27,94 @@ group into queries -> gains -> order with the tie rule -> discounts ->
 aggregate); ``_options`` owns the vocabulary of the options they share;
 ``_cli`` is the command line (``sklearn-ndcg demo``, ``sklearn-ndcg
 trec-eval``). Imports flow one way, from the groups down to ``_engine``.
+
+Every public name is loaded on first use (PEP 562 ``__getattr__``, as scipy and
+scikit-learn load their submodules): ``import sklearn_ndcg`` imports numpy at most, and
+the ``trec-eval`` command never imports scikit-learn, scipy or pandas.
 """
 
-from ._conventions import CONVENTIONS, positive_part_gain
-from ._datasets import make_ranking
-from ._engine._pool import JudgmentPool
-from ._ir._trec import (
-    RunEvaluation,
-    TrecQrels,
-    TrecRun,
-    evaluate_run,
-    read_trec_qrels,
-    read_trec_run,
-)
-from ._metrics._diagnostics import TieDiagnostics, tie_diagnostics
-from ._metrics._ndcg import QueryBounds, QueryScores, dcg_score, ndcg_score, query_scores
-from ._model_selection._evaluator import RankingEvaluator
-from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
-from ._model_selection._splitter import RepeatedGroupKFold
-from ._plot._comparison import ModelComparisonDisplay
-from ._plot._curve import NDCGCurveDisplay
-from ._stats._bootstrap import BootstrapResult, bootstrap_ci
-from ._stats._compare import compare_models
-from ._stats._cross_val import cross_val_query_scores
-from ._stats._model_comparison import ModelComparison
-from ._stats._paired import PairedTestResult, paired_test
-from ._stats._pairwise import PairwiseComparison
-from ._stats._planning import (
-    GeneralizabilityStudy,
-    detectable_difference,
-    generalizability_study,
-    required_queries,
-)
-from ._stats._refit import SimplestCompetitiveRefit, SimplestTiedRefit
-from ._stats._search import search_query_scores
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.2.0"
+
+if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
+    from ._conventions import CONVENTIONS, positive_part_gain
+    from ._datasets import make_ranking
+    from ._engine._pool import JudgmentPool
+    from ._ir._trec import (
+        RunEvaluation,
+        TrecQrels,
+        TrecRun,
+        evaluate_run,
+        read_trec_qrels,
+        read_trec_run,
+    )
+    from ._metrics._diagnostics import TieDiagnostics, tie_diagnostics
+    from ._metrics._ndcg import QueryBounds, QueryScores, dcg_score, ndcg_score, query_scores
+    from ._model_selection._evaluator import RankingEvaluator
+    from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
+    from ._model_selection._splitter import RepeatedGroupKFold
+    from ._plot._comparison import ModelComparisonDisplay
+    from ._plot._curve import NDCGCurveDisplay
+    from ._stats._bootstrap import BootstrapResult, bootstrap_ci
+    from ._stats._compare import compare_models
+    from ._stats._cross_val import cross_val_query_scores
+    from ._stats._model_comparison import ModelComparison
+    from ._stats._paired import PairedTestResult, paired_test
+    from ._stats._pairwise import PairwiseComparison
+    from ._stats._planning import (
+        GeneralizabilityStudy,
+        detectable_difference,
+        generalizability_study,
+        required_queries,
+    )
+    from ._stats._refit import SimplestCompetitiveRefit, SimplestTiedRefit
+    from ._stats._search import search_query_scores
+
+# each public name -> the private module that defines it, relative to this package
+_SOURCES = {
+    "required_queries": "_stats._planning",
+    "generalizability_study": "_stats._planning",
+    "detectable_difference": "_stats._planning",
+    "PairwiseComparison": "_stats._pairwise",
+    "GeneralizabilityStudy": "_stats._planning",
+    "BootstrapResult": "_stats._bootstrap",
+    "CONVENTIONS": "_conventions",
+    "JudgmentPool": "_engine._pool",
+    "ModelComparison": "_stats._model_comparison",
+    "ModelComparisonDisplay": "_plot._comparison",
+    "NDCGCurveDisplay": "_plot._curve",
+    "PairedTestResult": "_stats._paired",
+    "QueryScores": "_metrics._ndcg",
+    "QueryBounds": "_metrics._ndcg",
+    "RankingEvaluator": "_model_selection._evaluator",
+    "RepeatedGroupKFold": "_model_selection._splitter",
+    "RunEvaluation": "_ir._trec",
+    "SimplestCompetitiveRefit": "_stats._refit",
+    "SimplestTiedRefit": "_stats._refit",
+    "TieDiagnostics": "_metrics._diagnostics",
+    "TrecQrels": "_ir._trec",
+    "TrecRun": "_ir._trec",
+    "bootstrap_ci": "_stats._bootstrap",
+    "compare_models": "_stats._compare",
+    "cross_val_query_scores": "_stats._cross_val",
+    "dcg_score": "_metrics._ndcg",
+    "evaluate_run": "_ir._trec",
+    "make_dcg_scorer": "_model_selection._scorer",
+    "make_ndcg_scorer": "_model_selection._scorer",
+    "make_ranking": "_datasets",
+    "ndcg_score": "_metrics._ndcg",
+    "paired_test": "_stats._paired",
+    "positive_part_gain": "_conventions",
+    "query_scores": "_metrics._ndcg",
+    "read_trec_qrels": "_ir._trec",
+    "read_trec_run": "_ir._trec",
+    "search_query_scores": "_stats._search",
+    "tie_diagnostics": "_metrics._diagnostics",
+}
 
 __all__ = [
     "required_queries",
@@ -104,3 +156,17 @@ __all__ = [
     "search_query_scores",
     "tie_diagnostics",
 ]
+
+
+def __getattr__(name: str):
+    """Import a public name's module on first use; later lookups find it in globals()."""
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

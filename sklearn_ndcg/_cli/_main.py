@@ -205,7 +205,7 @@ def _add_trec_eval(commands) -> None:
 
 
 def _measure(text: str) -> tuple[str, str | None]:
-    from ._trec_eval import parse_measure
+    from .._ir import parse_measure
 
     try:
         return parse_measure(text)
@@ -215,7 +215,8 @@ def _measure(text: str) -> tuple[str, str | None]:
 
 def _trec_eval(args) -> int:
     """Run ``trec-eval``; input problems go to stderr with status 2."""
-    from ._trec_eval import measures_from, run_trec_eval
+    from .._ir import measures_from
+    from ._trec_eval import run_trec_eval
 
     try:
         run_trec_eval(

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import sys
-import warnings
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 
 from ._queries import Queries, blocks, grouped_layout, take
 from ._ties import ideal_block, rank_block, tie_cut_block, worst_block
+from ._warnings import warn_undefined
 
 
 class QueryDCG(NamedTuple):
@@ -191,10 +190,9 @@ def mean_from_sums(sums: WeightedSums) -> float:
         raise ValueError("sample_weight sums to zero; at least one query needs a positive weight.")
     if sums.kept_weight == 0:
         what = "every query was left out" if sums.n_kept == 0 else "the queries left weigh 0"
-        warnings.warn(
+        warn_undefined(
             f"NDCG is undefined: {what} (undefined queries, e.g. without any relevant "
             "document, and zero_division=np.nan); returning NaN.",
-            UndefinedMetricWarning,
             stacklevel=_caller_stacklevel(),
         )
         return float("nan")

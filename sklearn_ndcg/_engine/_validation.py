@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
 
 # numpy < 1.24 only warns about ragged nested sequences (and makes an object array)
 _RaggedWarning = getattr(np, "exceptions", np).VisibleDeprecationWarning
@@ -46,9 +46,16 @@ def check_log_base(log_base, discount) -> None:
         )
 
 
+def _issparse(x) -> bool:
+    """Whether ``x`` is a scipy sparse matrix or array, without importing scipy: one
+    can exist only once ``scipy.sparse`` is imported."""
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and sparse.issparse(x)
+
+
 def _as_array(x, name: str) -> np.ndarray:
     """``np.asarray(x)``, refusing sparse matrices and ragged nested sequences."""
-    if sp.issparse(x):
+    if _issparse(x):
         raise TypeError(
             f"{name} is a sparse matrix; ranking metrics need dense input, e.g. {name}.toarray()."
         )
@@ -321,7 +328,7 @@ def check_qid(qid, n_rows: int, target: str = "y_true") -> np.ndarray:
     strings becomes an object array, not a fixed-width one as wide as its
     longest id.
     """
-    if sp.issparse(qid):
+    if _issparse(qid):
         raise TypeError("qid is a sparse matrix; give a 1-D array of query ids.")
     qid = _qid_array(qid)
     if qid.ndim != 1:

@@ -19,6 +19,13 @@ from typing import NamedTuple
 import numpy as np
 
 CHUNK_SIZE = 4 << 20  # bytes read at a time; tests pass tiny ones
+# Scores are parsed by pyarrow only in files of at least this size (where installed).
+# Measured (benchmarks/RESULTS.md, issue 33): its parser saves about 0.025 s per million
+# scores in process (0.51 against 0.57 s for a 66 MB run), importing it costs 0.05-0.1 s
+# and some 25 MB, and end to end the command was slower with it at every size measured
+# (5M lines, 166 MB: 3.09 against 2.72 s, 297 against 223 MB). So it is kept for files
+# beyond those sizes. Tests set it to 0 to run the pyarrow path on small files.
+ARROW_MIN_BYTES = 1 << 30
 _BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
 _MAX_DIGITS = 15  # below 2**53: the mantissa and 10**frac are exact doubles
@@ -180,7 +187,11 @@ def _arrow_decimals(matrix: np.ndarray, lengths: np.ndarray, pa, pc) -> np.ndarr
     strings = pa.StringArray.from_buffers(
         matrix.shape[0], pa.py_buffer(offsets), pa.py_buffer(data)
     )
-    return np.array(pc.cast(strings, pa.float64()).to_numpy(zero_copy_only=False))
+    values = pc.cast(strings, pa.float64())  # no nulls: a bad token raises
+    # the values buffer as is: to_numpy() would import pandas
+    return np.frombuffer(
+        values.buffers()[1], dtype=np.float64, count=len(values), offset=8 * values.offset
+    ).copy()
 
 
 def _pyarrow():
@@ -197,11 +208,12 @@ def _pyarrow():
     return pa, pc
 
 
-def _numbers(matrix: np.ndarray, lengths: np.ndarray, integer: bool):
+def _numbers(matrix: np.ndarray, lengths: np.ndarray, integer: bool, arrow):
     """Values of the tokens that are plain decimals (see :func:`_plain`), and which
-    are; scores by pyarrow where installed, else (and relevance levels) by numpy."""
+    are; scores by pyarrow when ``arrow`` holds it (:func:`_pyarrow`), else (and
+    relevance levels) by numpy."""
     plain = _plain(matrix, lengths, integer)
-    arrow = None if integer else _pyarrow()
+    arrow = None if integer else arrow
     if arrow is None:
         value = _decimals(matrix)
     elif plain.all():
@@ -242,6 +254,8 @@ def iter_columns(path: str | os.PathLike, layout: Layout, *, chunk_size: int | N
     """
     chunk_size = CHUNK_SIZE if chunk_size is None else chunk_size
     n_fields = len(layout.text.split())
+    large = not layout.integer and os.stat(path).st_size >= ARROW_MIN_BYTES
+    arrow = _pyarrow() if large else None
     lines_before = 0
     for buffer in _buffers(path, chunk_size):
         starts, ends, first, counts = _tokens(buffer, n_fields)
@@ -260,7 +274,7 @@ def iter_columns(path: str | os.PathLike, layout: Layout, *, chunk_size: int | N
         words = _column(buffer, starts[token], ends[token])
         matrix = words.view(np.uint8).reshape(words.shape[0], 8 * words.shape[1])
         lengths = ends[token] - starts[token]
-        value, plain = _numbers(matrix, lengths, layout.integer)
+        value, plain = _numbers(matrix, lengths, layout.integer, arrow)
         for row in np.flatnonzero(~plain).tolist():
             raw = bytes(matrix[row, : lengths[row]])
             number = _python_number(raw, layout.integer)

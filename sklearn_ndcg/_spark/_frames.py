@@ -22,7 +22,7 @@ import numpy as np
 from .._compat import INSTALL_HINT
 from .._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
 from .._engine._pool import JudgmentPool
-from .._ir._trec import trec_order_score
+from .._ir import trec_order_score
 from .._metrics._ndcg import query_scores
 from .._options import DOCNO
 

@@ -9,13 +9,14 @@ import io
 import numpy as np
 import pytest
 
-from sklearn_ndcg._cli._trec_eval import (
+from sklearn_ndcg._cli._trec_eval import run_trec_eval
+from sklearn_ndcg._ir import (
     measures_from,
-    run_trec_eval,
+    read_qrels_bytes,
+    read_run_bytes,
     streamed_scores,
     trec_eval_scores,
 )
-from sklearn_ndcg._ir._trec import read_qrels_bytes, read_run_bytes
 
 MEASURES = measures_from([("ndcg", None), ("ndcg_cut", "1,3,10")])
 

@@ -98,8 +98,16 @@ def test_bench_trec_smoke():
     extra = ["--trec-eval", str(binary)] if binary is not None and binary.is_file() else []
     result = _run("bench_trec.py", "--no-peers", *extra)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    for row in ("sklearn-ndcg trec-eval (numpy only)", "evaluate_run from files"):
+    for row in (
+        'floor: python -c "import numpy"',
+        "sklearn-ndcg trec-eval",
+        "sklearn-ndcg trec-eval (numpy only)",
+        "evaluate_run from files",
+        "sklearn-ndcg trec-eval --help",
+    ):
         assert f"\n| {row} | " in result.stdout
+    for size in ("typical", "tied"):  # the smoke sizes
+        assert f"\n## {size}: " in result.stdout
     for peer in ("ranx", "pytrec_eval"):
         assert f"- note: {peer} skipped: " in result.stdout
     if extra:

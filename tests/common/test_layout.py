@@ -144,6 +144,19 @@ def test_only_main_imports_the_command_line():
     assert not importers, importers
 
 
+def test_command_line_enters_ir_by_its_door():
+    """``_cli`` imports ``sklearn_ndcg._ir`` itself, never one of its private modules."""
+    private = sorted(
+        (name, target)
+        for name, targets in GRAPH.items()
+        if name.startswith("sklearn_ndcg._cli")
+        for target in targets
+        if target.startswith("sklearn_ndcg._ir.")
+    )
+    assert not private, private
+    assert "sklearn_ndcg._ir" in GRAPH["sklearn_ndcg._cli._trec_eval"]
+
+
 # ------------------------------------------------- tests mirror the tree, module by module
 #
 # sklearn_ndcg/_m.py has tests/test_m.py; sklearn_ndcg/_X/_m.py (and _X/_Y/_m.py) has

@@ -190,8 +190,7 @@ def test_dask_stages_once_per_partition(stagings, monkeypatch):
 
 
 def test_trec_eval_command_stages_once(stagings):
-    from sklearn_ndcg._cli._trec_eval import measures_from, trec_eval_scores
-    from sklearn_ndcg._ir._trec import TrecQrels, TrecRun
+    from sklearn_ndcg._ir import TrecQrels, TrecRun, measures_from, trec_eval_scores
 
     run, qrels = _run_and_qrels()
     trec_eval_scores(

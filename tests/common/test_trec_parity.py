@@ -21,7 +21,7 @@ import pytest
 
 from sklearn_ndcg import CONVENTIONS, TrecQrels, TrecRun, evaluate_run
 from sklearn_ndcg.__main__ import main
-from sklearn_ndcg._cli._trec_eval import measures_from, trec_eval_scores
+from sklearn_ndcg._ir import measures_from, trec_eval_scores
 
 TREC_EVAL_TESTS = os.environ.get("SKLEARN_NDCG_TREC_EVAL_TESTS")
 

@@ -186,7 +186,7 @@ def test_command_prints_the_bounds_of_evaluate_run(tmp_path):
     # the same files through trec-eval -B and evaluate_run(bounds=True); levels >= 0
     # (the command, as trec_eval, reads negative levels as unjudged)
     from sklearn_ndcg import read_trec_qrels, read_trec_run
-    from sklearn_ndcg._cli._trec_eval import measures_from, trec_eval_scores
+    from sklearn_ndcg._ir import measures_from, trec_eval_scores
 
     rng = np.random.default_rng(11)
     for _ in range(20):

@@ -13,6 +13,7 @@ import re
 import numpy as np
 import pytest
 
+from sklearn_ndcg._ir import _read
 from sklearn_ndcg._ir._read import QRELS, RUN, read_columns
 
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
@@ -26,6 +27,7 @@ def score_parser(request, monkeypatch):
     else:
         pytest.importorskip("pyarrow", reason="pyarrow (the trec extra) is not installed")
         monkeypatch.delenv("SKLEARN_NDCG_NUMPY_ONLY", raising=False)
+        monkeypatch.setattr(_read, "ARROW_MIN_BYTES", 0)  # pyarrow on small files too
     return request.param
 
 

@@ -19,7 +19,7 @@ from sklearn_ndcg import (
     read_trec_qrels,
     read_trec_run,
 )
-from sklearn_ndcg._cli._trec_eval import Measures, trec_eval_scores
+from sklearn_ndcg._ir import measures_from, trec_eval_scores
 
 D2, D3 = 1 / math.log2(3), 1 / math.log2(4)  # discounts of ranks 2 and 3
 
@@ -155,7 +155,7 @@ def test_byte_order_mark_is_stripped(tmp_path, which):
     result = evaluate_run(run, qrels)
     assert result.per_query.score.tolist() == pytest.approx([D2, 1.0])  # query 1 kept
     # the command reads its files with the same readers
-    report = trec_eval_scores(qrels, run, Measures("ndcg", (), ()))
+    report = trec_eval_scores(qrels, run, measures_from([("ndcg", None)]))
     assert report.qid.tolist() == ["1", "2"]
 
 

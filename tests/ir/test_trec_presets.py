@@ -23,7 +23,7 @@ from sklearn_ndcg import (
     read_trec_qrels,
     read_trec_run,
 )
-from sklearn_ndcg._cli._trec_eval import measures_from, trec_eval_scores
+from sklearn_ndcg._ir import measures_from, trec_eval_scores
 
 # document ids of several lengths and cases, so that byte order matters
 DOCNOS = np.array(["d1", "d10", "d2", "D2", "a", "B", "doc-11", "doc_9", "z", "Zz", "d01", "b"])

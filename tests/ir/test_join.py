@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import TrecQrels
-from sklearn_ndcg._ir import _trec
-from sklearn_ndcg._ir._trec import join_run, trec_order
+from sklearn_ndcg._ir import _join
+from sklearn_ndcg._ir._join import join_run, trec_order
 
 
 def _weak_hash(code, words):
@@ -19,7 +19,7 @@ def _weak_hash(code, words):
 @pytest.fixture(params=["strong", "weak"])
 def hashing(request, monkeypatch):
     if request.param == "weak":
-        monkeypatch.setattr(_trec, "_hash", _weak_hash)
+        monkeypatch.setattr(_join, "_hash", _weak_hash)
     return request.param
 
 

@@ -1,0 +1,232 @@
+"""trec_eval's measures, in one registry: a name -> measure table (:data:`MEASURES`).
+
+A measure reads its ``-m`` parameters (the text after ``name.``), names its report
+columns and computes them from a staged run (:func:`._engine._pool.stage_pool`), with
+the ``-B`` bounds where asked. Adding a measure is adding one entry to :data:`MEASURES`;
+the command (parsing, help) and the evaluation (:mod:`._report`) read the table.
+
+The staging holds the qrels levels; each measure sums them with its own gain, the ideal
+DCG holding the positive part of each judged document's gain (levels below 0 gain 0),
+which makes it trec_eval's.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import partial
+from typing import NamedTuple, Protocol
+
+import numpy as np
+
+from .._engine._aggregate import QueryDCG
+from .._engine._pipeline import ndcg_per_query
+from .._engine._pool import pool_bounds, pool_sums
+
+Columns = list[tuple[str, np.ndarray]]
+
+# trec_eval's ranking rules: log2 discount, tie-free order (ties="first" on the
+# staged order), the ideal DCG of the judged documents; an undefined query scores 0
+_OPTIONS = {"discount": "log2", "ties": "first", "normalize": "ideal"}
+_PAIR = re.compile(r"([+-]?[0-9]+)=(.*)")
+_LEADING_INTEGER = re.compile(r"[ \t\n\r\f\v]*([+-]?[0-9]+)")
+
+
+class Measure(Protocol):
+    """What a measure of the registry does (see :class:`Ndcg`)."""
+
+    usage: str
+
+    def check(self, params: str) -> None: ...
+
+    def names(self, params: str | None) -> list[str]: ...
+
+    def columns(self, staged, params: str | None, bound_levels: np.ndarray | None) -> Columns: ...
+
+
+def _gains_of_judged(levels: np.ndarray, pairs: tuple[tuple[int, float], ...]) -> np.ndarray:
+    """Gain of each level: its custom gain or the level itself; 0 below level 0
+    (judged non-relevant: in the pool, never in the ideal DCG)."""
+    gains = levels.copy()
+    for level, gain in pairs:
+        gains[levels == level] = gain
+    gains[levels < 0] = 0.0
+    return gains
+
+
+def _bound_columns(name: str, staged, gain, k: int | None, levels: np.ndarray) -> Columns:
+    """``-B``: Judged@k and the NDCG bounds of one measure, as report columns."""
+    result = pool_bounds(
+        staged,
+        gain=gain,
+        discount="log2",
+        ties="first",
+        k=k,
+        levels=levels,
+        zero_division=0.0,
+    )
+    return [
+        (f"{name}@judged", result.judged),
+        (f"{name}@lower", result.lower),
+        (f"{name}@upper", result.upper),
+    ]
+
+
+class Ndcg:
+    """``ndcg``: NDCG over the whole ranking; ``ndcg.<level>=<gain>,...`` gives levels
+    their own gains, and is printed as ``ndcg_<parameters>``."""
+
+    usage = "ndcg, ndcg.<level>=<gain>,... (e.g. ndcg.1=3,2=9)"
+
+    def check(self, params: str) -> None:
+        self.gains(params)
+
+    @staticmethod
+    def gains(params: str | None) -> tuple[tuple[int, float], ...]:
+        """``level=gain`` pairs; levels are integers >= 0, gains finite numbers."""
+        if params is None:
+            return ()
+        pairs: dict[int, float] = {}
+        for item in params.split(","):
+            match = _PAIR.fullmatch(item)
+            if match is None:
+                raise ValueError(
+                    f"ndcg parameter {item!r} is not of the form level=gain; {usage()}."
+                )
+            level = int(match[1])
+            try:
+                gain = float(match[2])
+            except ValueError:
+                gain = math.nan
+            if not math.isfinite(gain):
+                raise ValueError(f"ndcg gain {match[2]!r} of level {level} is not a finite number.")
+            if level < 0:
+                raise ValueError(
+                    f"ndcg level {level} is negative; negative qrels levels mark documents "
+                    "that were not judged, which gain 0."
+                )
+            if level in pairs:
+                raise ValueError(f"ndcg parameters give level {level} more than one gain.")
+            pairs[level] = gain
+        return tuple(pairs.items())
+
+    def names(self, params: str | None) -> list[str]:
+        return ["ndcg" if params is None else f"ndcg_{params}"]
+
+    def columns(self, staged, params: str | None, bound_levels: np.ndarray | None) -> Columns:
+        (name,) = self.names(params)
+        gain = partial(_gains_of_judged, pairs=self.gains(params))
+        columns = [(name, ndcg_per_query(pool_sums(staged, gain=gain, **_OPTIONS), 0.0))]
+        if bound_levels is not None:
+            columns.extend(_bound_columns(name, staged, gain, None, bound_levels))
+        return columns
+
+
+class NdcgCut:
+    """``ndcg_cut``: NDCG at each cutoff (trec_eval's nine by default), all summed from
+    one ordering; ``ndcg_cut.<k>,...`` chooses the cutoffs."""
+
+    usage = "ndcg_cut and ndcg_cut.<k>,... (e.g. ndcg_cut.10,20)"
+    default = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+    def check(self, params: str) -> None:
+        self.cutoffs(params)
+
+    def cutoffs(self, params: str | None) -> tuple[int, ...]:
+        """The cutoffs, read like C's ``atol`` ("23.4" is 23), increasing."""
+        if params is None:
+            return self.default
+        cutoffs = []
+        for item in params.split(","):
+            match = _LEADING_INTEGER.match(item)
+            cutoffs.append(int(match[1]) if match else 0)
+        if min(cutoffs) < 1 or len(set(cutoffs)) < len(cutoffs):
+            # the package's one message for bad cutoffs (_options imports scikit-learn)
+            from .._options import check_cutoffs
+
+            check_cutoffs(cutoffs, name=f"the cutoffs of ndcg_cut.{params}")
+        return tuple(sorted(cutoffs))
+
+    def names(self, params: str | None) -> list[str]:
+        return [f"ndcg_cut_{k}" for k in self.cutoffs(params)]
+
+    def columns(self, staged, params: str | None, bound_levels: np.ndarray | None) -> Columns:
+        cutoffs = self.cutoffs(params)
+        gain = partial(_gains_of_judged, pairs=())
+        result = pool_sums(staged, gain=gain, ks=np.asarray(cutoffs), **_OPTIONS)
+        values = ndcg_per_query(QueryDCG(*(a.ravel() for a in result[:2]), None), 0.0)
+        values = values.reshape(result.dcg.shape)
+        columns = []
+        for i, k in enumerate(cutoffs):
+            columns.append((f"ndcg_cut_{k}", values[:, i]))
+            if bound_levels is not None:
+                columns.extend(_bound_columns(f"ndcg_cut_{k}", staged, gain, k, bound_levels))
+        return columns
+
+
+# every measure, in trec_eval's order of the report; with no -m, all of them
+MEASURES: dict[str, Measure] = {"ndcg": Ndcg(), "ndcg_cut": NdcgCut()}
+
+
+def usage() -> str:
+    """What the measures are called, for messages."""
+    names = ", ".join(measure.usage for measure in MEASURES.values())
+    return f"this command computes {names}"
+
+
+class Request(NamedTuple):
+    """One measure to report, with its ``-m`` parameters (None: its defaults)."""
+
+    name: str
+    params: str | None
+
+    @property
+    def measure(self) -> Measure:
+        return MEASURES[self.name]
+
+
+Measures = tuple[Request, ...]
+
+
+def parse_measure(text: str) -> tuple[str, str | None]:
+    """One ``-m`` value: the measure's name and its parameters (None if none).
+
+    The name is everything before the first '.', as trec_eval reads it. Raises
+    ValueError for an unknown measure or bad parameters.
+    """
+    name, dot, params = text.partition(".")
+    if name not in MEASURES:
+        raise ValueError(f"unknown measure {text!r}; {usage()}.")
+    if not dot:
+        return name, None
+    if not params:
+        raise ValueError(f"measure {text!r} has no parameters after the '.'; {usage()}.")
+    MEASURES[name].check(params)
+    return name, params
+
+
+def measures_from(specs: list[tuple[str, str | None]] | None) -> Measures:
+    """The measures of all ``-m`` options, in the registry's order; none means every
+    measure with its defaults.
+
+    A measure given with and without parameters takes the parameters, as in
+    trec_eval; different parameters for one measure are an error.
+    """
+    if not specs:
+        return tuple(Request(name, None) for name in MEASURES)
+    params: dict[str, str | None] = {}
+    for name, given in specs:
+        previous = params.get(name)
+        if given is None:
+            params.setdefault(name, None)
+        elif previous is None or previous == given:
+            params[name] = given
+        else:
+            raise ValueError(
+                f"measure {name} is given twice with different parameters ({previous!r} "
+                f"and {given!r}); give its parameters once."
+            )
+    for name, given in params.items():
+        if given is not None:
+            MEASURES[name].check(given)
+    return tuple(Request(name, params[name]) for name in MEASURES if name in params)

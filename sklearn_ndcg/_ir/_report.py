@@ -1,0 +1,241 @@
+"""trec_eval's report: the values of the measures, per evaluated query.
+
+The run and the qrels are staged once (:func:`._engine._pool.stage_pool`: the run in
+trec_eval's tie-free order with ``ties="first"``, unjudged documents with missing
+labels, the qrels as a judgment pool of levels); each measure of the registry
+(:mod:`._measures`) then sums them with its own gain. trec_eval's rules (from its
+m_ndcg.c, m_ndcg_cut.c and form_res_rels.c) and where the command departs from them
+are listed in the command's help.
+
+Files are read in chunks with ids as bytes (:mod:`._read`); a run grouped by query is
+evaluated chunk by chunk as its queries complete (:func:`streamed_scores`, one staging
+per chunk), any other run (and ``-B``) read whole first. Numpy only.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+import numpy as np
+
+from .._engine._pool import JudgmentPool, stage_pool
+from ._join import (
+    id_bytes,
+    id_runs,
+    join_run,
+    refuse_duplicate_pairs,
+    refuse_unjudged_run,
+    trec_order,
+)
+from ._measures import Measures
+from ._read import RUN, decoded, iter_columns
+from ._tables import TrecQrels, TrecRun, read_qrels_bytes, read_run_bytes
+
+
+class Report(NamedTuple):
+    """The evaluated queries in trec_eval's order, and each measure's values."""
+
+    qid: np.ndarray
+    columns: list[tuple[str, np.ndarray]]
+
+
+def _top_of_each_query(qid_code: np.ndarray, score: np.ndarray, n: int) -> np.ndarray:
+    """Mask of the first ``n`` documents of each query by decreasing (tie-free) score."""
+    order = np.lexsort((-score, qid_code))
+    grouped = qid_code[order]
+    rows = np.arange(order.shape[0])
+    starts = np.ones(order.shape[0], dtype=bool)
+    starts[1:] = grouped[1:] != grouped[:-1]
+    position = rows - np.maximum.accumulate(np.where(starts, rows, 0))
+    keep = np.empty(order.shape[0], dtype=bool)
+    keep[order] = position < n
+    return keep
+
+
+def _top_of_each_query(qid_code: np.ndarray, score: np.ndarray, n: int) -> np.ndarray:
+    """Mask of the first ``n`` documents of each query by decreasing (tie-free) score."""
+    order = np.lexsort((-score, qid_code))
+    grouped = qid_code[order]
+    rows = np.arange(order.shape[0])
+    starts = np.ones(order.shape[0], dtype=bool)
+    starts[1:] = grouped[1:] != grouped[:-1]
+    position = rows - np.maximum.accumulate(np.where(starts, rows, 0))
+    keep = np.empty(order.shape[0], dtype=bool)
+    keep[order] = position < n
+    return keep
+
+
+def trec_eval_scores(
+    qrels: TrecQrels,
+    run: TrecRun,
+    measures: Measures,
+    *,
+    complete: bool = False,
+    judged_only: bool = False,
+    max_docs: int | None = None,
+    bounds: bool = False,
+) -> Report:
+    """The values trec_eval reports for ``measures``, per evaluated query.
+
+    ``complete`` is ``-c``, ``judged_only`` ``-J`` and ``max_docs`` ``-M``;
+    ``bounds`` (``-B``) adds ``M@judged``, ``M@lower`` and ``M@upper`` after each
+    measure ``M`` (:func:`._engine._pool.pool_bounds`).
+    """
+    if bounds and judged_only:
+        raise ValueError(
+            "-B bounds NDCG over the levels of the unjudged documents, which -J removes; "
+            "give one of them."
+        )
+    for table, name in ((run, "run"), (qrels, "qrels")):
+        if table.qid.shape[0] == 0:
+            raise ValueError(f"the {name} file has no entries.")
+    _refuse_nan(run)
+    joined = join_run(run.qid, run.docno, qrels)
+    if not complete:
+        refuse_unjudged_run(joined)
+    # query codes order like the ids; tied scores in trec_eval's order, ties="first"
+    score, qid, label = run.score, joined.run_qid, joined.label
+    permutation = trec_order(joined, score)
+    if permutation is not None:
+        score, qid, label = score[permutation], qid[permutation], label[permutation]
+    if max_docs is not None:
+        keep = _top_of_each_query(qid, score, max_docs)
+        qid, score, label = qid[keep], score[keep], label[keep]
+    judged = np.where(label >= 0, label, np.nan)  # negative: in the pool, not judged
+    level = qrels.relevance
+    # one staging for every measure: the pool holds the levels, each measure its gain
+    staged = stage_pool(
+        judged,
+        score,
+        JudgmentPool(joined.qrels_qid, level),
+        qid=qid,
+        sample_weight=None,
+        document_weight=None,
+        unjudged="drop" if judged_only else "zero",
+        missing_queries="zero" if complete else "drop",
+    )
+    bound_levels = np.unique(level) if bounds else None
+    columns = []
+    for request in measures:
+        columns.extend(request.measure.columns(staged, request.params, bound_levels))
+    return Report(joined.qids[staged.ids], columns)
+
+
+def _refuse_nan(run: TrecRun) -> None:
+    nan = np.flatnonzero(np.isnan(run.score))
+    if nan.shape[0]:
+        raise ValueError(
+            f"the run's score of document {_shown(run.docno[nan[0]])!r} of query "
+            f"{_shown(run.qid[nan[0]])!r} is not a number (NaN); it cannot be ranked."
+        )
+
+
+def _shown(value: str | bytes) -> str:
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
+
+
+def evaluate_files(
+    qrels_path: str | os.PathLike,
+    run_path: str | os.PathLike,
+    measures: Measures,
+    *,
+    bounds: bool = False,
+    **options,
+) -> Report:
+    """Read both files and evaluate: the run streamed query by query where it can be
+    (:func:`streamed_scores`), else read whole (:func:`trec_eval_scores`).
+
+    ``options`` are those of :func:`trec_eval_scores`.
+    """
+    qrels = read_qrels_bytes(qrels_path)
+    report = None
+    if qrels.qid.shape[0] and not bounds:  # -B needs the levels of all the qrels
+        report = streamed_scores(qrels, run_path, measures, **options)
+    if report is None:  # -B, no qrels, or a run not grouped by query: the whole run
+        run = read_run_bytes(run_path)
+        report = trec_eval_scores(qrels, run, measures, bounds=bounds, **options)
+    return report
+
+
+def streamed_scores(
+    qrels: TrecQrels,
+    run_path,
+    measures: Measures,
+    *,
+    complete: bool = False,
+    judged_only: bool = False,
+    max_docs: int | None = None,
+    chunk_size: int | None = None,
+) -> Report | None:
+    """:func:`trec_eval_scores` of a run file read chunk by chunk, its queries
+    evaluated as they complete: memory holds one chunk, not the run.
+
+    Needs the run grouped by query (each query's lines together, as trec_eval
+    writes them, in any order of the queries); returns None as soon as a query
+    appears in two places, for the caller to read the whole run instead. ``qrels``
+    holds bytes ids (:func:`read_qrels_bytes`).
+    """
+    refuse_duplicate_pairs(qrels.qid, qrels.docno, "qrels")
+    qrels_ids, qrels_code = np.unique(qrels.qid, return_inverse=True)
+    qrels_code = qrels_code.reshape(-1)
+    options = {"judged_only": judged_only, "max_docs": max_docs}
+    reports, seen, first_qid, n_rows = [], set(), None, 0
+    carry = None  # the last query of the chunk before, which may go on
+    chunks = iter_columns(run_path, RUN._replace(ids=(0, 2)), chunk_size=chunk_size)
+    for part in [*chunks, None]:
+        if part is None:  # the end: the last query is complete
+            if carry is None:
+                break
+            qid, docno, score, cut = *carry, carry[0].shape[0]
+        else:
+            qid, docno, score = *part.ids, part.number
+            if carry is not None:
+                qid, docno, score = (
+                    np.concatenate(pair) for pair in zip(carry, (qid, docno, score))
+                )
+            if not qid.shape[0]:
+                continue
+            starts = id_runs(qid)
+            ids = qid[starts].tolist()
+            if len(set(ids)) < len(ids) or not seen.isdisjoint(ids):
+                return None  # not grouped by query
+            seen.update(ids[:-1])
+            cut = starts[-1]
+            carry = (qid[cut:], docno[cut:], score[cut:])
+            first_qid = qid[0] if first_qid is None else first_qid
+        n_rows += cut
+        run = TrecRun(qid[:cut], docno[:cut], score[:cut], None)
+        block = np.unique(run.qid[id_runs(run.qid)])
+        found = np.searchsorted(qrels_ids, block).clip(max=qrels_ids.shape[0] - 1)
+        judged = np.isin(qrels_code, found[qrels_ids[found] == block])
+        if judged.any():
+            block_qrels = TrecQrels(*(column[judged] for column in qrels))
+            reports.append(trec_eval_scores(block_qrels, run, measures, complete=True, **options))
+        elif run.qid.shape[0]:  # nothing to evaluate; the run's own checks still hold
+            _refuse_nan(run)
+            refuse_duplicate_pairs(run.qid, run.docno, "run")
+    if n_rows == 0:
+        raise ValueError("the run file has no entries.")
+    if not reports and not complete:
+        raise ValueError(
+            "no query of the run is in the qrels (the run has queries such as "
+            f"{_shown(first_qid)!r}, the qrels {_shown(qrels.qid[0])!r}); do the query ids "
+            "match?"
+        )
+    qid = np.concatenate([report.qid for report in reports] or [np.empty(0, object)])
+    names = (
+        [name for name, _ in reports[0].columns]
+        if reports
+        else [name for request in measures for name in request.measure.names(request.params)]
+    )
+    columns = [
+        np.concatenate([report.columns[i][1] for report in reports] or [np.empty(0)])
+        for i in range(len(names))
+    ]
+    if complete:  # queries of the qrels the run lacks score 0 (trec_eval's -c)
+        missing = decoded(np.setdiff1d(qrels_ids, id_bytes(qid)))
+        qid = np.concatenate([qid, missing])
+        columns = [np.concatenate([values, np.zeros(missing.shape[0])]) for values in columns]
+    order = np.argsort(id_bytes(qid), kind="stable")  # byte-wise, as strcmp
+    return Report(qid[order], [(name, values[order]) for name, values in zip(names, columns)])

@@ -1,0 +1,55 @@
+"""TREC runs and qrels as arrays: the named tuples, and the readers of the ``trec-eval``
+command (ids as numpy bytes), which import numpy only."""
+
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+import numpy as np
+
+from ._read import QRELS, RUN, read_columns
+
+
+class TrecRun(NamedTuple):
+    """A TREC run, one entry per ranked document, read by :func:`read_trec_run`."""
+
+    qid: np.ndarray
+    docno: np.ndarray
+    score: np.ndarray
+    run_id: np.ndarray
+
+
+TrecRun.qid.__doc__ = "Query id of each ranked document, as str (object array)."
+TrecRun.docno.__doc__ = "Its document id, as str (object array)."
+TrecRun.score.__doc__ = "Its score (float64); higher ranks first."
+TrecRun.run_id.__doc__ = "The run's name on each line, as str (object array)."
+
+
+class TrecQrels(NamedTuple):
+    """TREC relevance judgments (qrels), read by :func:`read_trec_qrels`."""
+
+    qid: np.ndarray
+    docno: np.ndarray
+    relevance: np.ndarray
+
+
+TrecQrels.qid.__doc__ = "Query id of each judged document, as str (object array)."
+TrecQrels.docno.__doc__ = "Its document id, as str (object array)."
+TrecQrels.relevance.__doc__ = (
+    "Its relevance level, an integer stored as float64 (negative levels are unjudged "
+    "for trec_eval)."
+)
+
+
+def read_run_bytes(path: str | os.PathLike) -> TrecRun:
+    """:func:`read_trec_run` with ids as numpy bytes (``S``) and no run ids: what the
+    ``trec-eval`` command needs, without a Python object per line."""
+    (qid, docno), score = read_columns(path, RUN._replace(ids=(0, 2)))
+    return TrecRun(qid, docno, score, None)
+
+
+def read_qrels_bytes(path: str | os.PathLike) -> TrecQrels:
+    """:func:`read_trec_qrels` with ids as numpy bytes (``S``)."""
+    (qid, docno), relevance = read_columns(path, QRELS)
+    return TrecQrels(qid, docno, relevance)

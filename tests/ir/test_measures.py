@@ -1,0 +1,96 @@
+"""trec_eval's measures: one registry that the parsing, the defaults and the report
+read; a measure added to it is parsed, reported and ordered with no other change."""
+
+import numpy as np
+import pytest
+from _trec_example import Q1, Q2, write_files
+
+from sklearn_ndcg._ir import (
+    MEASURES,
+    Request,
+    _measures,
+    measures_from,
+    parse_measure,
+    read_qrels_bytes,
+    read_run_bytes,
+    trec_eval_scores,
+)
+
+
+@pytest.mark.parametrize("name", list(MEASURES))
+def test_every_measure_parses(name):
+    assert parse_measure(name) == (name, None)
+
+
+def test_defaults_are_every_measure_in_registry_order():
+    assert measures_from(None) == tuple(Request(name, None) for name in MEASURES)
+    # the report follows the registry, whatever the order of -m
+    given = measures_from([("ndcg_cut", "10"), ("ndcg", None)])
+    assert [request.name for request in given] == ["ndcg", "ndcg_cut"]
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("ndcg", ["ndcg"]),
+        ("ndcg.1=3,2=9", ["ndcg_1=3,2=9"]),
+        ("ndcg_cut", [f"ndcg_cut_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]),
+        ("ndcg_cut.20,10,23.4", ["ndcg_cut_10", "ndcg_cut_20", "ndcg_cut_23"]),  # C's atol
+    ],
+)
+def test_names(text, names):
+    name, params = parse_measure(text)
+    assert MEASURES[name].names(params) == names
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("map", "unknown measure 'map'; this command computes ndcg, "),
+        ("ndcg.", "has no parameters after the '.'"),
+        ("ndcg.1", "not of the form level=gain"),
+        ("ndcg.-1=2", "ndcg level -1 is negative"),
+        ("ndcg.1=2,1=3", "level 1 more than one gain"),
+        ("ndcg.1=inf", "not a finite number"),
+        ("ndcg_cut.0", "distinct integers >= 1"),
+        ("ndcg_cut.5,5", "distinct integers >= 1"),
+    ],
+)
+def test_bad_measures(text, message):
+    with pytest.raises(ValueError, match=message.replace(".", r"\.").replace("'", ".")):
+        parse_measure(text)
+
+
+def test_different_parameters_twice():
+    with pytest.raises(ValueError, match="given twice with different parameters"):
+        measures_from([("ndcg_cut", "5"), ("ndcg_cut", "10")])
+    # given with and without parameters: the parameters, as in trec_eval
+    assert measures_from([("ndcg_cut", None), ("ndcg_cut", "5")]) == (Request("ndcg_cut", "5"),)
+
+
+class _Evaluated:
+    """A made-up measure: 1 for each evaluated query."""
+
+    usage = "evaluated"
+
+    def check(self, params):
+        pass
+
+    def names(self, params):
+        return ["evaluated"]
+
+    def columns(self, staged, params, bound_levels):
+        return [("evaluated", np.ones(staged.ids.shape[0]))]
+
+
+def test_a_measure_added_to_the_registry(tmp_path, monkeypatch):
+    monkeypatch.setitem(_measures.MEASURES, "evaluated", _Evaluated())
+    qrels_path, run_path = write_files(tmp_path)
+    qrels, run = read_qrels_bytes(qrels_path), read_run_bytes(run_path)
+    assert parse_measure("evaluated") == ("evaluated", None)
+    report = trec_eval_scores(qrels, run, measures_from([("evaluated", None), ("ndcg", None)]))
+    assert [name for name, _ in report.columns] == ["ndcg", "evaluated"]
+    # hand computation (tests/_trec_example.py): q3 is not ranked, q4 not judged
+    assert report.qid.tolist() == ["q1", "q2"]
+    np.testing.assert_allclose(report.columns[0][1], [Q1, Q2])
+    np.testing.assert_array_equal(report.columns[1][1], [1.0, 1.0])
