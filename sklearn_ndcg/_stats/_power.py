@@ -8,6 +8,13 @@ from scipy import integrate, optimize, special, stats
 # Z beyond ±12 carries less than 1e-32 of the normal's mass
 _Z_RANGE = 12.0
 _LARGEST_EFFECT = 1e15
+# with no effect the power is the level 2 (1 - upper); this close, rounding decides
+_ROUNDING = 1e-12
+
+
+def _reached_without_effect(power: float, upper: float) -> bool:
+    """Whether the test has ``power`` when the models do not differ: ``power <= alpha``."""
+    return power <= 2 * (1 - upper) + _ROUNDING
 
 
 def t_test_power(n_queries: int, effect: float, upper: float) -> float:
@@ -52,7 +59,7 @@ def smallest_n_queries(effect: float, power: float, upper: float, largest: int) 
     The power grows with n, so an exponential search from the normal approximation
     brackets the answer and bisection on the integers finds it.
     """
-    if t_test_power(2, effect, upper) >= power:
+    if _reached_without_effect(power, upper) or t_test_power(2, effect, upper) >= power:
         return 2
     approx = ((stats.norm.ppf(upper) + stats.norm.ppf(power)) / effect) ** 2
     guess = int(min(largest, max(3, np.ceil(approx))))
@@ -90,7 +97,7 @@ def smallest_effect(n_queries: int, power: float, upper: float) -> float | None:
     0 when the test reaches ``power`` with no effect at all (``power <= alpha``);
     None when no finite effect reaches it in floating point.
     """
-    if t_test_power(n_queries, 0.0, upper) >= power:
+    if _reached_without_effect(power, upper):
         return 0.0
     high = 1.0 / np.sqrt(n_queries)
     while t_test_power(n_queries, high, upper) < power:  # power grows with the effect size
