@@ -148,10 +148,10 @@ def required_queries(
     Sakai, T. (2016). Topic set size design. Information Retrieval Journal 19(3).
 
     Browne, R. H. (1995). On the use of a pilot sample for sample size
-    determination. Statistics in Medicine 14(17).
+    determination. Statistics in Medicine 14(17), 1933-1940.
 
     Julious, S. A. (2004). Sample sizes for clinical trials with normal data.
-    Statistics in Medicine 23(12).
+    Statistics in Medicine 23(12), 1921-1986.
 
     Examples
     --------
