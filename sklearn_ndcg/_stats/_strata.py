@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from numbers import Number
 from typing import NamedTuple
 
 import numpy as np
@@ -28,7 +29,9 @@ def stratum_labels(values, strata, name: str) -> np.ndarray:
                     f"strata has no stratum for the queries {missing[:5]} of {name}; give "
                     "one label for every query id."
                 )
-            return np.asarray([strata[q] for q in ids.tolist()], dtype=object)
+            labels = np.asarray([strata[q] for q in ids.tolist()], dtype=object)
+            _check_labels(labels, ids)
+            return labels
         n = ids.shape[0]
     else:
         if isinstance(strata, Mapping):
@@ -42,7 +45,63 @@ def stratum_labels(values, strata, name: str) -> np.ndarray:
         raise ValueError(
             f"strata has shape {labels.shape} but {name} has {n} queries; give one label per query."
         )
+    _check_labels(labels, None)
     return labels
+
+
+def _kind(label_type: type) -> str:
+    """The kind of a label's type: labels of one kind compare by value (1 == 1.0)."""
+    if issubclass(label_type, (bool, np.bool_)):
+        return "boolean"
+    if issubclass(label_type, (str, np.str_)):
+        return "text"
+    if issubclass(label_type, Number) and not issubclass(label_type, complex):
+        return "number"
+    return label_type.__name__
+
+
+def _is_missing(label) -> bool:
+    """None, NaN, or a missing value of pandas (NA, NaT): anything unequal to itself."""
+    if label is None:
+        return True
+    try:
+        return bool(label != label)
+    except (TypeError, ValueError):  # pandas.NA: its truth value is ambiguous
+        return True
+
+
+def _missing(labels: np.ndarray) -> np.ndarray:
+    """Where ``labels`` (an object array) holds None or a value unequal to itself (NaN)."""
+    try:
+        return np.asarray(labels != labels, dtype=bool) | np.equal(labels, None)
+    except (TypeError, ValueError):  # pandas.NA compares to NA, which is no truth value
+        return np.fromiter(map(_is_missing, labels.tolist()), dtype=bool, count=labels.size)
+
+
+def _check_labels(labels: np.ndarray, ids: np.ndarray | None) -> None:
+    """Refuse missing labels, and labels of mixed kinds (``1`` and ``"1"``): those would
+    make two strata of one, or fail inside numpy. ``ids``: the query ids (a mapping from
+    them), or None (labels by position)."""
+    missing = np.flatnonzero(_missing(labels))
+    if missing.size:
+        where = (
+            f"position {missing[0]}" if ids is None else f"query id {ids.tolist()[missing[0]]!r}"
+        )
+        raise ValueError(
+            f"strata holds {missing.size} missing label(s) (None or NaN), the first at "
+            f"{where}; every query needs a stratum: give it a label, or leave the query out."
+        )
+    values = labels.tolist()
+    examples = {}  # one label of each kind, from one label of each type
+    for label_type, label in dict(zip(map(type, values), values)).items():
+        examples.setdefault(_kind(label_type), label)
+    if len(examples) > 1:
+        shown = ", ".join(f"{label!r} ({kind})" for kind, label in sorted(examples.items()))
+        raise ValueError(
+            f"strata mixes labels of {len(examples)} kinds: {shown}; labels of different "
+            "kinds never name one stratum (1 and '1' would be two strata): give labels of "
+            "one kind, e.g. all text."
+        )
 
 
 def check_strata(labels: np.ndarray, minimum: int, what: str) -> None:

@@ -1,4 +1,4 @@
-"""Strata of queries in bootstrap_ci, paired_test and compare_models (issue 23).
+"""Strata of queries in bootstrap_ci, paired_test and compare_models (issues 23, 34).
 
 References: hand computation (a stratified resample keeps each stratum's size, so
 strata of constant values give a constant mean; the textbook standard error of a
@@ -111,3 +111,65 @@ def test_query_scores_take_a_mapping_or_sorted_order():
 def test_bad_strata(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# every public function that takes strata= (grep "strata" in sklearn_ndcg/), on 6 queries
+_V = np.linspace(0.1, 0.6, 6)
+TAKE_STRATA = {
+    "bootstrap_ci": lambda strata: bootstrap_ci(_V, strata=strata, random_state=0),
+    "paired_test": lambda strata: paired_test(_V, _V[::-1], strata=strata, random_state=0),
+    "compare_models": lambda strata: compare_models(
+        {"x": _V, "y": _V[::-1]}, strata=strata, random_state=0
+    ),
+    "compare_models(pairs)": lambda strata: compare_models(
+        {"x": _V, "y": _V[::-1], "z": _V**2}, reference=None, strata=strata, random_state=0
+    ),
+}
+BAD_STRATA = {
+    "1 and '1'": ([1, 1, 1, "1", "1", "1"], r"mixes labels of 2 kinds: 1 \(number\), '1' \(text\)"),
+    "True and 1": ([True, True, True, 1, 1, 1], r"mixes labels of 2 kinds"),
+    "NaN": ([1.0, 1.0, 1.0, np.nan, 2.0, 2.0], r"holds 1 missing label\(s\).*at position 3"),
+    "NaN in a float array": (
+        np.array([1.0, 1, 1, 2, 2, np.nan]),
+        r"holds 1 missing label.*position 5",
+    ),
+    "None": (["a", "a", "a", None, "b", "b"], r"holds 1 missing label\(s\).*at position 3"),
+    "all NaN": ([np.nan] * 6, r"holds 6 missing label\(s\)"),
+}
+
+
+@pytest.mark.parametrize("labels, message", BAD_STRATA.values(), ids=BAD_STRATA.keys())
+@pytest.mark.parametrize("call", TAKE_STRATA.values(), ids=TAKE_STRATA.keys())
+def test_strata_of_mixed_kinds_or_missing_labels_are_refused(call, labels, message):
+    with pytest.raises(ValueError, match=r"^strata " + message):
+        call(labels)
+
+
+@pytest.mark.parametrize("call", TAKE_STRATA.values(), ids=TAKE_STRATA.keys())
+def test_strata_of_one_kind_are_taken(call):
+    # int and float are one kind (1 == 1.0 names one stratum), as are str and numpy's str
+    for labels in (
+        [1, 1, 1, 2.0, 2.0, 2.0],
+        ["a"] * 3 + [np.str_("b")] * 3,
+        [False] * 3 + [True] * 3,
+    ):
+        assert len(call(labels).by_stratum) == 2
+
+
+def test_strata_from_pandas_with_missing_labels_are_refused():
+    pd = pytest.importorskip("pandas")
+    for labels in (
+        pd.Series(["a", "a", "a", "b", "b", pd.NA], dtype="string"),
+        pd.Series(pd.Categorical(["a", "a", "a", "b", "b", None])),
+    ):
+        with pytest.raises(ValueError, match=r"strata holds 1 missing label.*position 5"):
+            bootstrap_ci(_V, strata=labels, random_state=0)
+
+
+def test_strata_mapping_names_the_query_id():
+    qid = np.array([30, 10, 20, 40, 50, 60])
+    a, b = QueryScores(qid, _V, np.ones(6)), QueryScores(qid, _V[::-1], np.ones(6))
+    with pytest.raises(ValueError, match=r"missing label\(s\).*at query id 20"):
+        paired_test(a, b, strata={10: "x", 20: None, 30: "x", 40: "y", 50: "y", 60: "y"})
+    with pytest.raises(ValueError, match=r"mixes labels of 2 kinds"):
+        paired_test(a, b, strata={10: "x", 20: "x", 30: "x", 40: 1, 50: 1, 60: 1})
