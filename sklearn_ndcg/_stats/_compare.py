@@ -381,11 +381,16 @@ def _against_reference(*args, strata, selected: bool) -> dict:
     margin, equivalence intervals at ``1 - 2 * alpha / (k (k - 1) / 2)``), which
     holds its family-wise error whichever model is the best.
     """
-    correction = args[4]
-    if selected and correction is not None:
-        _, by_name = _all_pairs(*args, strata=strata, confidence_level=1 - args[5])
-        return by_name
-    return _with_reference(*args, strata=strata)
+    scores, names, reference, _method, correction, alpha = args[:6]
+    if not selected or correction is None or len(names) == 2:  # 2 models: 1 pair either way
+        return _with_reference(*args, strata=strata)
+    for name in names:  # the errors of the comparisons with the reference, in their order
+        if name != reference:
+            _paired_values(
+                scores[name], scores[reference], (f"scores[{name!r}]", f"scores[{reference!r}]")
+            )
+    _, by_name = _all_pairs(*args, strata=strata, confidence_level=1 - alpha)
+    return by_name
 
 
 def _with_reference(
