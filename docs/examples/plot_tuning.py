@@ -74,6 +74,7 @@ plt.show()
 # that :ref:`statistics` warns about: compare the candidates query by query
 # (:func:`~sklearn_ndcg.search_query_scores`,
 # :func:`~sklearn_ndcg.compare_models`) before reporting a winner, or refit the
-# simplest candidate not shown worse (:class:`~sklearn_ndcg.SimplestCompetitiveRefit`).
+# simplest candidate shown within a margin of the best
+# (:class:`~sklearn_ndcg.SimplestCompetitiveRefit` with ``margin=0.01``).
 
 sklearn.set_config(enable_metadata_routing=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -9,6 +10,7 @@ import numpy as np
 from scipy import stats
 
 from . import _table
+from ._query_values import _rounding_tolerance
 
 PAIRWISE_METHODS = ("tukey", "randomized_tukey")
 _ELEMENTS_PER_BATCH = 2**20  # each batch of permutations holds a few 8 MB arrays
@@ -148,26 +150,108 @@ def two_way_anova(matrix: np.ndarray) -> dict[str, float]:
     }
 
 
+def pair_differences(matrix: np.ndarray, pairs) -> list[np.ndarray]:
+    """Each pair's differences ``a - b`` over the queries where both are defined (not NaN),
+    snapped as :func:`paired_test` snaps them.
+
+    Differences equal to 0 up to rounding are 0, and differences equal to each
+    other up to rounding are their mean, so that the effect size of constant
+    differences is the documented 0 or infinity.
+    """
+    differences = []
+    for i, j in pairs:
+        a, b = matrix[:, i], matrix[:, j]
+        both = ~(np.isnan(a) | np.isnan(b))
+        tolerance = _rounding_tolerance(a[both], b[both])
+        d = a[both] - b[both]
+        d[np.abs(d) <= tolerance] = 0.0
+        if d.size and np.ptp(d) <= 2 * tolerance:
+            d[:] = d.mean()
+        differences.append(d)
+    return differences
+
+
+def _no_variance_pvalues(differences, n_models: int, procedure: str) -> np.ndarray | None:
+    """p-values when every pair's differences are constant (up to rounding), else None.
+
+    Without residual variance the studentized range is undefined (its statistic
+    infinite); as :func:`paired_test` does for the t-test, each pair gets the p-value
+    of the exact sign-flip randomization test of its queries (``2 / 2**n``, 1 for
+    differences of 0), here times the number of pairs (Bonferroni over the family),
+    with a warning.
+    """
+    if any(np.ptp(d) > 0 for d in differences):
+        return None
+    n_pairs = n_models * (n_models - 1) // 2
+    pvalue = np.array(
+        [1.0 if d[0] == 0 else min(1.0, n_pairs * 2.0 / 2**d.size) for d in differences]
+    )
+    n = min(d.size for d in differences)
+    warnings.warn(
+        f"the differences between every pair of the {n_models} models are the same on "
+        f"every query (up to rounding): {procedure} is undefined without residual "
+        "variance; each pair's p-value is that of the exact randomization test of its "
+        f"queries (2 / 2**n, {2.0 / 2**n:.3g} on {n} queries) times the {n_pairs} pairs.",
+        UserWarning,
+        stacklevel=5,
+    )
+    return pvalue
+
+
+def _complete_rows(matrix: np.ndarray) -> np.ndarray:
+    """The queries where every model is defined; the ANOVA needs at least 2."""
+    complete = matrix[~np.isnan(matrix).any(axis=1)]
+    if complete.shape[0] < 2:
+        raise ValueError(
+            f"the models have {complete.shape[0]} queries where every value is defined "
+            "(not NaN); Tukey's HSD estimates its residual variance on those and needs at "
+            "least 2."
+        )
+    return complete
+
+
 def tukey_hsd(matrix: np.ndarray, pairs, *, equivalence_alpha: float | None = None):
-    """Tukey's HSD blocked by query: p-values of the pairs, and the half width of the
+    """Tukey's HSD blocked by query: p-values of the pairs, and the half widths of the
     simultaneous ``1 - 2 * equivalence_alpha`` intervals (None without).
 
     The studentized range of each mean difference over ``sqrt(MS_residual / n)``,
-    with ``(n_models, (n_queries - 1)(n_models - 1))`` degrees of freedom.
+    with ``(n_models, (n_queries - 1)(n_models - 1))`` degrees of freedom. With NaN,
+    the residual mean square comes from the queries where every model is defined,
+    and each pair's mean difference and its ``n`` from the queries where both models
+    of the pair are (NaN handling per pair). Without residual variance (every pair's
+    differences constant), see :func:`_no_variance_pvalues`; the equivalence
+    interval is then the point ``d`` when the exact one-sided sign-flip test of
+    each pair (``1 / 2**n`` times the pairs) is below ``equivalence_alpha``, and
+    unbounded otherwise.
     """
-    n, m = matrix.shape
-    anova = two_way_anova(matrix)
-    means = matrix.mean(axis=0)
-    standard_error = np.sqrt(anova["ms_residual"] / n)
-    difference = np.array([means[i] - means[j] for i, j in pairs])
+    m = matrix.shape[1]
+    differences = pair_differences(matrix, pairs)
+    for (i, j), d in zip(pairs, differences):
+        if d.size < 2:
+            raise ValueError(
+                f"models {i} and {j} have {d.size} queries where both values are defined "
+                "(not NaN); comparing them needs at least 2."
+            )
+    size = np.array([d.size for d in differences], dtype=np.float64)
+    mean = np.array([d.mean() for d in differences])
+    constant = _no_variance_pvalues(differences, m, "Tukey's HSD")
+    if constant is not None:
+        half = None
+        if equivalence_alpha is not None:
+            n_pairs = m * (m - 1) // 2
+            shown = n_pairs / 2**size < equivalence_alpha
+            half = np.where(shown, 0.0, np.inf)
+        return constant, half
+    anova = two_way_anova(_complete_rows(matrix))
+    standard_error = np.sqrt(anova["ms_residual"] / size)
     with np.errstate(divide="ignore", invalid="ignore"):
-        q = np.abs(difference) / standard_error
-    q = np.where(difference == 0, 0.0, q)
+        q = np.abs(mean) / standard_error
+    q = np.where(mean == 0, 0.0, q)
     pvalue = np.clip(stats.studentized_range.sf(q, m, anova["df_residual"]), 0.0, 1.0)
     half = None
     if equivalence_alpha is not None:
         critical = stats.studentized_range.ppf(1 - 2 * equivalence_alpha, m, anova["df_residual"])
-        half = float(critical * standard_error)
+        half = critical * standard_error
     return pvalue, half
 
 
@@ -175,22 +259,44 @@ def randomized_tukey(matrix: np.ndarray, pairs, *, n_resamples: int, seed: int) 
     """Randomized Tukey HSD (Carterette 2012; Sakai 2014): p-values of the pairs.
 
     Each resample permutes the models' values within every query; a pair's
-    p-value is the share of resamples whose range of model means (largest
-    minus smallest) is at least the pair's absolute mean difference, the
-    observed assignment counted as one resample.
+    p-value is the share of resamples whose largest absolute mean difference
+    over all pairs (without NaN, the range of the model means) is at least the
+    pair's absolute mean difference, the observed assignment counted as one
+    resample. With NaN, only the defined values of a query are permuted, among
+    the models that define it, and each pair's mean difference is over the
+    queries where both are defined (NaN handling per pair). Without residual
+    variance, see :func:`_no_variance_pvalues`.
     """
     n, m = matrix.shape
+    differences = pair_differences(matrix, pairs)
+    constant = _no_variance_pvalues(differences, m, "the randomized Tukey HSD")
+    if constant is not None:
+        return constant
     rng = np.random.default_rng(seed)
-    means = matrix.mean(axis=0)
-    observed = np.array([abs(means[i] - means[j]) for i, j in pairs])
-    slack = 16 * np.finfo(np.float64).eps * max(1.0, float(np.abs(matrix).max())) * n
-    batch = max(1, _ELEMENTS_PER_BATCH // matrix.size)
+    observed = np.array([abs(d.mean()) for d in differences])
+    defined = ~np.isnan(matrix)
+    values = np.where(defined, matrix, 0.0)
+    slack = 16 * np.finfo(np.float64).eps * max(1.0, float(np.abs(values).max())) * n
+    # positions of each query: defined ones first (in index order), then the NaN ones
+    positions = np.argsort(~defined, axis=1, kind="stable")
+    both = (defined[:, :, None] & defined[:, None, :]).astype(np.float64)  # (n, m, m)
+    count_both = both.sum(axis=0)
+    batch = max(1, _ELEMENTS_PER_BATCH // (matrix.size * (m if not defined.all() else 1)))
     count = np.zeros(observed.shape[0], dtype=np.int64)
     for start in range(0, n_resamples, batch):
         size = min(batch, n_resamples - start)
-        order = rng.random((size, n, m)).argsort(axis=2)
-        permuted = np.take_along_axis(np.broadcast_to(matrix, (size, n, m)), order, axis=2)
-        resampled = permuted.mean(axis=1)
-        spread = resampled.max(axis=1) - resampled.min(axis=1)
+        keys = np.where(defined, rng.random((size, n, m)), np.inf)
+        order = keys.argsort(axis=2)  # a random order of the defined values, NaN last
+        drawn = np.take_along_axis(np.broadcast_to(values, (size, n, m)), order, axis=2)
+        permuted = np.empty_like(drawn)
+        np.put_along_axis(permuted, np.broadcast_to(positions, drawn.shape), drawn, axis=2)
+        if defined.all():
+            resampled = permuted.mean(axis=1)
+            spread = resampled.max(axis=1) - resampled.min(axis=1)
+        else:
+            sums = np.einsum("sqi,qij->sij", permuted, both)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                mean = (sums - sums.transpose(0, 2, 1)) / count_both
+            spread = np.nanmax(np.abs(np.where(count_both > 0, mean, np.nan)), axis=(1, 2))
         count += (spread[:, None] >= observed[None, :] - slack).sum(axis=0)
     return (count + 1) / (n_resamples + 1)

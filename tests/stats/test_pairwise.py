@@ -17,6 +17,7 @@ from sklearn_ndcg import (
     PairwiseComparison,
     compare_models,
     make_ranking,
+    paired_test,
     query_scores,
 )
 
@@ -269,3 +270,67 @@ def test_alpha_is_the_deprecated_spelling_of_confidence_level():
         old = PairwiseComparison(pairwise.columns, "tukey", alpha=0.25)
     assert old.confidence_level == new.confidence_level == 0.75
     assert str(old) == str(new)
+
+
+# --- at the edges (issue 34, problem 5) ----------------------------------------------
+
+
+def _constant_differences(n_queries):
+    """Three models whose differences are the same on every query up to rounding."""
+    a = np.array([0.5, 0.7, 0.3, 0.1, 0.9, 0.2])[:n_queries]
+    return {"a": a, "b": a + 0.1, "c": a + 0.2}  # a + 0.1 - a is 0.1 only up to rounding
+
+
+@pytest.mark.parametrize("method", ["tukey", "randomized_tukey"])
+def test_constant_differences_warn_and_carry_no_more_than_the_queries(method):
+    scores = _constant_differences(4)
+    with pytest.warns(UserWarning, match="undefined without residual variance"):
+        comparison = compare_models(scores, pairs="all", method=method, n_resamples=999)
+    pairwise = comparison.pairwise.to_dict()
+    # the exact randomization test of 4 queries: 2 / 2**4, times the 3 pairs
+    np.testing.assert_allclose(pairwise["pvalue"], [3 * 2 / 16] * 3)
+    assert pairwise["verdict"] == ["not shown different"] * 3
+    # as paired_test: infinite effect sizes for equal non-zero differences (not -6e15)
+    assert comparison.to_dict()["effect_size"][1:] == [-np.inf, -np.inf]  # b, a below c
+
+
+def test_constant_differences_on_two_queries_are_not_shown_equivalent():
+    a = np.array([0.5, 0.7])
+    scores = {"a": a, "b": a + 0.001, "c": a + 0.002}
+    with pytest.warns(UserWarning, match="undefined without residual variance"):
+        comparison = compare_models(scores, pairs="all", method="tukey", margin=0.01)
+    # 2 queries: the exact one-sided test can go no lower than 1 / 4 > 0.05
+    assert comparison.pairwise.to_dict()["verdict"] == ["inconclusive"] * 3
+
+
+def test_effect_sizes_of_every_pair_follow_paired_test():
+    scores = _five_models(n_queries=30)
+    comparison = compare_models(scores, pairs="all", method="tukey")
+    table = comparison.to_dict()
+    for name, effect in zip(table["name"], table["effect_size"]):
+        if name != comparison.reference:
+            expected = paired_test(scores[name], scores[comparison.reference]).effect_size
+            assert effect == pytest.approx(expected)
+
+
+def test_nan_in_one_model_leaves_only_its_pairs():
+    rng = np.random.default_rng(0)
+    matrix = np.clip(rng.normal(0.6, 0.2, (12, 1)) + rng.normal(0, 0.05, (12, 3)), 0, 1)
+    matrix[0, 2] = np.nan  # model c is undefined on query 0
+    scores = dict(zip("abc", matrix.T))
+    pairwise = compare_models(scores, pairs="all", method="tukey").pairwise.to_dict()
+    difference = dict(zip(_pairs(pairwise), pairwise["mean_difference"]))
+    pvalue = dict(zip(_pairs(pairwise), pairwise["pvalue"]))
+    assert difference[("a", "b")] == pytest.approx(np.mean(matrix[:, 0] - matrix[:, 1]))
+    assert difference[("a", "c")] == pytest.approx(np.mean(matrix[1:, 0] - matrix[1:, 2]))
+    # residual mean square of the queries every model defines; each pair's own n
+    ms = _residual_mean_square(matrix[1:])
+    df = (11 - 1) * (3 - 1)
+    for (a, b), n in [(("a", "b"), 12), (("a", "c"), 11), (("b", "c"), 11)]:
+        q = abs(difference[(a, b)]) / np.sqrt(ms / n)
+        assert pvalue[(a, b)] == pytest.approx(stats.studentized_range.sf(q, 3, df), rel=1e-6)
+    randomized = compare_models(
+        scores, pairs="all", method="randomized_tukey", n_resamples=999, random_state=0
+    ).pairwise.to_dict()
+    assert dict(zip(_pairs(randomized), randomized["mean_difference"])) == pytest.approx(difference)
+    assert all(0 < p <= 1 for p in randomized["pvalue"])
