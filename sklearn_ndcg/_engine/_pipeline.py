@@ -21,7 +21,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._aggregate import QueryDCG, check_overflow, dcg_at_cutoffs, dcg_by_query, ndcg_from_dcg
+from ._aggregate import (
+    QueryDCG,
+    check_overflow,
+    dcg_at_cutoffs,
+    dcg_by_query,
+    ndcg_from_dcg,
+    tie_cut_by_query,
+)
 from ._discount import discount_weights
 from ._gain import compute_gain
 from ._pool import JudgmentPool, pool_query_dcg
@@ -39,6 +46,14 @@ class Staged(NamedTuple):
     gains: np.ndarray
     discounts: np.ndarray
     document_weight: np.ndarray | None
+
+    def with_scores(self, y_score) -> Staged:
+        """The staged rows with new scores (:func:`with_scores`)."""
+        return with_scores(self, y_score)
+
+    def tie_cut(self, k: int) -> np.ndarray:
+        """Whether a tie group straddles the cutoff ``k``, per query."""
+        return tie_cut_by_query(self.score, self.queries, k)
 
 
 def stage(

@@ -9,16 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
-from .._engine._aggregate import weighted_mean
-from .._engine._pipeline import (
-    ndcg_per_query,
-    query_dcg,
-    stage_cutoffs,
-    sums_at_cutoffs,
-    values_at_cutoffs,
-)
-from .._engine._pool import JudgmentPool, pool_query_bounds, pool_query_dcg
-from .._engine._validation import check_log_base
+from .._engine import JudgmentPool, RankingOptions, query_values, stage, weighted_mean
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_MISSING_QUERIES,
@@ -31,8 +22,7 @@ from .._options import (
     POOL,
     REPLACE_UNDEFINED,
     ZERO_DIVISION,
-    check_pool_options,
-    resolve_ties,
+    ranking_options,
     resolve_zero_division,
 )
 
@@ -139,77 +129,56 @@ QueryBounds.lower.__doc__ = (
 QueryBounds.upper.__doc__ = "The largest NDCG over those assignments."
 
 
-def _bounded_query_scores(y_true, y_score, *, levels, options: dict) -> QueryBounds:
-    """:func:`query_scores` with ``bounds=True``: the checks, then one staging."""
+def _check_bounds_request(*, pool, metric, normalize, unjudged, document_weight, ties, log_base):
+    """Refuse ``bounds=True`` where the bounds are not defined, before any other check."""
     problems = [
-        (options["pool"] is None, "a pool (the unjudged documents are those it lacks)"),
-        (options["metric"] != "ndcg", 'metric="ndcg"'),
-        (options["normalize"] != "ideal", 'normalize="ideal"'),
-        (options["unjudged"] == "drop", 'unjudged="zero" (with "drop" none is ranked)'),
-        (options["document_weight"] is not None, "no document_weight"),
+        (pool is None, "a pool (the unjudged documents are those it lacks)"),
+        (metric != "ndcg", 'metric="ndcg"'),
+        (normalize != "ideal", 'normalize="ideal"'),
+        (unjudged == "drop", 'unjudged="zero" (with "drop" none is ranked)'),
+        (document_weight is not None, "no document_weight"),
         (
-            options["ties"] not in ("average", "first", "docno"),
+            ties not in ("average", "first", "docno"),
             'ties "average", "first" or "docno" (the others order by the very gains being bounded)',
         ),
-        (options["log_base"] is not None, "no log_base"),
+        (log_base is not None, "no log_base"),
     ]
     for problem, need in problems:
         if problem:
             raise ValueError(f"bounds=True needs {need}.")
+
+
+def _bounded_query_scores(y_true, y_score, options: RankingOptions, *, qid, sample_weight, levels):
+    """:func:`query_scores` with ``bounds=True`` (checked): one staging, then the sums
+    and the bounds."""
     if levels is not None:
         levels = np.asarray(levels, dtype=np.float64)
         if levels.ndim != 1 or levels.shape[0] == 0 or not np.isfinite(levels).all():
             raise ValueError("levels must be a non-empty 1-D array of finite labels.")
         levels = np.unique(levels)
-    check_pool_options(options["pool"], options["unjudged"], options["missing_queries"])
-    ids, sums, weight, bounds = pool_query_bounds(
-        y_true,
-        y_score,
-        options["pool"],
-        qid=options["qid"],
-        sample_weight=options["sample_weight"],
-        missing_queries=options["missing_queries"],
-        levels=levels,
-        zero_division=options["zero_division"],
-        k=options["k"],
-        gain=options["gain"],
-        discount=options["discount"],
-        ties=options["ties"],
+    # the bounds stage without unjudged="drop" (refused above)
+    staged = stage(
+        y_true, y_score, options.replace(unjudged="zero"), qid=qid, sample_weight=sample_weight
     )
-    score = ndcg_per_query(sums, options["zero_division"])
-    weight = np.ones(ids.shape[0]) if weight is None else weight
-    return QueryBounds(ids, score, weight, *bounds)
+    levels = np.unique(options.pool.y_true) if levels is None else levels
+    result = query_values(staged, options, levels=levels)
+    weight = np.ones(result.ids.shape[0]) if result.weight is None else result.weight
+    return QueryBounds(result.ids, result.values, weight, *result.bounds)
 
 
 def _per_query(
-    y_true, y_score, *, metric: str, options: dict
+    y_true, y_score, options: RankingOptions, *, qid, sample_weight, document_weight
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The one way from the public functions to the data path: ids, values, weights.
-
-    ``options`` holds the (resolved) options of the calling function; the
-    missing ones take their defaults, and ``pool``-only options are refused
-    without a pool.
-    """
-    options = dict(options)
-    zero_division = options.pop("zero_division", ZERO_DIVISION)
-    normalize = options.pop("normalize", "ideal")
-    check_pool_options(
-        options.get("pool"),
-        options.get("unjudged", DEFAULT_UNJUDGED),
-        options.get("missing_queries", DEFAULT_MISSING_QUERIES),
-    )
-    log_base = options.pop("log_base", None)
-    check_log_base(log_base, options["discount"])
-    ids, result, weight = query_dcg(
+    """The one way from the public functions to the data path: ids, values, weights."""
+    staged = stage(
         y_true,
         y_score,
-        normalize=normalize if metric == "ndcg" else None,
-        log_base=None if metric == "ndcg" else log_base,  # the base cancels in NDCG
-        **options,
+        options,
+        qid=qid,
+        sample_weight=sample_weight,
+        document_weight=document_weight,
     )
-    if metric == "dcg":
-        return ids, result.dcg, weight
-    return ids, ndcg_per_query(result, zero_division, options["document_weight"]), weight
+    return query_values(staged, options)[:3]
 
 
 @validate_params(
@@ -250,43 +219,25 @@ def at_cutoffs(
     shape (n_queries, n_cutoffs), and the query weights (None without
     ``sample_weight``).
     """
-    if pool is not None:
-        _, result, weight = pool_query_dcg(
-            y_true,
-            y_score,
-            pool,
-            qid=qid,
-            sample_weight=sample_weight,
-            document_weight=document_weight,
-            unjudged=DEFAULT_UNJUDGED,
-            missing_queries=DEFAULT_MISSING_QUERIES,
-            gain=gain,
-            discount=discount,
-            ties=ties,
-            normalize=normalize if metric == "ndcg" else None,
-            ks=np.asarray(ks),
-        )
-        return values_at_cutoffs(result, metric, zero_division, document_weight), weight
-    staged = stage_cutoffs(
+    options = RankingOptions(
+        metric=metric,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        zero_division=zero_division,
+        normalize=normalize,
+        pool=pool,
+    )
+    staged = stage(
         y_true,
         y_score,
-        metric=metric,
-        normalize=normalize,
+        options,
         qid=qid,
         sample_weight=sample_weight,
         document_weight=document_weight,
-        gain=gain,
-        discount=discount,
     )
-    values = sums_at_cutoffs(
-        staged,
-        np.asarray(ks),
-        ties=ties,
-        metric=metric,
-        normalize=normalize,
-        zero_division=zero_division,
-    )
-    return values, staged.weight
+    _, values, weight, _ = query_values(staged, options, ks=np.asarray(ks))
+    return values, weight
 
 
 @validate_params(
@@ -434,28 +385,44 @@ def query_scores(
     >>> result.score.round(4)
     array([1.    , 0.9386])
     """
-    options = dict(
+    zero_division = resolve_zero_division(zero_division, replace_undefined_by)
+    if bounds:
+        _check_bounds_request(
+            pool=pool,
+            metric=metric,
+            normalize=normalize,
+            unjudged=unjudged,
+            document_weight=document_weight,
+            ties=ties,
+            log_base=log_base,
+        )
+    elif levels is not None:
+        raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
+    options = ranking_options(
+        metric,
         k=k,
         gain=gain,
         discount=discount,
-        ties=resolve_ties(ties, None),
-        qid=qid,
-        sample_weight=sample_weight,
-        zero_division=resolve_zero_division(zero_division, replace_undefined_by),
-        log_base=log_base,
+        ties=ties,
+        zero_division=zero_division,
         normalize=normalize,
-        document_weight=document_weight,
+        log_base=log_base,
         pool=pool,
         unjudged=unjudged,
         missing_queries=missing_queries,
     )
     if bounds:
         return _bounded_query_scores(
-            y_true, y_score, levels=levels, options={**options, "metric": metric}
+            y_true, y_score, options, qid=qid, sample_weight=sample_weight, levels=levels
         )
-    if levels is not None:
-        raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
-    ids, score, weight = _per_query(y_true, y_score, metric=metric, options=options)
+    ids, score, weight = _per_query(
+        y_true,
+        y_score,
+        options,
+        qid=qid,
+        sample_weight=sample_weight,
+        document_weight=document_weight,
+    )
     weight = np.ones(ids.shape[0]) if weight is None else weight
     return QueryScores(ids, score, weight)
 
@@ -663,24 +630,27 @@ def ndcg_score(
     ...                  qid=[7, 7, 7, 8, 8], gain="exponential"), 6)
     0.977915
     """
+    options = ranking_options(
+        "ndcg",
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        ignore_ties=ignore_ties,
+        zero_division=zero_division,
+        replace_undefined_by=replace_undefined_by,
+        normalize=normalize,
+        pool=pool,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+    )
     _, score, weight = _per_query(
         y_true,
         y_score,
-        metric="ndcg",
-        options=dict(
-            k=k,
-            gain=gain,
-            discount=discount,
-            ties=resolve_ties(ties, ignore_ties),
-            qid=qid,
-            sample_weight=sample_weight,
-            zero_division=resolve_zero_division(zero_division, replace_undefined_by),
-            normalize=normalize,
-            document_weight=document_weight,
-            pool=pool,
-            unjudged=unjudged,
-            missing_queries=missing_queries,
-        ),
+        options,
+        qid=qid,
+        sample_weight=sample_weight,
+        document_weight=document_weight,
     )
     return weighted_mean(score, weight)
 
@@ -797,22 +767,24 @@ def dcg_score(
     >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]], discount="reciprocal"), 6)
     4.225
     """
+    options = ranking_options(
+        "dcg",
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        ignore_ties=ignore_ties,
+        log_base=log_base,
+        pool=pool,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+    )
     _, score, weight = _per_query(
         y_true,
         y_score,
-        metric="dcg",
-        options=dict(
-            k=k,
-            gain=gain,
-            discount=discount,
-            ties=resolve_ties(ties, ignore_ties),
-            qid=qid,
-            sample_weight=sample_weight,
-            log_base=log_base,
-            document_weight=document_weight,
-            pool=pool,
-            unjudged=unjudged,
-            missing_queries=missing_queries,
-        ),
+        options,
+        qid=qid,
+        sample_weight=sample_weight,
+        document_weight=document_weight,
     )
     return weighted_mean(score, weight)
