@@ -30,7 +30,7 @@ trec-eval``). Imports flow one way, from the groups down to ``_engine``.
 
 from ._conventions import CONVENTIONS, positive_part_gain
 from ._datasets import make_ranking
-from ._engine._pool import JudgmentPool
+from ._engine import JudgmentPool
 from ._ir._trec import (
     RunEvaluation,
     TrecQrels,

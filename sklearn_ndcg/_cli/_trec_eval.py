@@ -3,7 +3,7 @@
 trec_eval's rules (from its m_ndcg.c, m_ndcg_cut.c and form_res_rels.c) and
 where this command departs from them are listed in the command's help
 (``sklearn-ndcg trec-eval --help``, written in ``_main.py``). The run and the qrels
-are staged once (:func:`._engine._pool.stage_pool`: the run in trec_eval's tie-free
+are staged once (:func:`._engine.stage`: the run in trec_eval's tie-free
 order with ``ties="first"``, unjudged documents with missing labels, the qrels as a
 judgment pool of levels); each measure then sums them with its own gain, the ideal DCG
 holding the positive part of each judged document's gain (levels below 0 gain 0), which
@@ -24,9 +24,7 @@ from typing import NamedTuple, TextIO
 
 import numpy as np
 
-from .._engine._aggregate import QueryDCG
-from .._engine._pipeline import ndcg_per_query
-from .._engine._pool import JudgmentPool, pool_bounds, pool_sums, stage_pool
+from .._engine import JudgmentPool, RankingOptions, query_values, stage
 from .._ir._read import RUN, decoded, iter_columns
 from .._ir._trec import (
     TrecQrels,
@@ -191,7 +189,7 @@ def trec_eval_scores(
 
     ``complete`` is ``-c``, ``judged_only`` ``-J`` and ``max_docs`` ``-M``;
     ``bounds`` (``-B``) adds ``M@judged``, ``M@lower`` and ``M@upper`` after each
-    measure ``M`` (:func:`._engine._pool.pool_bounds`).
+    measure ``M`` (:func:`._engine.query_values` with ``levels``).
     """
     if bounds and judged_only:
         raise ValueError(
@@ -216,35 +214,28 @@ def trec_eval_scores(
     judged = np.where(label >= 0, label, np.nan)  # negative: in the pool, not judged
     level = qrels.relevance
     # one staging for every measure: the pool holds the levels, each measure its gain
-    staged = stage_pool(
-        judged,
-        score,
-        JudgmentPool(joined.qrels_qid, level),
-        qid=qid,
-        sample_weight=None,
-        document_weight=None,
+    options = RankingOptions(
+        ties="first",
+        pool=JudgmentPool(joined.qrels_qid, level),
         unjudged="drop" if judged_only else "zero",
         missing_queries="zero" if complete else "drop",
     )
-    options = {"discount": "log2", "ties": "first", "normalize": "ideal"}
+    staged = stage(judged, score, options, qid=qid)
     columns = []
     if measures.ndcg is not None:
         # the ideal DCG holds the positive gains only: levels below 0 gain 0 in the pool
-        custom = partial(_gains_of_judged, pairs=measures.gains)
-        result = pool_sums(staged, gain=custom, **options)
-        columns.append((measures.ndcg, ndcg_per_query(result, 0.0)))
+        custom = options.replace(gain=partial(_gains_of_judged, pairs=measures.gains))
+        columns.append((measures.ndcg, query_values(staged, custom).values))
         if bounds:
-            columns.extend(_bound_columns(measures.ndcg, staged, custom, None, level))
+            columns.extend(_bound_columns(measures.ndcg, staged, custom, level))
     if measures.cutoffs:
-        ks = np.asarray(measures.cutoffs)
-        result = pool_sums(staged, gain=partial(_gains_of_judged, pairs=()), ks=ks, **options)
-        values = ndcg_per_query(QueryDCG(*(a.ravel() for a in result[:2]), None), 0.0)
-        values = values.reshape(result.dcg.shape)
+        plain = options.replace(gain=partial(_gains_of_judged, pairs=()))
+        values = query_values(staged, plain, ks=np.asarray(measures.cutoffs)).values
         for i, k in enumerate(measures.cutoffs):
             columns.append((f"ndcg_cut_{k}", values[:, i]))
             if bounds:
-                plain = partial(_gains_of_judged, pairs=())
-                columns.extend(_bound_columns(f"ndcg_cut_{k}", staged, plain, int(k), level))
+                at_k = plain.replace(k=int(k))
+                columns.extend(_bound_columns(f"ndcg_cut_{k}", staged, at_k, level))
     ids = staged.ids
     return Report(joined.qids[ids], columns)
 
@@ -262,17 +253,9 @@ def _shown(value: str | bytes) -> str:
     return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
 
 
-def _bound_columns(name: str, staged, gain, k: int | None, level: np.ndarray) -> list:
+def _bound_columns(name: str, staged, options: RankingOptions, level: np.ndarray) -> list:
     """``-B``: Judged@k and the NDCG bounds of one measure, as report columns."""
-    result = pool_bounds(
-        staged,
-        gain=gain,
-        discount="log2",
-        ties="first",
-        k=k,
-        levels=np.unique(level),
-        zero_division=0.0,
-    )
+    result = query_values(staged, options, levels=np.unique(level)).bounds
     return [
         (f"{name}@judged", result.judged),
         (f"{name}@lower", result.lower),

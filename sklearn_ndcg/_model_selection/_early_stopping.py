@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.model_selection import GroupShuffleSplit
 
 from .._compat import _safe_indexing
-from .._engine._queries import group_queries, rows_by_query
+from .._engine import Queries
 
 
 class QueryMetric:
@@ -80,7 +80,7 @@ def hold_out_queries(
             f"{owner}(early_stopping=...) holds out whole queries for validation, so "
             "fit needs qid (one query id per document); got qid=None."
         )
-    queries = group_queries(qid, None)
+    queries = Queries.of(qid)
     n_queries = queries.ids.shape[0]
     if n_queries < 2:
         raise ValueError(
@@ -97,7 +97,7 @@ def hold_out_queries(
             f"{n_queries - 1}/{n_queries}."
         )
     codes = np.empty(qid.shape[0], dtype=np.intp)
-    codes[rows_by_query(queries)] = np.repeat(np.arange(n_queries), queries.sizes)
+    codes[queries.rows()] = np.repeat(np.arange(n_queries), queries.sizes)
     split = GroupShuffleSplit(n_splits=1, test_size=validation_fraction, random_state=random_state)
 
     def rows(index):

@@ -26,9 +26,7 @@ from .._compat import (
     _safe_tags,
     get_tags,
 )
-from .._engine._aggregate import weighted_mean
-from .._engine._pipeline import ndcg_per_query, order_and_sum, stage, with_scores
-from .._engine._validation import check_qid, check_weight
+from .._engine import RankingOptions, check_qid, check_weight, query_values, stage, weighted_mean
 from .._metrics._ndcg import ndcg_score
 from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN
 from ._early_stopping import QueryMetric, hold_out_queries
@@ -465,22 +463,13 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     def _query_metric(self, y, qid, weight) -> QueryMetric:
         """This evaluator's NDCG of fixed rows, as a function of their scores."""
-        labels, options = np.asarray(y), self._metric_options()
-        ties, zero_division = options.pop("ties"), options.pop("zero_division")
+        labels, options = np.asarray(y), RankingOptions(**self._metric_options())
         # staged once (labels, queries, gains, discounts); each round brings scores only
-        staged = stage(
-            labels,
-            np.zeros(labels.shape[0]),
-            qid=qid,
-            sample_weight=weight,
-            document_weight=None,
-            log_base=None,
-            **options,
-        )
+        staged = stage(labels, np.zeros(labels.shape[0]), options, qid=qid, sample_weight=weight)
 
         def score(y_score):
-            result = order_and_sum(with_scores(staged, y_score), ties, options["normalize"])
-            return weighted_mean(ndcg_per_query(result, zero_division), staged.weight)
+            values = query_values(staged.with_scores(y_score), options).values
+            return weighted_mean(values, staged.weight)
 
         return QueryMetric(score, labels, f"ndcg@{self.k}")
 
