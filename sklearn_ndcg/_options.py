@@ -31,7 +31,7 @@ DISCOUNTS = RankingOptions.DISCOUNTS
 DOCNO = RankingOptions.DOCNO_TIES
 """trec_eval's tie rule: tied scores by decreasing document id. Where document ids are
 unknown (all but evaluate_run), it accepts tie-free scores and refuses tied documents of
-different labels (see ``_engine._options``)."""
+different labels (see ``_engine._ranking_options``)."""
 
 TIES = [StrOptions({*TIE_RULES, DOCNO})]
 """The constraint of ``ties``, with and without document ids."""
@@ -85,7 +85,7 @@ ZERO_DIVISION = _Default(0.0)
 def resolve_ties(ties: str, ignore_ties: bool | None) -> str:
     """The tie rule, from ``ties`` or scikit-learn's ``ignore_ties``, not both.
 
-    ``ignore_ties=True`` is ``ARGSORT_TIES`` (of ``_engine._options``),
+    ``ignore_ties=True`` is ``ARGSORT_TIES`` (of ``_engine._ranking_options``),
     scikit-learn's order of tied documents; ``ignore_ties=False`` is "average".
     """
     if ignore_ties is None:

@@ -16,8 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._compat import INSTALL_HINT, StrOptions, validate_params
-from ._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
-from ._engine._validation import check_log_base
+from ._engine import RankingOptions, WeightedSums
 from ._metrics._ndcg import query_scores
 from ._options import COMMON_PARAMS, LOG_BASE, NDCG_PARAMS
 
@@ -322,7 +321,7 @@ def _evaluate(
         columns["sample_weight"] = sample_weight
     _check_columns(frame, columns)
     _check_qid_types(_source_qid_types(frame, qid))
-    check_log_base(options.get("log_base"), options["discount"])
+    RankingOptions.check_log_base(options.get("log_base"), options["discount"])
 
     names = list(dict.fromkeys(columns.values()))  # y_true may be y_score
     rows = frame[names]
@@ -527,7 +526,7 @@ def _partial_sums(scores, *, metric):
 
     weight = scores["weight"].to_numpy()
     scale = float(weight.max()) if weight.size else 0.0
-    sums = weighted_sums(scores[metric].to_numpy(), weight / max(scale, np.finfo(float).tiny))
+    sums = WeightedSums.of(scores[metric].to_numpy(), weight / max(scale, np.finfo(float).tiny))
     row = {name: float(value) for name, value in sums._asdict().items()}
     row.update(n_queries=float(len(scores)), scale=scale)
     # object ids: their types, so that ids in different partitions are checked
@@ -551,4 +550,4 @@ def _weighted_mean(partials) -> float:
         float((partials[name].to_numpy() * (factor if name in scaled else 1.0)).sum())
         for name in WeightedSums._fields
     ]
-    return mean_from_sums(WeightedSums(*sums))
+    return WeightedSums(*sums).mean()

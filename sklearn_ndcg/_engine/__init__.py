@@ -3,7 +3,7 @@
 One module per stage: validate (``_validation``) -> group into queries (``_queries``)
 -> gains (``_gain``) -> order with the tie rule (``_ties``) -> discounts
 (``_discount``) -> aggregate (``_aggregate``); ``_pipeline`` names that order,
-``_pool`` holds the judgment pool and its DCG, ``_options`` the options' type and
+``_pool`` holds the judgment pool and its DCG, ``_ranking_options`` the options' type and
 the lists of their choices, and ``_entry`` the way in: :func:`stage` once, then
 :func:`query_values` for one or many cutoffs, tie rules or gains, with the bounds
 of a pool. Nothing here imports from outside ``_engine``, and nothing outside imports
@@ -12,9 +12,9 @@ of a pool. Nothing here imports from outside ``_engine``, and nothing outside im
 
 from ._aggregate import WeightedSums, weighted_mean
 from ._entry import query_values, stage
-from ._options import RankingOptions
 from ._pool import JudgmentPool
 from ._queries import Queries
+from ._ranking_options import RankingOptions
 from ._validation import as_float_array, as_score_array, check_qid, check_weight, missing_rows
 
 __all__ = [

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._options import DISCOUNTS as DISCOUNTS  # its list lives with the options
+from ._ranking_options import DISCOUNTS as DISCOUNTS  # its list lives with the options
 from ._validation import apply_callable
 
 

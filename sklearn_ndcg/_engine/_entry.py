@@ -17,10 +17,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ._aggregate import QueryDCG
-from ._options import RankingOptions
 from ._pipeline import Staged, ndcg_per_query, order_and_sum, sums_at_cutoffs
 from ._pipeline import stage as stage_ranking
 from ._pool import PoolBounds, PoolStaged, pool_bounds, pool_sums, stage_pool
+from ._ranking_options import RankingOptions
 
 
 class QueryValues(NamedTuple):

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from ._options import GAINS as GAINS  # its list lives with the options
+from ._ranking_options import GAINS as GAINS  # its list lives with the options
 from ._validation import apply_callable
 
 

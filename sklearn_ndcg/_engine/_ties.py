@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._options import ARGSORT_TIES, DOCNO_TIES
+from ._ranking_options import ARGSORT_TIES, DOCNO_TIES
 
 
 def rank_block(

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from ._options import check_log_base as check_log_base  # lives with the options
+from ._ranking_options import check_log_base as check_log_base  # lives with the options
 
 # numpy < 1.24 only warns about ragged nested sequences (and makes an object array)
 _RaggedWarning = getattr(np, "exceptions", np).VisibleDeprecationWarning

@@ -20,8 +20,7 @@ import warnings
 import numpy as np
 
 from .._compat import INSTALL_HINT
-from .._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
-from .._engine._pool import JudgmentPool
+from .._engine import JudgmentPool, WeightedSums
 from .._ir._trec import trec_order_score
 from .._metrics._ndcg import query_scores
 from .._options import DOCNO
@@ -227,7 +226,7 @@ def mean_of_frame(rows, spec, *, metric: str, options: dict) -> float:
             return
         _, score, weight, _ = result
         scale = float(weight.max()) if weight.size else 0.0
-        partial = weighted_sums(score, weight / max(scale, np.finfo(float).tiny))
+        partial = WeightedSums.of(score, weight / max(scale, np.finfo(float).tiny))
         row = [*(float(v) for v in partial), float(score.size), scale]
         yield pa.RecordBatch.from_arrays([pa.array([v]) for v in row], names=list(SUMS))
 
@@ -265,14 +264,14 @@ def combine_sums(partials: np.ndarray) -> float:
         raise ValueError("frame has no rows; at least one query with one document is needed.")
     scale = partials[:, 5]
     factor = scale / max(scale.max(), np.finfo(float).tiny)  # in units of the largest weight
-    return mean_from_sums(
+    return (
         WeightedSums(
             float((partials[:, 0] * factor).sum()),
             float((partials[:, 1] * factor).sum()),
             float((partials[:, 2] * factor).sum()),
             int(partials[:, 3].sum()),
         )
-    )
+    ).mean()
 
 
 def partition_scores(batches, *, spec: dict, metric: str, options: dict):

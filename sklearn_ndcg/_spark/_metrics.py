@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
-from .._engine._validation import check_log_base
+from .._engine import RankingOptions
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_MISSING_QUERIES,
@@ -39,7 +39,7 @@ def _prepare(frame, *, qid, y_true, y_score, sample_weight, document_weight, poo
     """Check the frame (and pool) on the driver; stage the rows to score."""
     check_frame(frame)
     check_pool_options(pool, options["unjudged"], options["missing_queries"])
-    check_log_base(options.get("log_base"), options["discount"])
+    RankingOptions.check_log_base(options.get("log_base"), options["discount"])
     columns = {"qid": qid, "y_score": y_score}
     if pool is None:
         columns["y_true"] = y_true

@@ -14,10 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
-
-if TYPE_CHECKING:
-    from ._pool import JudgmentPool
+from typing import Any, ClassVar
 
 TIE_RULES = ("average", "first", "optimistic", "pessimistic")
 """The tie rules of ``ties``."""
@@ -121,7 +118,7 @@ class RankingOptions:
     zero_division: float | str = 0.0
     normalize: str = "ideal"
     log_base: float | None = None
-    pool: JudgmentPool | None = None
+    pool: Any = None  # a JudgmentPool (not imported: _pool imports the options' checks)
     unjudged: str = "zero"
     missing_queries: str = "drop"
 
