@@ -71,6 +71,7 @@ MODULES = {
     "_queries": "_engine/_queries.py",
     "_validation": "_engine/_validation.py",
     "_pool": "_engine/_pool.py",
+    "_pool_bounds": "_engine/_pool_bounds.py",
     "_pipeline": "_engine/_pipeline.py",
     "_ndcg": "_metrics/_ndcg.py",
 }

@@ -19,7 +19,8 @@ import numpy as np
 from ._aggregate import QueryDCG
 from ._pipeline import Staged, ndcg_per_query, order_and_sum, sums_at_cutoffs
 from ._pipeline import stage as stage_ranking
-from ._pool import PoolBounds, PoolStaged, pool_bounds, pool_sums, stage_pool
+from ._pool import PoolStaged, pool_sums, stage_pool
+from ._pool_bounds import PoolBounds, pool_bounds
 from ._ranking_options import RankingOptions
 
 
@@ -130,16 +131,11 @@ def query_values(
     else:
         ids, document_weight = staged.queries.ids, staged.document_weight
         if ks is not None:
-            values = sums_at_cutoffs(
-                staged,
-                ks,
-                ties=options.ties,
-                metric=options.metric,
-                normalize=options.normalize,
-                zero_division=options.zero_division,
+            result = sums_at_cutoffs(
+                staged, ks, ties=options.ties, metric=options.metric, normalize=options.normalize
             )
-            return QueryValues(ids, values, staged.weight)
-        result = order_and_sum(staged, options.ties, options.normalization)
+        else:
+            result = order_and_sum(staged, options.ties, options.normalization)
     values = _values(result, options, document_weight)
     bounds = None
     if levels is not None:
