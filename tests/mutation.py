@@ -74,6 +74,7 @@ MODULES = {
     "_pool_bounds": "_engine/_pool_bounds.py",
     "_pipeline": "_engine/_pipeline.py",
     "_ndcg": "_metrics/_ndcg.py",
+    "_query_scores": "_metrics/_query_scores.py",
 }
 COMMON = [
     "tests/common/test_differential*.py",
