@@ -281,7 +281,6 @@ def test_the_graph_sees_imports_of_the_door():
 # these may not grow. _ir/_trec.py and _stats/_paired.py are being split concurrently.
 LONG_MODULES = {
     "sklearn_ndcg/_ir/_trec.py": 758,
-    "sklearn_ndcg/_model_selection/_evaluator.py": 668,
     "sklearn_ndcg/_stats/_paired.py": 829,
 }
 
