@@ -5,7 +5,6 @@ in-memory values (sklearn_ndcg.ndcg_score and friends, tested on their own)."""
 import contextlib
 
 import numpy as np
-import pandas as pd
 
 import sklearn_ndcg
 
@@ -53,6 +52,8 @@ def long_format(seed, qid_kind="int", n_queries=50):
     Scores on a coarse grid (many ties), labels 0..3, a few queries with no
     relevant document, one weight per query.
     """
+    import pandas as pd  # the Dask tests need it; tests/conftest.py imports this module
+
     rng = np.random.default_rng(seed)
     sizes = rng.integers(1, 25, n_queries)
     ids = rng.permutation(n_queries) * 7 + 3

@@ -2,8 +2,8 @@
 imports dask. The metrics of sklearn_ndcg.dask are tested in tests/dask/.
 
 The searches run on one LocalCluster of 2 worker processes on the loopback interface,
-started and closed by the ``client`` fixture. Expected values come from a local run of
-the same search and from sklearn_ndcg.ndcg_score on each fold.
+started and closed by the ``client`` fixture (tests/conftest.py). Expected values come
+from a local run of the same search and from sklearn_ndcg.ndcg_score on each fold.
 """
 
 import numpy as np
@@ -14,7 +14,7 @@ distributed = pytest.importorskip("distributed")
 
 import joblib  # noqa: E402
 import sklearn  # noqa: E402
-from _dask_data import DASK_WARNINGS, local_client  # noqa: E402
+from _dask_data import DASK_WARNINGS  # noqa: E402
 from numpy.testing import assert_allclose, assert_array_equal  # noqa: E402
 from sklearn.linear_model import Ridge  # noqa: E402
 from sklearn.model_selection import GridSearchCV, GroupKFold  # noqa: E402
@@ -23,12 +23,6 @@ import sklearn_ndcg  # noqa: E402
 from sklearn_ndcg import RankingEvaluator, make_ndcg_scorer, make_ranking  # noqa: E402
 
 pytestmark = [pytest.mark.filterwarnings(spec) for spec in DASK_WARNINGS]
-
-
-@pytest.fixture(scope="module")
-def client():
-    with local_client() as dask_client:
-        yield dask_client
 
 
 @pytest.fixture(scope="module")

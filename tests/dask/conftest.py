@@ -1,11 +1,11 @@
 """The Dask tests skip where dask or distributed is missing (each file says so); every
 file runs on one LocalCluster of 2 worker processes on the loopback interface, started
-and closed by the ``client`` fixture."""
+and closed by the ``client`` fixture (tests/conftest.py)."""
 
 import os
 
 import pytest
-from _dask_data import DASK_WARNINGS, local_client
+from _dask_data import DASK_WARNINGS
 
 
 def pytest_collection_modifyitems(config, items):
@@ -15,12 +15,6 @@ def pytest_collection_modifyitems(config, items):
         if str(item.fspath).startswith(here):
             for spec in DASK_WARNINGS:
                 item.add_marker(pytest.mark.filterwarnings(spec))
-
-
-@pytest.fixture(scope="module")
-def client():
-    with local_client() as dask_client:
-        yield dask_client
 
 
 @pytest.fixture(scope="module")
