@@ -8,6 +8,6 @@ when a function of this module is called, so that importing the module (and
 Read more in the :ref:`User Guide <dask>`.
 """
 
-from ._dask._metrics import dcg_score, ndcg_score
+from ._dask._scores import dcg_score, ndcg_score
 
 __all__ = ["dcg_score", "ndcg_score"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._engine import RankingOptions, WeightedSums
-from .._metrics._query_scores import per_query
+from .._metrics._query_scores import per_query as scores_per_query
 from ._checks import (
     check_columns,
     check_frame,
@@ -104,7 +104,7 @@ def _partition_scores(part, *, columns, options: RankingOptions, qid_dtype):
     if _ROW_KEY in part.columns:  # ties="first": back to the input order
         part = part.iloc[np.argsort(part[_ROW_KEY].to_numpy(), kind="stable")]
     weight = columns.get("sample_weight")
-    ids, score, weight = per_query(
+    ids, score, weight = scores_per_query(
         part[columns["y_true"]].to_numpy(),
         part[columns["y_score"]].to_numpy(),
         options,

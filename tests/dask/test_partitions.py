@@ -64,7 +64,7 @@ def test_a_partition_is_scored_with_the_typed_options():
     the workers), and give the in-memory per-query values."""
     import pickle
 
-    from sklearn_ndcg._dask._frames import _partition_scores
+    from sklearn_ndcg._dask._partitions import _partition_scores
     from sklearn_ndcg._engine import RankingOptions
 
     rows = long_format(seed=2)

@@ -1,5 +1,5 @@
 """ndcg_score and dcg_score of a dask DataFrame: the parameters checked and the
-options resolved once, then the frame evaluated (:func:`._frames.evaluate`)."""
+options resolved once, then the frame evaluated (:func:`._partitions.evaluate`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
 from .._options import COMMON_PARAMS, LOG_BASE, NDCG_PARAMS, ranking_options
-from ._frames import evaluate
+from ._partitions import evaluate
 
 _PARAMS = {
     "frame": "no_validation",  # checked by check_frame, with a dask-specific message
