@@ -43,7 +43,7 @@ __version__ = "0.2.0"
 if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._conventions import CONVENTIONS, positive_part_gain
     from ._datasets import make_ranking
-    from ._engine._pool import JudgmentPool
+    from ._engine import JudgmentPool
     from ._ir._trec import (
         RunEvaluation,
         TrecQrels,
@@ -83,7 +83,7 @@ _SOURCES = {
     "GeneralizabilityStudy": "_stats._planning",
     "BootstrapResult": "_stats._bootstrap",
     "CONVENTIONS": "_conventions",
-    "JudgmentPool": "_engine._pool",
+    "JudgmentPool": "_engine",
     "ModelComparison": "_stats._model_comparison",
     "ModelComparisonDisplay": "_plot._comparison",
     "NDCGCurveDisplay": "_plot._curve",

@@ -4,7 +4,11 @@ One place for what ``k``, ``gain``, ``discount``, ``ties``, ``zero_division`` (a
 ``replace_undefined_by``), ``normalize``, ``qid``, ``sample_weight``,
 ``document_weight``, ``log_base``, ``pool``, ``unjudged`` and ``missing_queries`` accept,
 their defaults, how aliases resolve (``ignore_ties`` -> ``ties``, ``replace_undefined_by``
--> ``zero_division``), and the one check of a list of cutoffs. The metric functions, the
+-> ``zero_division``), the one check of a list of cutoffs, and :func:`ranking_options`,
+which resolves a public function's keywords once into the engine's immutable
+``RankingOptions`` (whose class attributes are the lists of allowed values: tie rules,
+gains, discounts, unjudged and missing-query policies; the constraints here derive
+from them). The metric functions, the
 scorers, the evaluator, the displays, :mod:`sklearn_ndcg.dask`, the statistics and the
 TREC tools import their constraints from here; this module imports only from ``_compat``
 and ``_engine``.
@@ -18,15 +22,16 @@ from numbers import Integral, Real
 import numpy as np
 
 from ._compat import Integers, Interval, Options, StrOptions
-from ._engine._discount import DISCOUNTS
-from ._engine._gain import GAINS
-from ._engine._pool import JudgmentPool
-from ._engine._ties import ARGSORT_TIES, DOCNO_TIES, TIE_RULES
+from ._engine import JudgmentPool, RankingOptions
 
-DOCNO = DOCNO_TIES
+TIE_RULES = RankingOptions.TIE_RULES
+ARGSORT_TIES = RankingOptions.ARGSORT_TIES
+GAINS = RankingOptions.GAINS
+DISCOUNTS = RankingOptions.DISCOUNTS
+DOCNO = RankingOptions.DOCNO_TIES
 """trec_eval's tie rule: tied scores by decreasing document id. Where document ids are
 unknown (all but evaluate_run), it accepts tie-free scores and refuses tied documents of
-different labels (see ``_engine._ties``)."""
+different labels (see ``_engine._ranking_options``)."""
 
 TIES = [StrOptions({*TIE_RULES, DOCNO})]
 """The constraint of ``ties``, with and without document ids."""
@@ -44,12 +49,12 @@ COMMON_PARAMS = {
 IGNORE_TIES = {"ignore_ties": ["boolean", None]}  # scikit-learn's keyword
 ZERO_DIVISION_VALUES = [Options(Real, {0.0, 1.0}), "nan"]
 LOG_BASE = [Interval(Real, 1, None, closed="neither"), None]
-NORMALIZE = ("ideal", "minmax")
+NORMALIZE = RankingOptions.NORMALIZE
 NDCG_PARAMS = {"zero_division": ZERO_DIVISION_VALUES, "normalize": [StrOptions(set(NORMALIZE))]}
 REPLACE_UNDEFINED = {"replace_undefined_by": [*ZERO_DIVISION_VALUES, None]}
 DOCUMENT_WEIGHT = {"document_weight": ["array-like", None]}
-UNJUDGED = ("zero", "drop")
-MISSING_QUERIES = ("drop", "zero")
+UNJUDGED = RankingOptions.UNJUDGED
+MISSING_QUERIES = RankingOptions.MISSING_QUERIES
 POOL = {
     "pool": [JudgmentPool, None],
     "unjudged": [StrOptions(set(UNJUDGED))],
@@ -80,7 +85,7 @@ ZERO_DIVISION = _Default(0.0)
 def resolve_ties(ties: str, ignore_ties: bool | None) -> str:
     """The tie rule, from ``ties`` or scikit-learn's ``ignore_ties``, not both.
 
-    ``ignore_ties=True`` is ``ARGSORT_TIES`` (of ``_engine._ties``),
+    ``ignore_ties=True`` is ``ARGSORT_TIES`` (of ``_engine._ranking_options``),
     scikit-learn's order of tied documents; ``ignore_ties=False`` is "average".
     """
     if ignore_ties is None:
@@ -132,6 +137,67 @@ def check_pool_options(pool: JudgmentPool | None, unjudged: str, missing_queries
             "judged document); without pool= there are no unjudged documents or missing "
             "queries. Pass pool=JudgmentPool(qid, y_true) or leave these options out."
         )
+
+
+def ranking_options(
+    metric: str = "ndcg",
+    *,
+    k: int | None = None,
+    gain="linear",
+    discount="log2",
+    ties: str = DEFAULT_TIES,
+    ignore_ties: bool | None = None,
+    zero_division: float = ZERO_DIVISION,
+    replace_undefined_by: float | None = None,
+    normalize: str = "ideal",
+    log_base: float | None = None,
+    pool: JudgmentPool | None = None,
+    unjudged: str = DEFAULT_UNJUDGED,
+    missing_queries: str = DEFAULT_MISSING_QUERIES,
+) -> RankingOptions:
+    """The options of one call, resolved and checked once, for the layers below.
+
+    Parameters
+    ----------
+    metric : {"ndcg", "dcg"}, default="ndcg"
+        The metric.
+    k, gain, discount, normalize, log_base, pool
+        As the public functions take them (validated by their constraints).
+    ties, ignore_ties : str, bool or None
+        The tie rule under either name (:func:`resolve_ties`).
+    zero_division, replace_undefined_by : float or None
+        ``zero_division`` under either name (:func:`resolve_zero_division`).
+    unjudged, missing_queries : str
+        The pool's policies; given explicitly without a pool, they are refused
+        (:func:`check_pool_options`).
+
+    Returns
+    -------
+    RankingOptions
+        The immutable options.
+
+    Raises
+    ------
+    ValueError
+        If both names of an option are given, a pool-only option comes without a
+        pool, or ``log_base`` comes with another discount than "log2".
+    """
+    ties = resolve_ties(ties, ignore_ties)
+    zero_division = resolve_zero_division(zero_division, replace_undefined_by)
+    check_pool_options(pool, unjudged, missing_queries)
+    return RankingOptions(
+        metric=metric,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=str(ties),
+        zero_division=zero_division,
+        normalize=normalize,
+        log_base=log_base,
+        pool=pool,
+        unjudged=str(unjudged),
+        missing_queries=str(missing_queries),
+    )
 
 
 def check_cutoffs(ks, *, name: str = "k", none_means_up_to: int | None = None) -> np.ndarray | None:

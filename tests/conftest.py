@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+from _dask_data import local_client
 from _spark_session import JAVA, NO_JAVA, start_session
 from _trec_example import write_files
 
@@ -81,6 +82,15 @@ def spark():
     session = start_session()
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A dask LocalCluster of 2 worker processes on the loopback interface and its
+    client, for one test module (tests/_dask_data.py); skips without distributed."""
+    pytest.importorskip("distributed")
+    with local_client() as dask_client:
+        yield dask_client
 
 
 @pytest.fixture

@@ -71,8 +71,10 @@ MODULES = {
     "_queries": "_engine/_queries.py",
     "_validation": "_engine/_validation.py",
     "_pool": "_engine/_pool.py",
+    "_pool_bounds": "_engine/_pool_bounds.py",
     "_pipeline": "_engine/_pipeline.py",
     "_ndcg": "_metrics/_ndcg.py",
+    "_query_scores": "_metrics/_query_scores.py",
 }
 COMMON = [
     "tests/common/test_differential*.py",

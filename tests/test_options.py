@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import JudgmentPool
-from sklearn_ndcg._engine._ties import TIE_RULES
+from sklearn_ndcg._engine import RankingOptions
 from sklearn_ndcg._options import (
     DEFAULT_MISSING_QUERIES,
     DEFAULT_TIES,
@@ -13,6 +13,8 @@ from sklearn_ndcg._options import (
     check_pool_options,
     resolve_ties,
 )
+
+TIE_RULES = RankingOptions.TIE_RULES
 
 
 @pytest.mark.parametrize(

@@ -167,6 +167,15 @@ class WeightedSums(NamedTuple):
     total_weight: float  # sum of all weights
     n_kept: int  # number of defined values
 
+    @classmethod
+    def of(cls, values: np.ndarray, weight: np.ndarray | None) -> WeightedSums:
+        """The sums of per-query ``values`` (:func:`weighted_sums`)."""
+        return weighted_sums(values, weight)
+
+    def mean(self) -> float:
+        """The weighted mean (:func:`mean_from_sums`)."""
+        return mean_from_sums(self)
+
 
 def weighted_sums(values: np.ndarray, weight: np.ndarray | None) -> WeightedSums:
     """The :class:`WeightedSums` of per-query ``values``, NaN meaning undefined."""

@@ -6,9 +6,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._ranking_options import DISCOUNTS as DISCOUNTS  # its list lives with the options
 from ._validation import apply_callable
-
-DISCOUNTS = ("log2", "reciprocal", "none")
 
 
 def discount_weights(

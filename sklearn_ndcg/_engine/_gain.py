@@ -6,9 +6,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from ._ranking_options import GAINS as GAINS  # its list lives with the options
 from ._validation import apply_callable
-
-GAINS = ("linear", "exponential")
 
 
 def compute_gain(y_true: np.ndarray, gain, negative_labels: bool = False) -> np.ndarray:

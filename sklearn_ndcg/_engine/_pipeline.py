@@ -9,10 +9,9 @@
 
 :func:`stage` runs steps 1, 2, 3 and 5 once per call; :func:`order_and_sum` runs 4
 and 6, so a caller that needs several tie rules (tie diagnostics) stages once;
-:func:`stage_cutoffs` and :func:`sums_at_cutoffs` do the same for several cutoffs
-(the multi-cutoff scorer, the NDCG curve).
-:func:`query_dcg` is the whole path, with a judgment pool handed to
-:func:`._pool.pool_query_dcg`.
+:func:`sums_at_cutoffs` does the same for several cutoffs (the multi-cutoff scorer,
+the NDCG curve), from rows staged with ``k=None``. The way in from outside the
+engine is :mod:`._entry`; with a judgment pool, :mod:`._pool`.
 """
 
 from __future__ import annotations
@@ -21,10 +20,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._aggregate import QueryDCG, check_overflow, dcg_at_cutoffs, dcg_by_query, ndcg_from_dcg
+from ._aggregate import (
+    QueryDCG,
+    check_overflow,
+    dcg_at_cutoffs,
+    dcg_by_query,
+    ndcg_from_dcg,
+    tie_cut_by_query,
+)
 from ._discount import discount_weights
 from ._gain import compute_gain
-from ._pool import JudgmentPool, pool_query_dcg
 from ._queries import Queries, group_queries, query_weights
 from ._ties import ARGSORT_TIES
 from ._validation import as_score_array, check_ranking_input
@@ -39,6 +44,14 @@ class Staged(NamedTuple):
     gains: np.ndarray
     discounts: np.ndarray
     document_weight: np.ndarray | None
+
+    def with_scores(self, y_score) -> Staged:
+        """The staged rows with new scores (:func:`with_scores`)."""
+        return with_scores(self, y_score)
+
+    def tie_cut(self, k: int) -> np.ndarray:
+        """Whether a tie group straddles the cutoff ``k``, per query."""
+        return tie_cut_by_query(self.score, self.queries, k)
 
 
 def stage(
@@ -106,36 +119,6 @@ def order_and_sum(staged: Staged, ties: str, normalize: str | None) -> QueryDCG:
     return result
 
 
-def query_dcg(
-    y_true,
-    y_score,
-    *,
-    ties: str,
-    normalize: str | None,
-    pool: JudgmentPool | None = None,
-    unjudged: str = "zero",
-    missing_queries: str = "drop",
-    **options,
-) -> tuple[np.ndarray, QueryDCG, np.ndarray | None]:
-    """The whole path, from validation to the sums per query: ids, DCGs and weights.
-
-    ``options`` are the keywords of :func:`stage` but ``normalize``.
-    """
-    if pool is None:
-        staged = stage(y_true, y_score, normalize=normalize, ties=ties, **options)
-        return staged.queries.ids, order_and_sum(staged, ties, normalize), staged.weight
-    return pool_query_dcg(
-        y_true,
-        y_score,
-        pool,
-        ties=ties,
-        normalize=normalize,
-        unjudged=unjudged,
-        missing_queries=missing_queries,
-        **options,
-    )
-
-
 def ndcg_per_query(result: QueryDCG, zero_division: float, document_weight=None) -> np.ndarray:
     """NDCG per query; min-max NDCG without document weights is kept in [0, 1]
     (tie averaging can round it an ulp beyond)."""
@@ -145,23 +128,6 @@ def ndcg_per_query(result: QueryDCG, zero_division: float, document_weight=None)
     return ndcg
 
 
-def stage_cutoffs(y_true, y_score, *, metric: str, normalize: str, **options) -> Staged:
-    """:func:`stage` for every cutoff at once: the discounts cover the longest query.
-
-    ``options`` are ``qid``, ``sample_weight``, ``document_weight``, ``gain``
-    and ``discount``. The result serves :func:`sums_at_cutoffs` for any
-    cutoffs and tie rules.
-    """
-    return stage(
-        y_true,
-        y_score,
-        k=None,
-        log_base=None,
-        normalize=normalize if metric == "ndcg" else None,
-        **options,
-    )
-
-
 def sums_at_cutoffs(
     staged: Staged,
     ks: np.ndarray,
@@ -169,10 +135,10 @@ def sums_at_cutoffs(
     ties: str,
     metric: str,
     normalize: str,
-    zero_division: float,
-) -> np.ndarray:
-    """Order with the tie rule once, then NDCG@k (or DCG@k) of each query for every
-    k in ``ks``: shape (n_queries, n_cutoffs)."""
+) -> QueryDCG:
+    """Order with the tie rule once, then the sums of each query at every k in
+    ``ks`` (the ideal and, for min-max NDCG, the worst DCG too): arrays of shape
+    (n_queries, n_cutoffs)."""
     with np.errstate(over="ignore", invalid="ignore"):
         result = dcg_at_cutoffs(
             staged.gains,
@@ -185,14 +151,4 @@ def sums_at_cutoffs(
             document_weight=staged.document_weight,
         )
     check_overflow(result.dcg, staged.gains, staged.document_weight)
-    return values_at_cutoffs(result, metric, zero_division, staged.document_weight)
-
-
-def values_at_cutoffs(
-    result: QueryDCG, metric: str, zero_division: float, document_weight
-) -> np.ndarray:
-    """DCG@k, or NDCG@k, of each query from its sums of shape (n_queries, n_cutoffs)."""
-    if metric == "dcg":
-        return result.dcg
-    flat = QueryDCG(*(None if a is None else a.ravel() for a in result))
-    return ndcg_per_query(flat, zero_division, document_weight).reshape(result.dcg.shape)
+    return result

@@ -42,6 +42,19 @@ class Queries(NamedTuple):
     # contiguous, of one size and sorted (e.g. fixed-length candidate lists)
     layout: tuple[int, int] | None = None
 
+    @classmethod
+    def of(cls, qid: np.ndarray) -> Queries:
+        """The queries of long-format rows, one query id per row (:func:`group_queries`)."""
+        return group_queries(qid, None)
+
+    def rows(self) -> np.ndarray:
+        """Input rows grouped by query (:func:`rows_by_query`)."""
+        return rows_by_query(self)
+
+    def weights(self, sample_weight: np.ndarray | None) -> np.ndarray | None:
+        """One weight per query from one per document (:func:`query_weights`)."""
+        return query_weights(sample_weight, self)
+
 
 class Block(NamedTuple):
     """Some queries of equal (padded) width: one query per row.

@@ -4,20 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-TIE_RULES = ("average", "first", "optimistic", "pessimistic")
-
-DOCNO_TIES = "docno"
-"""trec_eval's rule: tied scores by decreasing document id. The engine knows no
-document ids: it orders as "first" and refuses tied documents of different gains,
-whose order would change the value (callers that know the ids make the scores
-tie-free first, see ``_ir._trec.trec_order_score``)."""
-
-
-ARGSORT_TIES = "argsort"
-"""The rule of scikit-learn's ``ignore_ties=True``: tied documents in the order of
-``np.argsort(y_score)[:, ::-1]`` on 2-D input (laid out so by the validation, see
-``argsort_layout``), in input order ("first") on long-format input. Not an option of
-``ties``."""
+from ._ranking_options import ARGSORT_TIES, DOCNO_TIES
 
 
 def rank_block(

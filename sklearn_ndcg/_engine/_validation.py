@@ -8,6 +8,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._ranking_options import check_log_base as check_log_base  # lives with the options
+
 # numpy < 1.24 only warns about ragged nested sequences (and makes an object array)
 _RaggedWarning = getattr(np, "exceptions", np).VisibleDeprecationWarning
 
@@ -35,15 +37,6 @@ class RankingInput(NamedTuple):
     shape: tuple[int, int] | None
     sample_weight: np.ndarray | None
     document_weight: np.ndarray | None = None
-
-
-def check_log_base(log_base, discount) -> None:
-    """``log_base`` goes with the logarithmic discount only."""
-    if log_base is not None and not (isinstance(discount, str) and discount == "log2"):
-        raise ValueError(
-            f"log_base={log_base!r} only applies to discount='log2'; got "
-            f"discount={discount!r}. Drop one of them."
-        )
 
 
 def _issparse(x) -> bool:

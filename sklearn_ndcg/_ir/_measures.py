@@ -1,7 +1,7 @@
 """trec_eval's measures, in one registry: a name -> measure table (:data:`MEASURES`).
 
 A measure reads its ``-m`` parameters (the text after ``name.``), names its report
-columns and computes them from a staged run (:func:`._engine._pool.stage_pool`), with
+columns and computes them from a staged run (:func:`._engine.stage`), with
 the ``-B`` bounds where asked. Adding a measure is adding one entry to :data:`MEASURES`;
 the command (parsing, help) and the evaluation (:mod:`._report`) read the table.
 
@@ -19,15 +19,10 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from .._engine._aggregate import QueryDCG
-from .._engine._pipeline import ndcg_per_query
-from .._engine._pool import pool_bounds, pool_sums
+from .._engine import RankingOptions, query_values
 
 Columns = list[tuple[str, np.ndarray]]
 
-# trec_eval's ranking rules: log2 discount, tie-free order (ties="first" on the
-# staged order), the ideal DCG of the judged documents; an undefined query scores 0
-_OPTIONS = {"discount": "log2", "ties": "first", "normalize": "ideal"}
 _PAIR = re.compile(r"([+-]?[0-9]+)=(.*)")
 _LEADING_INTEGER = re.compile(r"[ \t\n\r\f\v]*([+-]?[0-9]+)")
 
@@ -41,7 +36,13 @@ class Measure(Protocol):
 
     def names(self, params: str | None) -> list[str]: ...
 
-    def columns(self, staged, params: str | None, bound_levels: np.ndarray | None) -> Columns: ...
+    def columns(
+        self,
+        staged,
+        options: RankingOptions,
+        params: str | None,
+        bound_levels: np.ndarray | None,
+    ) -> Columns: ...
 
 
 def _gains_of_judged(levels: np.ndarray, pairs: tuple[tuple[int, float], ...]) -> np.ndarray:
@@ -54,17 +55,9 @@ def _gains_of_judged(levels: np.ndarray, pairs: tuple[tuple[int, float], ...]) -
     return gains
 
 
-def _bound_columns(name: str, staged, gain, k: int | None, levels: np.ndarray) -> Columns:
+def _bound_columns(name: str, staged, options: RankingOptions, levels: np.ndarray) -> Columns:
     """``-B``: Judged@k and the NDCG bounds of one measure, as report columns."""
-    result = pool_bounds(
-        staged,
-        gain=gain,
-        discount="log2",
-        ties="first",
-        k=k,
-        levels=levels,
-        zero_division=0.0,
-    )
+    result = query_values(staged, options, levels=levels).bounds
     return [
         (f"{name}@judged", result.judged),
         (f"{name}@lower", result.lower),
@@ -113,12 +106,18 @@ class Ndcg:
     def names(self, params: str | None) -> list[str]:
         return ["ndcg" if params is None else f"ndcg_{params}"]
 
-    def columns(self, staged, params: str | None, bound_levels: np.ndarray | None) -> Columns:
+    def columns(
+        self,
+        staged,
+        options: RankingOptions,
+        params: str | None,
+        bound_levels: np.ndarray | None,
+    ) -> Columns:
         (name,) = self.names(params)
-        gain = partial(_gains_of_judged, pairs=self.gains(params))
-        columns = [(name, ndcg_per_query(pool_sums(staged, gain=gain, **_OPTIONS), 0.0))]
+        custom = options.replace(gain=partial(_gains_of_judged, pairs=self.gains(params)))
+        columns = [(name, query_values(staged, custom).values)]
         if bound_levels is not None:
-            columns.extend(_bound_columns(name, staged, gain, None, bound_levels))
+            columns.extend(_bound_columns(name, staged, custom, bound_levels))
         return columns
 
 
@@ -150,17 +149,22 @@ class NdcgCut:
     def names(self, params: str | None) -> list[str]:
         return [f"ndcg_cut_{k}" for k in self.cutoffs(params)]
 
-    def columns(self, staged, params: str | None, bound_levels: np.ndarray | None) -> Columns:
+    def columns(
+        self,
+        staged,
+        options: RankingOptions,
+        params: str | None,
+        bound_levels: np.ndarray | None,
+    ) -> Columns:
         cutoffs = self.cutoffs(params)
-        gain = partial(_gains_of_judged, pairs=())
-        result = pool_sums(staged, gain=gain, ks=np.asarray(cutoffs), **_OPTIONS)
-        values = ndcg_per_query(QueryDCG(*(a.ravel() for a in result[:2]), None), 0.0)
-        values = values.reshape(result.dcg.shape)
+        plain = options.replace(gain=partial(_gains_of_judged, pairs=()))
+        values = query_values(staged, plain, ks=np.asarray(cutoffs)).values
         columns = []
         for i, k in enumerate(cutoffs):
             columns.append((f"ndcg_cut_{k}", values[:, i]))
             if bound_levels is not None:
-                columns.extend(_bound_columns(f"ndcg_cut_{k}", staged, gain, k, bound_levels))
+                at_k = plain.replace(k=int(k))
+                columns.extend(_bound_columns(f"ndcg_cut_{k}", staged, at_k, bound_levels))
         return columns
 
 

@@ -1,6 +1,6 @@
 """trec_eval's report: the values of the measures, per evaluated query.
 
-The run and the qrels are staged once (:func:`._engine._pool.stage_pool`: the run in
+The run and the qrels are staged once (:func:`._engine.stage`: the run in
 trec_eval's tie-free order with ``ties="first"``, unjudged documents with missing
 labels, the qrels as a judgment pool of levels); each measure of the registry
 (:mod:`._measures`) then sums them with its own gain. trec_eval's rules (from its
@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._engine._pool import JudgmentPool, stage_pool
+from .._engine import JudgmentPool, RankingOptions, stage
 from ._join import (
     id_bytes,
     id_runs,
@@ -80,7 +80,7 @@ def trec_eval_scores(
 
     ``complete`` is ``-c``, ``judged_only`` ``-J`` and ``max_docs`` ``-M``;
     ``bounds`` (``-B``) adds ``M@judged``, ``M@lower`` and ``M@upper`` after each
-    measure ``M`` (:func:`._engine._pool.pool_bounds`).
+    measure ``M`` (:func:`._engine.query_values` with ``levels``).
     """
     if bounds and judged_only:
         raise ValueError(
@@ -105,20 +105,19 @@ def trec_eval_scores(
     judged = np.where(label >= 0, label, np.nan)  # negative: in the pool, not judged
     level = qrels.relevance
     # one staging for every measure: the pool holds the levels, each measure its gain
-    staged = stage_pool(
-        judged,
-        score,
-        JudgmentPool(joined.qrels_qid, level),
-        qid=qid,
-        sample_weight=None,
-        document_weight=None,
+    # trec_eval's ranking rules: log2 discount, tie-free order (ties="first" on the
+    # staged order), the ideal DCG of the judged documents; an undefined query scores 0
+    options = RankingOptions(
+        ties="first",
+        pool=JudgmentPool(joined.qrels_qid, level),
         unjudged="drop" if judged_only else "zero",
         missing_queries="zero" if complete else "drop",
     )
+    staged = stage(judged, score, options, qid=qid)
     bound_levels = np.unique(level) if bounds else None
     columns = []
     for request in measures:
-        columns.extend(request.measure.columns(staged, request.params, bound_levels))
+        columns.extend(request.measure.columns(staged, options, request.params, bound_levels))
     return Report(joined.qids[staged.ids], columns)
 
 

@@ -12,9 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
-from .._engine._aggregate import weighted_mean
-from .._engine._pool import JudgmentPool
-from .._engine._validation import as_float_array, as_score_array, missing_rows
+from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows, weighted_mean
 from .._metrics._ndcg import QueryScores, query_scores
 from .._options import (
     COMMON_PARAMS,

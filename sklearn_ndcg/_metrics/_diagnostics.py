@@ -9,8 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import validate_params
-from .._engine._aggregate import tie_cut_by_query, weighted_mean
-from .._engine._pipeline import ndcg_per_query, order_and_sum, stage
+from .._engine import RankingOptions, query_values, stage, weighted_mean
 from .._options import COMMON_PARAMS, NDCG_PARAMS
 
 
@@ -150,26 +149,18 @@ def tie_diagnostics(
     >>> float(result.spread.mean()), result.cut_share
     (0.5, 0.5)
     """
-    staged = stage(
-        y_true,
-        y_score,
-        qid=qid,
-        sample_weight=sample_weight,
-        document_weight=None,
-        k=k,
-        gain=gain,
-        discount=discount,
-        log_base=None,
-        normalize=normalize,
+    options = RankingOptions(
+        k=k, gain=gain, discount=discount, zero_division=zero_division, normalize=normalize
     )
+    staged = stage(y_true, y_score, options, qid=qid, sample_weight=sample_weight)
     low, high = (
-        ndcg_per_query(order_and_sum(staged, rule, normalize), zero_division)
+        query_values(staged, options.replace(ties=rule)).values
         for rule in ("pessimistic", "optimistic")
     )
     queries = staged.queries
     if k is None:
         cut = np.zeros(queries.ids.shape[0], dtype=bool)
     else:
-        cut = tie_cut_by_query(staged.score, queries, k)
+        cut = staged.tie_cut(k)
     weight = np.ones(queries.ids.shape[0]) if staged.weight is None else staged.weight
     return TieDiagnostics(queries.ids, cut, low, high, weight)

@@ -1,24 +1,19 @@
-"""ndcg_score, dcg_score and query_scores: the public metric functions."""
+"""ndcg_score and dcg_score, the public metric functions, and NDCG at several cutoffs.
+
+Their per-query values come from :func:`._query_scores.per_query`; ``query_scores`` and
+its result types (``QueryScores``, ``QueryBounds``) are re-exported here for the
+modules that import them from this one.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
-from .._engine._aggregate import weighted_mean
-from .._engine._pipeline import (
-    ndcg_per_query,
-    query_dcg,
-    stage_cutoffs,
-    sums_at_cutoffs,
-    values_at_cutoffs,
-)
-from .._engine._pool import JudgmentPool, pool_query_bounds, pool_query_dcg
-from .._engine._validation import check_log_base
+from .._engine import JudgmentPool, RankingOptions, query_values, stage, weighted_mean
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_MISSING_QUERIES,
@@ -31,185 +26,12 @@ from .._options import (
     POOL,
     REPLACE_UNDEFINED,
     ZERO_DIVISION,
-    check_pool_options,
-    resolve_ties,
-    resolve_zero_division,
+    ranking_options,
 )
+from ._query_scores import per_query, query_scores
+from ._results import QueryBounds, QueryScores
 
-
-class QueryScores(NamedTuple):
-    """Per-query values of a ranking metric, returned by :func:`query_scores`."""
-
-    qid: np.ndarray
-    score: np.ndarray
-    weight: np.ndarray
-
-    def to_frame(self):
-        """The per-query values as a pandas DataFrame.
-
-        Returns
-        -------
-        frame : pandas.DataFrame
-            One row per query, with the columns ``qid``, ``score`` and
-            ``weight``; needs pandas.
-
-        Examples
-        --------
-        >>> from sklearn_ndcg import query_scores
-        >>> query_scores([1, 0, 0, 1], [2, 1, 2, 1], qid=[1, 1, 2, 2]).to_frame().round(4)
-           qid   score  weight
-        0    1  1.0000     1.0
-        1    2  0.6309     1.0
-        """
-        try:
-            import pandas as pd
-        except ImportError as error:
-            raise ImportError(
-                "QueryScores.to_frame needs pandas; install it (pip install pandas) "
-                "or use the arrays qid, score and weight."
-            ) from error
-        return pd.DataFrame({"qid": self.qid, "score": self.score, "weight": self.weight})
-
-
-# the fields' own docstrings (namedtuple gives them "Alias for field number 0")
-QueryScores.qid.__doc__ = "Query ids, sorted; ``arange(n_queries)`` for 2-D input."
-QueryScores.score.__doc__ = (
-    "The metric of each query; NaN where NDCG is undefined and ``zero_division=np.nan``."
-)
-QueryScores.weight.__doc__ = "Weight of each query (ones without ``sample_weight``)."
-
-
-class QueryBounds(NamedTuple):
-    """Per-query NDCG, Judged@k and the NDCG bounds, returned with ``bounds=True``.
-
-    Returned by :func:`query_scores` and :func:`evaluate_run`: the bounds are the
-    extremes of NDCG over every assignment of the judgment scale's levels to the
-    unjudged documents of the ranking.
-    """
-
-    qid: np.ndarray
-    score: np.ndarray
-    weight: np.ndarray
-    judged: np.ndarray
-    lower: np.ndarray
-    upper: np.ndarray
-
-    def mean(self) -> dict[str, float]:
-        """The weighted means of ``score``, ``judged``, ``lower`` and ``upper``.
-
-        Each query's unjudged documents take their levels independently of the other
-        queries', so the mean of the per-query bounds bounds the mean NDCG.
-
-        Returns
-        -------
-        means : dict
-            ``{"score": ..., "judged": ..., "lower": ..., "upper": ...}``; NaN values
-            are left out, as in :func:`ndcg_score`.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sklearn_ndcg import JudgmentPool, query_scores
-        >>> pool = JudgmentPool(qid=[1, 1], y_true=[1, 0])
-        >>> y, s = [1, 0, np.nan], [3, 2, 1]  # the third document is unjudged
-        >>> result = query_scores(y, s, qid=[1, 1, 1], pool=pool, bounds=True)
-        >>> {name: round(value, 4) for name, value in result.mean().items()}
-        {'score': 1.0, 'judged': 0.6667, 'lower': 0.9197, 'upper': 1.0}
-
-        Labelled 0, the unjudged document leaves NDCG at 1; labelled 1, it adds
-        ``1 / log2(4) = 0.5`` to the DCG but ``1 / log2(3)`` to the ideal DCG:
-        ``1.5 / 1.6309 = 0.9197``.
-        """
-        return {
-            name: weighted_mean(getattr(self, name), self.weight)
-            for name in ("score", "judged", "lower", "upper")
-        }
-
-
-QueryBounds.qid.__doc__ = "Query ids, sorted."
-QueryBounds.score.__doc__ = "The NDCG of each query, unjudged documents gaining 0."
-QueryBounds.weight.__doc__ = "Weight of each query (ones without ``sample_weight``)."
-QueryBounds.judged.__doc__ = (
-    "Judged documents in the top ``k`` over ``k``, or over the number ranked if fewer "
-    "(ir_measures' ``Judged@k``); over all ranked documents without ``k``."
-)
-QueryBounds.lower.__doc__ = (
-    "The smallest NDCG over every assignment of the levels to the unjudged documents."
-)
-QueryBounds.upper.__doc__ = "The largest NDCG over those assignments."
-
-
-def _bounded_query_scores(y_true, y_score, *, levels, options: dict) -> QueryBounds:
-    """:func:`query_scores` with ``bounds=True``: the checks, then one staging."""
-    problems = [
-        (options["pool"] is None, "a pool (the unjudged documents are those it lacks)"),
-        (options["metric"] != "ndcg", 'metric="ndcg"'),
-        (options["normalize"] != "ideal", 'normalize="ideal"'),
-        (options["unjudged"] == "drop", 'unjudged="zero" (with "drop" none is ranked)'),
-        (options["document_weight"] is not None, "no document_weight"),
-        (
-            options["ties"] not in ("average", "first", "docno"),
-            'ties "average", "first" or "docno" (the others order by the very gains being bounded)',
-        ),
-        (options["log_base"] is not None, "no log_base"),
-    ]
-    for problem, need in problems:
-        if problem:
-            raise ValueError(f"bounds=True needs {need}.")
-    if levels is not None:
-        levels = np.asarray(levels, dtype=np.float64)
-        if levels.ndim != 1 or levels.shape[0] == 0 or not np.isfinite(levels).all():
-            raise ValueError("levels must be a non-empty 1-D array of finite labels.")
-        levels = np.unique(levels)
-    check_pool_options(options["pool"], options["unjudged"], options["missing_queries"])
-    ids, sums, weight, bounds = pool_query_bounds(
-        y_true,
-        y_score,
-        options["pool"],
-        qid=options["qid"],
-        sample_weight=options["sample_weight"],
-        missing_queries=options["missing_queries"],
-        levels=levels,
-        zero_division=options["zero_division"],
-        k=options["k"],
-        gain=options["gain"],
-        discount=options["discount"],
-        ties=options["ties"],
-    )
-    score = ndcg_per_query(sums, options["zero_division"])
-    weight = np.ones(ids.shape[0]) if weight is None else weight
-    return QueryBounds(ids, score, weight, *bounds)
-
-
-def _per_query(
-    y_true, y_score, *, metric: str, options: dict
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The one way from the public functions to the data path: ids, values, weights.
-
-    ``options`` holds the (resolved) options of the calling function; the
-    missing ones take their defaults, and ``pool``-only options are refused
-    without a pool.
-    """
-    options = dict(options)
-    zero_division = options.pop("zero_division", ZERO_DIVISION)
-    normalize = options.pop("normalize", "ideal")
-    check_pool_options(
-        options.get("pool"),
-        options.get("unjudged", DEFAULT_UNJUDGED),
-        options.get("missing_queries", DEFAULT_MISSING_QUERIES),
-    )
-    log_base = options.pop("log_base", None)
-    check_log_base(log_base, options["discount"])
-    ids, result, weight = query_dcg(
-        y_true,
-        y_score,
-        normalize=normalize if metric == "ndcg" else None,
-        log_base=None if metric == "ndcg" else log_base,  # the base cancels in NDCG
-        **options,
-    )
-    if metric == "dcg":
-        return ids, result.dcg, weight
-    return ids, ndcg_per_query(result, zero_division, options["document_weight"]), weight
+__all__ = ["QueryBounds", "QueryScores", "at_cutoffs", "dcg_score", "ndcg_score", "query_scores"]
 
 
 @validate_params(
@@ -250,214 +72,25 @@ def at_cutoffs(
     shape (n_queries, n_cutoffs), and the query weights (None without
     ``sample_weight``).
     """
-    if pool is not None:
-        _, result, weight = pool_query_dcg(
-            y_true,
-            y_score,
-            pool,
-            qid=qid,
-            sample_weight=sample_weight,
-            document_weight=document_weight,
-            unjudged=DEFAULT_UNJUDGED,
-            missing_queries=DEFAULT_MISSING_QUERIES,
-            gain=gain,
-            discount=discount,
-            ties=ties,
-            normalize=normalize if metric == "ndcg" else None,
-            ks=np.asarray(ks),
-        )
-        return values_at_cutoffs(result, metric, zero_division, document_weight), weight
-    staged = stage_cutoffs(
+    options = RankingOptions(
+        metric=metric,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        zero_division=zero_division,
+        normalize=normalize,
+        pool=pool,
+    )
+    staged = stage(
         y_true,
         y_score,
-        metric=metric,
-        normalize=normalize,
+        options,
         qid=qid,
         sample_weight=sample_weight,
         document_weight=document_weight,
-        gain=gain,
-        discount=discount,
     )
-    values = sums_at_cutoffs(
-        staged,
-        np.asarray(ks),
-        ties=ties,
-        metric=metric,
-        normalize=normalize,
-        zero_division=zero_division,
-    )
-    return values, staged.weight
-
-
-@validate_params(
-    {
-        **COMMON_PARAMS,
-        **NDCG_PARAMS,
-        **DOCUMENT_WEIGHT,
-        **POOL,
-        **REPLACE_UNDEFINED,
-        "metric": [StrOptions({"ndcg", "dcg"})],
-        "log_base": LOG_BASE,
-        "bounds": ["boolean"],
-        "levels": ["array-like", None],
-    },
-    prefer_skip_nested_validation=True,
-)
-def query_scores(
-    y_true: ArrayLike,
-    y_score: ArrayLike,
-    *,
-    metric: str = "ndcg",
-    k: int | None = None,
-    gain: str | Mapping | Callable | ArrayLike = "linear",
-    discount: str | Callable = "log2",
-    ties: str = DEFAULT_TIES,
-    qid: ArrayLike | None = None,
-    sample_weight: ArrayLike | None = None,
-    zero_division: float = ZERO_DIVISION,
-    log_base: float | None = None,
-    normalize: str = "ideal",
-    document_weight: ArrayLike | None = None,
-    pool: JudgmentPool | None = None,
-    unjudged: str = DEFAULT_UNJUDGED,
-    missing_queries: str = DEFAULT_MISSING_QUERIES,
-    replace_undefined_by: float | None = None,
-    bounds: bool = False,
-    levels: ArrayLike | None = None,
-) -> QueryScores | QueryBounds:
-    """NDCG or DCG of each query, with the query ids they belong to.
-
-    The per-query values behind :func:`ndcg_score` and :func:`dcg_score`, for
-    confidence intervals, paired tests between models, or finding the queries
-    a model gets wrong. ``np.average(result.score, weights=result.weight)``
-    equals the score of the matching function (ignoring NaN values).
-
-    Read more in the :ref:`User Guide <per_query>`.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_queries, n_documents) or (n_samples,)
-        Relevance labels; see :func:`ndcg_score`.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; higher ranks first.
-    metric : {"ndcg", "dcg"}, default="ndcg"
-        Which metric to compute per query.
-    k : int, default=None
-        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
-        in the DCG and in the ideal DCG. None means all documents.
-    gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
-        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
-        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
-        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
-        :func:`~sklearn_ndcg.ndcg_score`.
-    discount : {"log2", "reciprocal", "none"} or callable, default="log2"
-        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
-        "reciprocal" (``1 / r``), "none" (1) or a callable; see
-        :func:`~sklearn_ndcg.ndcg_score`.
-    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
-        How documents with equal scores are ordered: "average" (the mean DCG over all their
-        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
-        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
-        which needs tie-free scores where document ids are unknown); see
-        :func:`~sklearn_ndcg.ndcg_score`.
-    qid : array-like of shape (n_samples,), default=None
-        Query id of each document, for 1-D (long format) input, where it is required:
-        without it, 1-D input raises a ValueError rather than score all rows as one query
-        (give a single query as one 2-D row). Ids may be of any sortable type, in any order,
-        and queries of any length.
-    sample_weight : array-like, default=None
-        Weight of each query in the mean: one per row for 2-D input; for long format one per
-        document, equal within a query. Returned as ``weight``.
-    zero_division : {0.0, 1.0, np.nan}, default=0.0
-        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
-        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
-        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`. Ignored for DCG.
-    log_base : float > 1, default=None
-        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only with
-        ``discount="log2"``; None means base 2. NDCG does not depend on it.
-    normalize : {"ideal", "minmax"}, default="ideal"
-        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
-        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
-        :func:`~sklearn_ndcg.ndcg_score`. Ignored for DCG.
-    document_weight : array-like of the shape of y_true, default=None
-        A weight per document that multiplies its gain in the DCG (not in the ideal DCG),
-        e.g. an inverse propensity for unbiased (IPS) DCG; see
-        :func:`~sklearn_ndcg.ndcg_score`.
-    pool : JudgmentPool, default=None
-        Every judged document of each query (the qrels): the ideal DCG comes from the pool
-        instead of the ranked documents, so relevant documents the system missed count
-        against it. Needs long-format input; see :func:`~sklearn_ndcg.ndcg_score` and
-        :class:`~sklearn_ndcg.JudgmentPool`.
-    unjudged : {"zero", "drop"}, default="zero"
-        With ``pool`` only (refused without one): unjudged ranked documents gain 0 ("zero"),
-        or are removed from the ranking ("drop", trec_eval's ``-J``).
-    missing_queries : {"drop", "zero"}, default="drop"
-        With ``pool`` only (refused without one): queries of the pool that the ranking lacks
-        are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
-        ``-c``).
-    replace_undefined_by : {0.0, 1.0, np.nan}, default=None
-        Another name for ``zero_division`` (the one scikit-learn is adopting), with the same
-        values; give one of the two, not both. None means ``zero_division`` decides; see
-        :func:`~sklearn_ndcg.ndcg_score`.
-    bounds : bool, default=False
-        With ``pool`` (and NDCG): also return, per query, ``judged`` (the judged documents
-        in the top ``k`` over ``k``, or over the number ranked if fewer: ir_measures'
-        ``Judged@k``) and ``lower`` and ``upper``, the smallest and largest NDCG over
-        every assignment of ``levels`` to the unjudged ranked documents, the ideal DCG
-        changing with each assignment.
-        Needs ``unjudged="zero"``, ``normalize="ideal"``, gains that are not negative
-        and ties "average", "first" or "docno". Read more in the :ref:`User Guide
-        <unjudged_bounds>`.
-    levels : array-like, default=None
-        With ``bounds=True``: the judgment scale, the levels an unjudged document may
-        take. None means the distinct labels of the pool.
-
-    Returns
-    -------
-    result : QueryScores or QueryBounds
-        Named tuple ``(qid, score, weight)`` of arrays of shape (n_queries,),
-        queries sorted by id; with ``bounds=True`` a :class:`QueryBounds`, which adds
-        ``judged``, ``lower`` and ``upper``.
-
-    See Also
-    --------
-    ndcg_score : The weighted mean of the per-query NDCG.
-    dcg_score : The weighted mean of the per-query DCG.
-
-    Examples
-    --------
-    >>> from sklearn_ndcg import query_scores
-    >>> result = query_scores([3, 2, 0, 1, 0], [0.9, 0.1, 0.5, 0.4, 0.3],
-    ...                       qid=["b", "b", "b", "a", "a"])
-    >>> result.qid.tolist()
-    ['a', 'b']
-    >>> result.score.round(4)
-    array([1.    , 0.9386])
-    """
-    options = dict(
-        k=k,
-        gain=gain,
-        discount=discount,
-        ties=resolve_ties(ties, None),
-        qid=qid,
-        sample_weight=sample_weight,
-        zero_division=resolve_zero_division(zero_division, replace_undefined_by),
-        log_base=log_base,
-        normalize=normalize,
-        document_weight=document_weight,
-        pool=pool,
-        unjudged=unjudged,
-        missing_queries=missing_queries,
-    )
-    if bounds:
-        return _bounded_query_scores(
-            y_true, y_score, levels=levels, options={**options, "metric": metric}
-        )
-    if levels is not None:
-        raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
-    ids, score, weight = _per_query(y_true, y_score, metric=metric, options=options)
-    weight = np.ones(ids.shape[0]) if weight is None else weight
-    return QueryScores(ids, score, weight)
+    _, values, weight, _ = query_values(staged, options, ks=np.asarray(ks))
+    return values, weight
 
 
 @validate_params(
@@ -663,24 +296,27 @@ def ndcg_score(
     ...                  qid=[7, 7, 7, 8, 8], gain="exponential"), 6)
     0.977915
     """
-    _, score, weight = _per_query(
+    options = ranking_options(
+        "ndcg",
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        ignore_ties=ignore_ties,
+        zero_division=zero_division,
+        replace_undefined_by=replace_undefined_by,
+        normalize=normalize,
+        pool=pool,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+    )
+    _, score, weight = per_query(
         y_true,
         y_score,
-        metric="ndcg",
-        options=dict(
-            k=k,
-            gain=gain,
-            discount=discount,
-            ties=resolve_ties(ties, ignore_ties),
-            qid=qid,
-            sample_weight=sample_weight,
-            zero_division=resolve_zero_division(zero_division, replace_undefined_by),
-            normalize=normalize,
-            document_weight=document_weight,
-            pool=pool,
-            unjudged=unjudged,
-            missing_queries=missing_queries,
-        ),
+        options,
+        qid=qid,
+        sample_weight=sample_weight,
+        document_weight=document_weight,
     )
     return weighted_mean(score, weight)
 
@@ -797,22 +433,24 @@ def dcg_score(
     >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]], discount="reciprocal"), 6)
     4.225
     """
-    _, score, weight = _per_query(
+    options = ranking_options(
+        "dcg",
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        ignore_ties=ignore_ties,
+        log_base=log_base,
+        pool=pool,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+    )
+    _, score, weight = per_query(
         y_true,
         y_score,
-        metric="dcg",
-        options=dict(
-            k=k,
-            gain=gain,
-            discount=discount,
-            ties=resolve_ties(ties, ignore_ties),
-            qid=qid,
-            sample_weight=sample_weight,
-            log_base=log_base,
-            document_weight=document_weight,
-            pool=pool,
-            unjudged=unjudged,
-            missing_queries=missing_queries,
-        ),
+        options,
+        qid=qid,
+        sample_weight=sample_weight,
+        document_weight=document_weight,
     )
     return weighted_mean(score, weight)

@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.model_selection import GroupShuffleSplit
 
 from .._compat import _safe_indexing
-from .._engine._queries import group_queries, rows_by_query
+from .._engine import Queries, RankingOptions, query_values, stage, weighted_mean
 
 
 class QueryMetric:
@@ -80,7 +80,7 @@ def hold_out_queries(
             f"{owner}(early_stopping=...) holds out whole queries for validation, so "
             "fit needs qid (one query id per document); got qid=None."
         )
-    queries = group_queries(qid, None)
+    queries = Queries.of(qid)
     n_queries = queries.ids.shape[0]
     if n_queries < 2:
         raise ValueError(
@@ -97,7 +97,7 @@ def hold_out_queries(
             f"{n_queries - 1}/{n_queries}."
         )
     codes = np.empty(qid.shape[0], dtype=np.intp)
-    codes[rows_by_query(queries)] = np.repeat(np.arange(n_queries), queries.sizes)
+    codes[queries.rows()] = np.repeat(np.arange(n_queries), queries.sizes)
     split = GroupShuffleSplit(n_splits=1, test_size=validation_fraction, random_state=random_state)
 
     def rows(index):
@@ -106,3 +106,32 @@ def hold_out_queries(
 
     training, validation = map(rows, next(split.split(codes, groups=codes)))
     return training, validation
+
+
+def ndcg_monitor(y, qid, weight, options: RankingOptions) -> QueryMetric:
+    """The NDCG of fixed rows (with ``options``), as a function of their scores."""
+    labels = np.asarray(y)
+    # staged once (labels, queries, gains, discounts); each round brings scores only
+    staged = stage(labels, np.zeros(labels.shape[0]), options, qid=qid, sample_weight=weight)
+
+    def score(y_score):
+        values = query_values(staged.with_scores(y_score), options).values
+        return weighted_mean(values, staged.weight)
+
+    return QueryMetric(score, labels, f"ndcg@{options.k}")
+
+
+def stop_early(adapter, training, validation: tuple, rounds: int, options: RankingOptions):
+    """The monitor of the validation NDCG and the learner's extra fit parameters to
+    stop after ``rounds`` rounds without improvement (the adapter sets the learner
+    up); ``training`` and the ``validation`` rows, as :func:`hold_out_queries`
+    returns them, pass through the adapter's ``fit_input``."""
+    validation = adapter.fit_input(*validation)
+    monitor = ndcg_monitor(validation.y, validation.qid, validation.sample_weight, options)
+    stopping = adapter.early_stopping_params(
+        rounds,
+        monitor,
+        validation,
+        ndcg_monitor(training.y, training.qid, training.sample_weight, options),
+    )
+    return monitor, stopping

@@ -8,10 +8,8 @@ from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn import config_context
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.exceptions import NotFittedError
-from sklearn.pipeline import Pipeline
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
@@ -21,18 +19,16 @@ from .._compat import (
     Integers,
     Interval,
     _fit_context,
-    _num_samples,
     _routing_enabled,
     _safe_tags,
     get_tags,
 )
-from .._engine._aggregate import weighted_mean
-from .._engine._pipeline import ndcg_per_query, order_and_sum, stage, with_scores
-from .._engine._validation import check_qid, check_weight
+from .._engine import RankingOptions
 from .._metrics._ndcg import ndcg_score
-from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN
-from ._early_stopping import QueryMetric, hold_out_queries
-from ._learners import FitInput, adapter_for
+from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN, ranking_options
+from ._early_stopping import hold_out_queries, stop_early
+from ._fitting import check_fit_input, final_step, fit_estimator
+from ._learners import adapter_for
 from ._qid_column import split_qid_column
 from ._response import ranking_scores
 
@@ -46,16 +42,6 @@ def _estimator_has(attr: str):
         return True
 
     return check
-
-
-def _final_step(estimator) -> tuple[str, object]:
-    """The estimator that learns (the last step of nested pipelines), and the
-    prefix (``"step__"``) of its fit parameters."""
-    prefix = ""
-    while isinstance(estimator, Pipeline):
-        name, estimator = estimator.steps[-1]
-        prefix += f"{name}__"
-    return prefix, estimator
 
 
 class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
@@ -329,10 +315,10 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         X, qid = self._query_ids(X, qid, "fit")
         for attribute in ("feature_names_in_", "validation_scores_"):  # of a previous fit
             self.__dict__.pop(attribute, None)
-        qid, sample_weight = self._check_fit_input(y, qid, sample_weight)
+        qid, sample_weight = check_fit_input(type(self).__name__, y, qid, sample_weight)
         params = self._route_fit_params(fit_params)
         self.estimator_ = adapter_for(self.estimator).clone()
-        prefix, learner = _final_step(self.estimator_)
+        prefix, learner = final_step(self.estimator_)
         adapter = adapter_for(learner)
         validation = None
         if self.early_stopping is not None:
@@ -342,8 +328,12 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         training = adapter.fit_input(X, y, qid, sample_weight)
         monitor, stopping = None, {}
         if validation is not None:
-            monitor, stopping = self._stop_early(adapter, training, validation)
-        self._fit_estimator(adapter, training, params, stopping, prefix)
+            monitor, stopping = stop_early(
+                adapter, training, validation, self.early_stopping, self._ranking_options()
+            )
+        fit_estimator(
+            self.estimator_, adapter, training, params, stopping, prefix, type(self).__name__
+        )
         if monitor is not None:
             adapter.finish_early_stopping()
             self.validation_scores_ = np.asarray(monitor.history)
@@ -357,50 +347,6 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             self.feature_names_in_ = np.asarray([str(c) for c in X_in.columns], dtype=object)
         elif hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
-
-    def _check_fit_input(self, y, qid, sample_weight) -> tuple:
-        """The checked ``qid`` and ``sample_weight`` of :meth:`fit`."""
-        if y is None:
-            raise ValueError(
-                f"This {type(self).__name__} estimator requires y to be passed, but "
-                "the target y is None; give one relevance label per document."
-            )
-        n_samples = _num_samples(y)
-        if qid is not None:
-            qid = check_qid(qid, n_samples, target="y")
-        sample_weight = check_weight(sample_weight, n_samples, "one per document")
-        if sample_weight is not None and not sample_weight.any():
-            raise ValueError(
-                "sample_weight sums to zero; at least one document needs a positive weight."
-            )
-        return qid, sample_weight
-
-    def _fit_estimator(self, adapter, training: FitInput, params: dict, stopping: dict, prefix):
-        """Fit ``estimator_`` on the training rows, with the adapter's parameters
-        (query information, weights, early stopping) and the caller's."""
-        own = training.params
-        clash = set(params) & (set(own) | set(stopping))
-        if clash:
-            raise ValueError(
-                f"{type(self).__name__} gives {type(adapter.estimator).__name__} "
-                f"{sorted(clash)} itself, from qid, sample_weight and early_stopping; do not "
-                "pass them as fit parameters. Pass qid (one query id per row) instead of "
-                "group sizes."
-            )
-        if prefix:  # a pipeline: hand them to its last step as step__name
-            if params:
-                raise ValueError(
-                    f"{type(self).__name__} passes qid (or group) and sample_weight to "
-                    "the last step of a Pipeline; it cannot route the other fit "
-                    f"parameters {sorted(params)}. Set them on the steps instead."
-                )
-            with config_context(enable_metadata_routing=False), adapter.fitting():
-                self.estimator_.fit(
-                    training.X, training.y, **{prefix + key: v for key, v in own.items()}
-                )
-        else:
-            with adapter.fitting():
-                self.estimator_.fit(training.X, training.y, **params, **own, **stopping)
 
     def _query_ids(self, X, qid, method: str):
         """X without the ``qid`` column, and the query ids (column or argument)."""
@@ -426,7 +372,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         return dict(process_routing(self, "fit", **fit_params).estimator.fit)
 
     def _metric_options(self) -> dict:
-        """The ``ndcg_score`` keywords of :meth:`score` and of early stopping."""
+        """The ``ndcg_score`` keywords of :meth:`score`."""
         return dict(
             k=self.k,
             gain=self.gain,
@@ -435,6 +381,10 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             zero_division=self.zero_division,
             normalize=self.normalize,
         )
+
+    def _ranking_options(self) -> RankingOptions:
+        """The options of :meth:`score`, for the NDCG that early stopping watches."""
+        return ranking_options(**self._metric_options())
 
     def _hold_out_queries(self, X, y, qid, sample_weight, prefix):
         """Split whole queries off for early stopping: the training rows and the
@@ -449,40 +399,6 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         return hold_out_queries(
             X, y, qid, sample_weight, self.validation_fraction, self.random_state, name
         )
-
-    def _stop_early(self, adapter, training: FitInput, validation) -> tuple:
-        """The monitor of the validation NDCG and the learner's extra fit
-        parameters for early stopping (the adapter sets the learner up)."""
-        validation = adapter.fit_input(*validation)
-        monitor = self._query_metric(validation.y, validation.qid, validation.sample_weight)
-        stopping = adapter.early_stopping_params(
-            self.early_stopping,
-            monitor,
-            validation,
-            self._query_metric(training.y, training.qid, training.sample_weight),
-        )
-        return monitor, stopping
-
-    def _query_metric(self, y, qid, weight) -> QueryMetric:
-        """This evaluator's NDCG of fixed rows, as a function of their scores."""
-        labels, options = np.asarray(y), self._metric_options()
-        ties, zero_division = options.pop("ties"), options.pop("zero_division")
-        # staged once (labels, queries, gains, discounts); each round brings scores only
-        staged = stage(
-            labels,
-            np.zeros(labels.shape[0]),
-            qid=qid,
-            sample_weight=weight,
-            document_weight=None,
-            log_base=None,
-            **options,
-        )
-
-        def score(y_score):
-            result = order_and_sum(with_scores(staged, y_score), ties, options["normalize"])
-            return weighted_mean(ndcg_per_query(result, zero_division), staged.weight)
-
-        return QueryMetric(score, labels, f"ndcg@{self.k}")
 
     @available_if(_estimator_has("predict"))
     def predict(self, X: ArrayLike) -> np.ndarray:

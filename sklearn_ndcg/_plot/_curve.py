@@ -9,8 +9,7 @@ from sklearn import get_config
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import INSTALL_HINT, validate_parameter_constraints
-from .._engine._aggregate import weighted_mean
-from .._engine._pipeline import stage_cutoffs, sums_at_cutoffs
+from .._engine import RankingOptions, query_values, stage, weighted_mean
 from .._model_selection._response import ranking_scores
 from .._options import COMMON_PARAMS, NDCG_PARAMS, check_cutoffs
 
@@ -39,14 +38,24 @@ _TIE_RANGE = ("pessimistic", "optimistic")
 
 
 def _curve_values(
-    y_true, y_score, ks, *, ties: str, zero_division: float, normalize: str, name="k", **options
+    y_true,
+    y_score,
+    ks,
+    *,
+    qid,
+    sample_weight,
+    gain,
+    discount,
+    ties: str,
+    zero_division: float,
+    normalize: str,
+    name: str = "k",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, dict[str, np.ndarray]]:
     """Stage the input once, then order it once per tie rule.
 
     Returns the cutoffs, the per-query NDCG@k with ``ties`` (shape
     (n_queries, n_ks)), the query weights, and the per-query NDCG@k with the
-    pessimistic and the optimistic tie rule. ``options`` are ``qid``,
-    ``sample_weight``, ``gain`` and ``discount``.
+    pessimistic and the optimistic tie rule.
     """
     if not get_config()["skip_parameter_validation"]:  # as validate_params does
         validate_parameter_constraints(
@@ -57,26 +66,23 @@ def _curve_values(
                 "ties": ties,
                 "zero_division": zero_division,
                 "normalize": normalize,
-                **options,
+                "qid": qid,
+                "gain": gain,
+                "discount": discount,
+                "sample_weight": sample_weight,
             },
             caller_name="NDCGCurveDisplay",
         )
-    staged = stage_cutoffs(
-        y_true, y_score, metric="ndcg", normalize=normalize, document_weight=None, **options
+    options = RankingOptions(
+        gain=gain, discount=discount, ties=ties, zero_division=zero_division, normalize=normalize
     )
+    staged = stage(y_true, y_score, options, qid=qid, sample_weight=sample_weight)
     longest = int(staged.queries.sizes.max())
     ks = check_cutoffs(ks, name=name, none_means_up_to=min(longest, _DEFAULT_MAX_K))
     per_rule = {}
     for rule in (ties, *_TIE_RANGE):
         if rule not in per_rule:
-            per_rule[rule] = sums_at_cutoffs(
-                staged,
-                ks,
-                ties=rule,
-                metric="ndcg",
-                normalize=normalize,
-                zero_division=zero_division,
-            )
+            per_rule[rule] = query_values(staged, options.replace(ties=rule), ks=ks).values
     return ks, per_rule[ties], staged.weight, {rule: per_rule[rule] for rule in _TIE_RANGE}
 
 

@@ -20,10 +20,9 @@ import warnings
 import numpy as np
 
 from .._compat import INSTALL_HINT
-from .._engine._aggregate import WeightedSums, mean_from_sums, weighted_sums
-from .._engine._pool import JudgmentPool
+from .._engine import JudgmentPool, RankingOptions, WeightedSums
 from .._ir import trec_order_score
-from .._metrics._ndcg import query_scores
+from .._metrics._query_scores import per_query
 from .._options import DOCNO
 
 # private column names of the frame that is shuffled and scored
@@ -186,7 +185,7 @@ def _map_in_arrow(rows, function, schema):
         return rows.mapInArrow(function, schema)
 
 
-def score_frame(rows, spec, *, metric: str, options: dict, qid_field):
+def score_frame(rows, spec, *, options: RankingOptions, qid_field):
     """Per-query (qid, score, weight) of ``rows``, a Spark DataFrame (not collected)."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
@@ -201,7 +200,7 @@ def score_frame(rows, spec, *, metric: str, options: dict, qid_field):
     def scores(batches):
         import pyarrow as pa
 
-        result = partition_scores(batches, spec=spec, metric=metric, options=options)
+        result = partition_scores(batches, spec=spec, options=options)
         if result is None:
             return
         ids, score, weight, qid_type = result
@@ -213,7 +212,7 @@ def score_frame(rows, spec, *, metric: str, options: dict, qid_field):
     return _map_in_arrow(rows, scores, schema)
 
 
-def mean_of_frame(rows, spec, *, metric: str, options: dict) -> float:
+def mean_of_frame(rows, spec, *, options: RankingOptions) -> float:
     """The weighted mean over queries: one row of partial sums per partition."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
@@ -222,12 +221,12 @@ def mean_of_frame(rows, spec, *, metric: str, options: dict) -> float:
     def sums(batches):
         import pyarrow as pa
 
-        result = partition_scores(batches, spec=spec, metric=metric, options=options)
+        result = partition_scores(batches, spec=spec, options=options)
         if result is None:
             return
         _, score, weight, _ = result
         scale = float(weight.max()) if weight.size else 0.0
-        partial = weighted_sums(score, weight / max(scale, np.finfo(float).tiny))
+        partial = WeightedSums.of(score, weight / max(scale, np.finfo(float).tiny))
         row = [*(float(v) for v in partial), float(score.size), scale]
         yield pa.RecordBatch.from_arrays([pa.array([v]) for v in row], names=list(SUMS))
 
@@ -265,21 +264,22 @@ def combine_sums(partials: np.ndarray) -> float:
         raise ValueError("frame has no rows; at least one query with one document is needed.")
     scale = partials[:, 5]
     factor = scale / max(scale.max(), np.finfo(float).tiny)  # in units of the largest weight
-    return mean_from_sums(
+    return (
         WeightedSums(
             float((partials[:, 0] * factor).sum()),
             float((partials[:, 1] * factor).sum()),
             float((partials[:, 2] * factor).sum()),
             int(partials[:, 3].sum()),
         )
-    )
+    ).mean()
 
 
-def partition_scores(batches, *, spec: dict, metric: str, options: dict):
+def partition_scores(batches, *, spec: dict, options: RankingOptions):
     """(ids, score, weight, Arrow type of the ids) of the queries of one partition.
 
     Runs on an executor: the partition's Arrow batches (whole queries) become
-    one table, scored by :func:`sklearn_ndcg.query_scores` in one call. None for
+    one table, scored through the engine in one call with the options the driver
+    resolved (their pool is None: the partition's judgments make it here). None for
     a partition without queries.
     """
     import pyarrow as pa
@@ -291,7 +291,7 @@ def partition_scores(batches, *, spec: dict, metric: str, options: dict):
     qid_type = table.schema.field(_Q).type
     pool = None
     if spec["pool"]:
-        table, pool = _match_pool(table, options["missing_queries"])
+        table, pool = _match_pool(table, options.missing_queries)
         if table is None:
             return None
     if spec.get("run") and _DOC in table.column_names and _repeats_a_document(table):
@@ -305,30 +305,25 @@ def partition_scores(batches, *, spec: dict, metric: str, options: dict):
         # the exchange delivers runs of increasing keys, one per map task: timsort merges them
         order = np.argsort(row_key, kind="stable")
         column = {name: values[order] for name, values in column.items()}
-    options = dict(options)
-    if spec.get("run") and options.get("unjudged") == "drop":
+    if spec.get("run") and options.unjudged == "drop":
         # trec_eval's -J, as the in-memory evaluate_run: a negative level is pooled, not judged
         column[_Y] = np.where(column[_Y] < 0, np.nan, column[_Y])
-    if options.get("ties") == DOCNO:  # trec_eval's order: tied scores by decreasing docno
+    if options.ties == DOCNO:  # trec_eval's order: tied scores by decreasing docno
         if _DOC in column:
             # str order is code-point order, the byte order of UTF-8 (trec_eval's strcmp)
             codes = np.unique(column[_DOC].astype(str), return_inverse=True)[1].ravel()
             column[_S] = trec_order_score(column[_S], codes)
-        options["ties"] = "first"
-    if not spec["pool"]:
-        options.pop("unjudged", None)
-        options.pop("missing_queries", None)
-    result = query_scores(
+        options = options.replace(ties="first")
+    ids, score, weight = per_query(
         column[_Y],
         column[_S],
-        metric=metric,
+        options.replace(pool=pool),
         qid=column[_Q],
         sample_weight=column.get(_W),
         document_weight=column.get(_D),
-        pool=pool,
-        **options,
     )
-    return result.qid, result.score, result.weight, qid_type
+    weight = np.ones(ids.shape[0]) if weight is None else weight
+    return ids, score, weight, qid_type
 
 
 def _repeats_a_document(table) -> bool:

@@ -15,6 +15,7 @@ from .._options import (
     NDCG_PARAMS,
     TIES,
     UNJUDGED,
+    ranking_options,
 )
 from ._frames import check_columns, check_frame, mean_of_frame, score_frame, staged_rows
 
@@ -165,13 +166,16 @@ def evaluate_run(
                 f'gain="{gain}" refuses; trec_eval counts them as 0: pass '
                 "gain=positive_part_gain (from sklearn_ndcg)."
             )
-    options = {"k": k, "gain": gain, "discount": discount, "ties": ties}
-    options.update(
+    # resolved once on the driver; the qrels are matched on the executors (no pool here)
+    options = ranking_options(
+        metric,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
         zero_division=zero_division,
         normalize=normalize,
-        unjudged=unjudged,
-        missing_queries=missing_queries,
-    )
+    ).replace(unjudged=unjudged, missing_queries=missing_queries)
     columns = {"qid": qid, "docno": docno, "y_score": y_score}
     rows, spec = staged_rows(
         run,
@@ -182,11 +186,11 @@ def evaluate_run(
     )
     spec["run"] = True
     try:
-        score = mean_of_frame(rows, spec, metric=metric, options=options)
+        score = mean_of_frame(rows, spec, options=options)
     except ValueError as error:
         if "frame has no rows" not in str(error):
             raise
         raise ValueError("no query of the run is in the qrels; do the query ids match?") from None
     qid_field = next(field for field in run.schema.fields if field.name == qid)
-    per_query = score_frame(rows, spec, metric=metric, options=options, qid_field=qid_field)
+    per_query = score_frame(rows, spec, options=options, qid_field=qid_field)
     return SparkRunEvaluation(score, per_query)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
-from .._engine._validation import check_log_base
+from .._engine import RankingOptions
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_MISSING_QUERIES,
@@ -16,7 +16,7 @@ from .._options import (
     LOG_BASE,
     NDCG_PARAMS,
     POOL,
-    check_pool_options,
+    ranking_options,
 )
 from ._frames import check_columns, check_frame, mean_of_frame, score_frame, staged_rows
 
@@ -35,11 +35,20 @@ _OPTIONS = {
 }
 
 
-def _prepare(frame, *, qid, y_true, y_score, sample_weight, document_weight, pool, docno, options):
+def _prepare(
+    frame,
+    *,
+    qid,
+    y_true,
+    y_score,
+    sample_weight,
+    document_weight,
+    pool,
+    docno,
+    options: RankingOptions,
+):
     """Check the frame (and pool) on the driver; stage the rows to score."""
     check_frame(frame)
-    check_pool_options(pool, options["unjudged"], options["missing_queries"])
-    check_log_base(options.get("log_base"), options["discount"])
     columns = {"qid": qid, "y_score": y_score}
     if pool is None:
         columns["y_true"] = y_true
@@ -55,22 +64,22 @@ def _prepare(frame, *, qid, y_true, y_score, sample_weight, document_weight, poo
         check_frame(pool, "pool")
         pool_columns = {"qid": qid, "docno": docno, "y_true": y_true}
         check_columns(pool, pool_columns, name="pool")
-        if options["missing_queries"] == "zero" and sample_weight is not None:
+        if options.missing_queries == "zero" and sample_weight is not None:
             raise ValueError(
                 "sample_weight cannot weigh the queries that missing_queries='zero' adds from "
                 "the pool (they have no documents to carry a weight); drop one of them."
             )
     rows, spec = staged_rows(
-        frame, columns=columns, ties=options["ties"], pool=pool, pool_columns=pool_columns
+        frame, columns=columns, ties=options.ties, pool=pool, pool_columns=pool_columns
     )
     qid_field = next(field for field in frame.schema.fields if field.name == qid)
     return rows, spec, qid_field
 
 
-def _mean(rows, spec, metric, options, pool) -> float:
+def _mean(rows, spec, options: RankingOptions, pool) -> float:
     """The weighted mean over queries; with a pool, say so if no query is judged."""
     try:
-        return mean_of_frame(rows, spec, metric=metric, options=options)
+        return mean_of_frame(rows, spec, options=options)
     except ValueError as error:
         if pool is None or "frame has no rows" not in str(error):
             raise
@@ -206,13 +215,20 @@ def ndcg_score(
     >>> round(ndcg_score(frame, k=1, gain="exponential"), 6)  # doctest: +SKIP
     0.75
     """
-    options = {"k": k, "gain": gain, "discount": discount, "ties": ties}
-    options.update(
+    # resolved once on the driver; the pool, a Spark DataFrame, is matched on the
+    # executors, so the options that travel there hold none
+    options = ranking_options(
+        "ndcg",
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
         zero_division=zero_division,
         normalize=normalize,
         unjudged=unjudged,
         missing_queries=missing_queries,
-    )
+        pool=pool,
+    ).replace(pool=None)
     rows, spec, _ = _prepare(
         frame,
         qid=qid,
@@ -224,7 +240,7 @@ def ndcg_score(
         docno=docno,
         options=options,
     )
-    return _mean(rows, spec, "ndcg", options, pool)
+    return _mean(rows, spec, options, pool)
 
 
 @validate_params({**_OPTIONS, "log_base": LOG_BASE}, prefer_skip_nested_validation=True)
@@ -331,8 +347,19 @@ def dcg_score(
     >>> round(dcg_score(frame, k=2), 6)  # doctest: +SKIP
     1.907732
     """
-    options = {"k": k, "gain": gain, "discount": discount, "ties": ties}
-    options.update(log_base=log_base, unjudged=unjudged, missing_queries=missing_queries)
+    # resolved once on the driver; the pool, a Spark DataFrame, is matched on the
+    # executors, so the options that travel there hold none
+    options = ranking_options(
+        "dcg",
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        log_base=log_base,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+        pool=pool,
+    ).replace(pool=None)
     rows, spec, _ = _prepare(
         frame,
         qid=qid,
@@ -344,7 +371,7 @@ def dcg_score(
         docno=docno,
         options=options,
     )
-    return _mean(rows, spec, "dcg", options, pool)
+    return _mean(rows, spec, options, pool)
 
 
 @validate_params(
@@ -476,14 +503,21 @@ def query_scores(
     |  b|0.9385574520455131|   1.0|
     +---+------------------+------+
     """
-    options = {"k": k, "gain": gain, "discount": discount, "ties": ties}
-    options.update(
+    # resolved once on the driver; the pool, a Spark DataFrame, is matched on the
+    # executors, so the options that travel there hold none
+    options = ranking_options(
+        metric,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
         zero_division=zero_division,
         log_base=log_base,
         normalize=normalize,
         unjudged=unjudged,
         missing_queries=missing_queries,
-    )
+        pool=pool,
+    ).replace(pool=None)
     rows, spec, qid_field = _prepare(
         frame,
         qid=qid,
@@ -495,4 +529,4 @@ def query_scores(
         docno=docno,
         options=options,
     )
-    return score_frame(rows, spec, metric=metric, options=options, qid_field=qid_field)
+    return score_frame(rows, spec, options=options, qid_field=qid_field)

@@ -26,7 +26,7 @@ from .._compat import (
     _safe_indexing,
     validate_params,
 )
-from .._engine._validation import check_qid
+from .._engine import check_qid
 from .._metrics._ndcg import QueryScores, query_scores
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RESPONSE_METHOD

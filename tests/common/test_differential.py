@@ -32,6 +32,7 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import dcg_score, ndcg_score, query_scores
+from sklearn_ndcg._engine import RankingOptions
 
 N_BATCHES = 50
 CASES_PER_BATCH = 100
@@ -179,9 +180,11 @@ def make_case(rng: np.random.Generator) -> dict:
     scores = [int(v) for v in rng.integers(0, 4, n)]  # many ties
     options = {
         "k": [None, 1, 2, 3, 5][rng.integers(5)],
-        "gain": ["linear", "exponential", {0: 0.0, 1: 1.0, 2: 3.0, 3: 7.0}][rng.integers(3)],
-        "discount": ["log2", "reciprocal", "none"][rng.integers(3)],
-        "ties": ["average", "first", "optimistic", "pessimistic"][rng.integers(4)],
+        "gain": [*RankingOptions.GAINS, {0: 0.0, 1: 1.0, 2: 3.0, 3: 7.0}][
+            rng.integers(len(RankingOptions.GAINS) + 1)
+        ],
+        "discount": RankingOptions.DISCOUNTS[rng.integers(len(RankingOptions.DISCOUNTS))],
+        "ties": RankingOptions.TIE_RULES[rng.integers(len(RankingOptions.TIE_RULES))],
     }
     zero_division = [0.0, 1.0, np.nan][rng.integers(3)]
     weights = (

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import dcg_score, ndcg_score, query_scores
+from sklearn_ndcg._engine import RankingOptions
 
-TIE_RULES = ["average", "first", "optimistic", "pessimistic"]
+TIE_RULES = list(RankingOptions.TIE_RULES)
 
 
 @pytest.mark.parametrize("seed", range(10))

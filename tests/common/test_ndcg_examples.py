@@ -12,9 +12,10 @@ import pytest
 from sklearn import metrics as skm
 
 from sklearn_ndcg import dcg_score, ndcg_score
+from sklearn_ndcg._engine import RankingOptions
 
 RTOL = 1e-12
-TIE_RULES = ["average", "first", "optimistic", "pessimistic"]
+TIE_RULES = list(RankingOptions.TIE_RULES)
 
 
 def test_documents_example():

@@ -170,23 +170,24 @@ def test_dask_stages_once_per_partition(stagings, monkeypatch):
     import dask
 
     import sklearn_ndcg.dask as ndcg_dask
+    from sklearn_ndcg._dask import _partitions
 
     calls = Counter()
-    original = ndcg_dask.query_scores
+    original = _partitions.scores_per_query  # scores one partition
 
     def counted(*args, **kwargs):
-        calls["query_scores"] += 1
+        calls["partition"] += 1
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(ndcg_dask, "query_scores", counted)
+    monkeypatch.setattr(_partitions, "scores_per_query", counted)
     rows = pd.DataFrame({"qid": QID, "label": Y, "score": Y_SCORE})
     expected = ndcg_score(Y, Y_SCORE, qid=QID, k=5)  # reference: the in-memory metric
     stagings.clear()
     with dask.config.set(scheduler="sync"):
         value = ndcg_dask.ndcg_score(dd.from_pandas(rows, npartitions=3), k=5)
     assert value == pytest.approx(expected, rel=1e-12)
-    assert calls["query_scores"] >= 1
-    assert dict(stagings) == {name: calls["query_scores"] for name in STAGES}
+    assert calls["partition"] >= 1
+    assert dict(stagings) == {name: calls["partition"] for name in STAGES}
 
 
 def test_trec_eval_command_stages_once(stagings):

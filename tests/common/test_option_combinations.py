@@ -34,10 +34,11 @@ from sklearn_ndcg import (
     ndcg_score,
     query_scores,
 )
+from sklearn_ndcg._engine import RankingOptions
 from sklearn_ndcg._metrics._ndcg import at_cutoffs
 
 RTOL, ATOL = 1e-12, 1e-13
-TIES = ["average", "first", "optimistic", "pessimistic"]
+TIES = list(RankingOptions.TIE_RULES)
 KS = [None, 1, 3]
 MULTI_KS = [1, 3, 100]
 POOLS = {  # name -> (unjudged, missing_queries); None: no pool

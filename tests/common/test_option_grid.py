@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import dcg_score, ndcg_score, query_scores
+from sklearn_ndcg._engine import RankingOptions
 
 RTOL = 1e-12
-TIE_RULES = ["average", "first", "optimistic", "pessimistic"]
+TIE_RULES = list(RankingOptions.TIE_RULES)
 
 
 def _nonmonotone_gain(rel):

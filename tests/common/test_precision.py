@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import dcg_score, ndcg_score, query_scores
+from sklearn_ndcg._engine import RankingOptions
 
 TOL = 1e-12
 mpmath.mp.dps = 50
@@ -121,7 +122,7 @@ def test_euler_maclaurin_oracle():
     assert abs(_block_sum(3_000, 9_000) - direct) < mpmath.mpf(10) ** -40
 
 
-@pytest.mark.parametrize("gain", ["linear", "exponential"])
+@pytest.mark.parametrize("gain", RankingOptions.GAINS)
 def test_long_query(discounts, gain):
     """One query of 1e5 documents, random labels 0..4 and distinct scores."""
     rng = np.random.default_rng(1)
@@ -200,7 +201,7 @@ def _near_tie_scores(rng, size):
     return pool[rng.integers(0, pool.size, size=size)]
 
 
-@pytest.mark.parametrize("ties", ["average", "first", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("ties", RankingOptions.TIE_RULES)
 def test_float32_near_ties(discounts, ties):
     """Scores one float32 ulp apart rank apart; equal float32 scores tie."""
     rng = np.random.default_rng(3)

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_ndcg import dcg_score, ndcg_score, query_scores
+from sklearn_ndcg._engine import RankingOptions
 
 settings.register_profile(
     "sklearn_ndcg_properties",
@@ -58,7 +59,7 @@ DISCOUNTS = {
     "none": "none",
     "callable": _reciprocal_sqrt,
 }
-TIES = ["average", "first", "optimistic", "pessimistic"]
+TIES = list(RankingOptions.TIE_RULES)
 DTYPES = [np.int64, np.int32, np.bool_, np.float32, np.float64]
 
 

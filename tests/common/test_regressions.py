@@ -29,6 +29,7 @@ from sklearn_ndcg import (
     ndcg_score,
     query_scores,
 )
+from sklearn_ndcg._engine import RankingOptions
 from sklearn_ndcg._engine._validation import check_qid
 
 INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
@@ -405,7 +406,7 @@ def test_dask_undefined_metric_warning_points_at_the_caller():
 # --- 13. the NDCG curve from one ranking ------------------------------------------
 
 
-@pytest.mark.parametrize("ties", ["average", "first", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("ties", RankingOptions.TIE_RULES)
 @pytest.mark.parametrize("layout", ["long", "2d"])
 def test_curve_equals_one_call_per_cutoff(ties, layout):
     pytest.importorskip("matplotlib").use("Agg")

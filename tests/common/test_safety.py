@@ -33,6 +33,7 @@ from sklearn_ndcg import (
     ndcg_score,
     query_scores,
 )
+from sklearn_ndcg._engine import RankingOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -243,7 +244,7 @@ def _assert_same(before, after, name):
         assert after == before, name
 
 
-@pytest.mark.parametrize("ties", ["average", "first", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("ties", RankingOptions.TIE_RULES)
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize(
     "entry, layout", list(ENTRY_POINTS), ids=[f"{e}-{layout}" for e, layout in ENTRY_POINTS]

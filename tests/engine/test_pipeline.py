@@ -9,14 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from sklearn_ndcg._engine._pipeline import (
-    ndcg_per_query,
-    order_and_sum,
-    query_dcg,
-    stage,
-    stage_cutoffs,
-    sums_at_cutoffs,
-)
+from sklearn_ndcg._engine import RankingOptions, query_values
+from sklearn_ndcg._engine import stage as stage_through_the_door
+from sklearn_ndcg._engine._pipeline import order_and_sum, stage
 
 L3 = 1 / math.log2(3)  # the discount of rank 2
 
@@ -81,67 +76,58 @@ def test_one_staging_serves_every_tie_rule():
     assert got == pytest.approx(expected, rel=1e-15)
 
 
-def test_query_dcg_is_the_whole_path():
-    ids, result, weight = query_dcg(
-        Y_TRUE, Y_SCORE, ties="average", normalize="ideal", k=None, **OPTIONS
-    )
-    assert ids.tolist() == ["a", "b"] and weight is None
-    np.testing.assert_allclose(result.dcg, [DCG_A, DCG_B], rtol=1e-15)
-    np.testing.assert_allclose(ndcg_per_query(result, 0.0), [1, DCG_B / IDEAL_B], rtol=1e-15)
+def _door(options, y_true=Y_TRUE, y_score=Y_SCORE, qid=QID, ks=None):
+    """Per-query values through the engine's door: stage, then sum."""
+    staged = stage_through_the_door(y_true, y_score, options, qid=qid)
+    return query_values(staged, options, ks=ks)
+
+
+def test_the_door_is_the_whole_path():
+    result = _door(RankingOptions(metric="dcg"))
+    assert result.ids.tolist() == ["a", "b"] and result.weight is None
+    np.testing.assert_allclose(result.values, [DCG_A, DCG_B], rtol=1e-15)
+    result = _door(RankingOptions())
+    np.testing.assert_allclose(result.values, [1, DCG_B / IDEAL_B], rtol=1e-15)
 
 
 def test_ndcg_per_query_keeps_minmax_in_0_1():
-    ids, result, _ = query_dcg(
-        Y_TRUE, Y_SCORE, ties="average", normalize="minmax", k=None, **OPTIONS
-    )
+    result = _door(RankingOptions(normalize="minmax"))
     # (DCG - worst) / (ideal - worst); query a is at its best
     expected = [1.0, (DCG_B - WORST_B) / (IDEAL_B - WORST_B)]
-    np.testing.assert_allclose(ndcg_per_query(result, 0.0), expected, rtol=1e-14)
+    np.testing.assert_allclose(result.values, expected, rtol=1e-14)
 
 
 def test_minmax_rounded_above_1_by_tie_averaging_is_clipped():
     # hand: labels 0.8, 0.8, 0.8, -0.2 scored 1, 1, 1, 0 is the best order, NDCG 1; the
     # tie group's mean gain (0.8 + 0.8 + 0.8) / 3 rounds to 0.8000000000000002, which
     # makes (DCG - worst) / (ideal - worst) 1.000000000000001 before the clip
-    options = {**OPTIONS, "qid": [1, 1, 1, 1]}
-    _, result, _ = query_dcg(
-        [0.8, 0.8, 0.8, -0.2], [1, 1, 1, 0], ties="average", normalize="minmax", k=None, **options
+    y_true, y_score, qid = [0.8, 0.8, 0.8, -0.2], [1, 1, 1, 0], [1, 1, 1, 1]
+    options = {**OPTIONS, "qid": qid}
+    result = order_and_sum(
+        stage(y_true, y_score, k=None, normalize="minmax", **options), "average", "minmax"
     )
     assert (result.dcg - result.worst) / (result.ideal - result.worst) > 1  # the rounding
-    assert ndcg_per_query(result, 0.0).tolist() == [1.0]
+    door = _door(RankingOptions(normalize="minmax"), y_true, y_score, qid)
+    assert door.values.tolist() == [1.0]
 
 
-def test_stage_cutoffs_and_sums_at_cutoffs():
-    options = {
-        k: OPTIONS[k] for k in ("qid", "sample_weight", "document_weight", "gain", "discount")
-    }
-    staged = stage_cutoffs(Y_TRUE, Y_SCORE, metric="ndcg", normalize="ideal", **options)
+def test_one_staging_at_every_cutoff():
+    options = RankingOptions()
+    staged = stage_through_the_door(Y_TRUE, Y_SCORE, options, qid=QID)
     np.testing.assert_allclose(staged.discounts, [1, L3, 0.5], rtol=1e-15)  # no cutoff
     ks = np.array([1, 2, 3])
-    common = dict(ties="average", normalize="ideal", zero_division=0.0)
-    dcg = sums_at_cutoffs(staged, ks, metric="dcg", **common)
+    dcg = query_values(staged, options.replace(metric="dcg"), ks=ks).values
     # query a (2 documents): 1 at every k; query b: 2, then + 3 / log2(3), then + 0
     np.testing.assert_allclose(dcg, [[1, 1, 1], [2, DCG_B, DCG_B]], rtol=1e-15)
-    ndcg = sums_at_cutoffs(staged, ks, metric="ndcg", **common)
+    ndcg = query_values(staged, options, ks=ks).values
     # query b's ideal: 3, then + 2 / log2(3)
     np.testing.assert_allclose(
         ndcg, [[1, 1, 1], [2 / 3, DCG_B / IDEAL_B, DCG_B / IDEAL_B]], rtol=1e-15
     )
 
 
-def test_sums_at_cutoffs_minmax():
-    options = {
-        k: OPTIONS[k] for k in ("qid", "sample_weight", "document_weight", "gain", "discount")
-    }
-    staged = stage_cutoffs(Y_TRUE, Y_SCORE, metric="ndcg", normalize="minmax", **options)
-    ndcg = sums_at_cutoffs(
-        staged,
-        np.array([1, 2, 3]),
-        ties="average",
-        metric="ndcg",
-        normalize="minmax",
-        zero_division=0.0,
-    )
+def test_every_cutoff_minmax():
+    ndcg = _door(RankingOptions(normalize="minmax"), ks=np.array([1, 2, 3])).values
     # hand, (DCG - worst) / (ideal - worst) at k = 1, 2, 3. Query a (gains 1, 0 ranked
     # best): 1 at every k. Query b: ranked 2, 3, 0; ideal 3, 2, 0; worst 0, 2, 3
     expected_b = [2 / 3, (2 + L3) / 3, (0.5 + L3) / 1.5]

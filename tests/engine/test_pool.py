@@ -21,6 +21,7 @@ from sklearn_ndcg import (
     ndcg_score,
     query_scores,
 )
+from sklearn_ndcg._engine import RankingOptions
 
 D = [1 / math.log2(r + 1) for r in range(1, 20)]  # discount of rank r at D[r - 1]
 
@@ -187,7 +188,7 @@ def test_dropped_unjudged_with_averaged_ties_and_many_query_sizes():
         assert (dropped.score[~kept] == 0).all()  # nothing judged was retrieved
 
 
-@pytest.mark.parametrize("ties", ["average", "first", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("ties", RankingOptions.TIE_RULES)
 def test_dropped_unjudged_never_sort_after_the_padding(ties):
     """Dropped unjudged documents once scored -inf, as the padding of the blocks does;
     the order of equal scores is not defined (numpy 1's argsort beyond 16 columns,

@@ -5,7 +5,10 @@ import pytest
 from sklearn import metrics as skm
 
 from sklearn_ndcg import dcg_score, ndcg_score
-from sklearn_ndcg._engine._ties import DOCNO_TIES, TIE_RULES, ideal_block, rank_block
+from sklearn_ndcg._engine import RankingOptions
+from sklearn_ndcg._engine._ties import ideal_block, rank_block
+
+DOCNO_TIES, TIE_RULES = RankingOptions.DOCNO_TIES, RankingOptions.TIE_RULES
 
 # one query; scores 2, 1, 1, 1, 0 with gains 0, 1, 5, 3, 4 (input order)
 GAIN = np.array([[0.0, 1.0, 5.0, 3.0, 4.0]])

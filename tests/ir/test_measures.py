@@ -79,7 +79,7 @@ class _Evaluated:
     def names(self, params):
         return ["evaluated"]
 
-    def columns(self, staged, params, bound_levels):
+    def columns(self, staged, options, params, bound_levels):
         return [("evaluated", np.ones(staged.ids.shape[0]))]
 
 

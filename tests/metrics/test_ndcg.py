@@ -14,9 +14,10 @@ from sklearn import metrics as skm
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_ndcg import dcg_score, make_ndcg_scorer, ndcg_score, query_scores
+from sklearn_ndcg._engine import RankingOptions
 
 RTOL = 1e-12
-TIE_RULES = ["average", "first", "optimistic", "pessimistic"]
+TIE_RULES = list(RankingOptions.TIE_RULES)
 
 
 def test_exponential_gain_large_labels_stay_finite():

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import dcg_score, ndcg_score, query_scores
+from sklearn_ndcg._engine import RankingOptions
 
 
 def _ips_dcg(labels, scores, weights, *, k=None, ties="average"):
@@ -80,7 +81,7 @@ def test_hand_computed_ips_example():
 def test_unit_weights_change_nothing():
     rng = np.random.default_rng(0)
     y_true, y_score = rng.integers(0, 4, (20, 8)), rng.integers(0, 5, (20, 8))
-    for ties in ("average", "first", "optimistic", "pessimistic"):
+    for ties in RankingOptions.TIE_RULES:
         assert ndcg_score(y_true, y_score, ties=ties, document_weight=np.ones((20, 8))) == (
             ndcg_score(y_true, y_score, ties=ties)
         )

@@ -130,21 +130,6 @@ def test_fit_clones(data):
     assert np.allclose(evaluator.predict(X), clone(inner).fit(X, y).predict(X))
 
 
-def test_fit_requires_y(data):
-    X, _, _ = data
-    with pytest.raises(ValueError, match="target y is None"):
-        RankingEvaluator(Ridge()).fit(X, None)
-
-
-def test_sample_weight_reaches_the_estimator(data):
-    X, y, qid = data
-    weight = np.random.RandomState(0).uniform(0.5, 2.0, size=y.shape[0])
-    evaluator = RankingEvaluator(Ridge()).fit(X, y, qid=qid, sample_weight=weight)
-    direct = Ridge().fit(X, y, sample_weight=weight)
-    assert np.allclose(evaluator.predict(X), direct.predict(X))
-    assert not np.allclose(evaluator.predict(X), Ridge().fit(X, y).predict(X))
-
-
 def test_n_features_in_and_feature_names(data):
     pd = pytest.importorskip("pandas")
     X, y, qid = data

@@ -7,6 +7,7 @@ import pytest
 
 import sklearn_ndcg
 from sklearn_ndcg import spark as ndcg_spark
+from sklearn_ndcg._engine import RankingOptions
 from sklearn_ndcg._spark import _frames
 from sklearn_ndcg._spark._frames import ARROW_BATCH, BATCH_ROWS, larger_arrow_batches
 
@@ -98,11 +99,8 @@ def test_a_partition_of_judgments_only_with_ties_first():
             _frames._Y: [2.0],
         }
     )
-    options = {"ties": "first", "unjudged": "zero", "missing_queries": "zero"}
+    options = RankingOptions(ties="first", unjudged="zero", missing_queries="zero")
     ids, score, weight, _ = _frames.partition_scores(
-        judgments_only.to_batches(),
-        spec={"weights": [], "pool": True},
-        metric="ndcg",
-        options=options,
+        judgments_only.to_batches(), spec={"weights": [], "pool": True}, options=options
     )
     assert list(ids) == ["c"] and list(score) == [0.0] and list(weight) == [1.0]

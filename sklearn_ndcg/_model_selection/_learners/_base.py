@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.base import clone
 
 from ..._compat import _safe_indexing
-from ..._engine._queries import Queries, group_queries, rows_by_query
+from ..._engine import Queries
 from .._early_stopping import QueryMetric
 
 _LIBRARIES = ("lightgbm", "xgboost", "catboost", "sklearn")
@@ -109,8 +109,8 @@ class LearnerAdapter:
                 "(one query id per document); got qid=None. With metadata routing "
                 "enabled, pass qid=... to the search's fit."
             )
-        queries = group_queries(qid, None)
-        order = rows_by_query(queries)
+        queries = Queries.of(qid)
+        order = queries.rows()
         codes = np.repeat(np.arange(queries.ids.shape[0]), queries.sizes)
         params = {"group": queries.sizes} if form == "group" else {form: codes}
         weight = None

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..._engine._queries import Queries, query_weights
+from ..._engine import Queries
 from .._early_stopping import QueryMetric
 from ._base import _UNSET, FitInput, LearnerAdapter
 
@@ -38,7 +38,7 @@ class CatBoostAdapter(LearnerAdapter):
             return type(self.estimator)(**params)
 
     def weight_params(self, sample_weight, sorted_weight, queries: Queries) -> dict:
-        return {"group_weight": np.repeat(query_weights(sample_weight, queries), queries.sizes)}
+        return {"group_weight": np.repeat(queries.weights(sample_weight), queries.sizes)}
 
     @contextlib.contextmanager
     def fitting(self) -> Iterator[None]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._engine._queries import Queries, query_weights
+from ..._engine import Queries
 from .._early_stopping import QueryMetric
 from ._base import FitInput, LearnerAdapter
 
@@ -22,7 +22,7 @@ class XGBoostAdapter(LearnerAdapter):
     query_forms = ("qid",)
 
     def weight_params(self, sample_weight, sorted_weight, queries: Queries) -> dict:
-        return {"sample_weight": query_weights(sample_weight, queries)}  # XGBRanker weighs queries
+        return {"sample_weight": queries.weights(sample_weight)}  # XGBRanker weighs queries
 
     def early_stopping_params(
         self, rounds: int, monitor: QueryMetric, validation: FitInput, training: QueryMetric

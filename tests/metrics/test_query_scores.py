@@ -83,27 +83,6 @@ def test_query_scores_ndcg_ignores_log_base():
         )
 
 
-def test_to_frame():
-    pd = pytest.importorskip("pandas")
-    result = query_scores([1, 0, 0, 1], [2, 1, 2, 1], qid=["b", "b", "a", "a"])
-    frame = result.to_frame()
-    assert isinstance(frame, pd.DataFrame)
-    assert frame.columns.tolist() == ["qid", "score", "weight"]
-    assert frame["qid"].tolist() == ["a", "b"]
-    # by hand: query a ranks its relevant document second, 1 / log2(3); b first, 1
-    np.testing.assert_allclose(frame["score"], [1 / np.log2(3), 1.0], rtol=1e-15)
-    assert frame["weight"].tolist() == [1.0, 1.0]
-
-
-def test_to_frame_without_pandas(monkeypatch):
-    import sys
-
-    result = query_scores([1, 0], [2, 1], qid=[1, 1])
-    monkeypatch.setitem(sys.modules, "pandas", None)
-    with pytest.raises(ImportError, match="QueryScores.to_frame needs pandas"):
-        result.to_frame()
-
-
 @pytest.mark.parametrize(
     "options, named",
     [

@@ -1,0 +1,266 @@
+"""query_scores: NDCG or DCG per query, with the bounds over the unjudged documents;
+:func:`per_query`, the one way from the public metric functions to the data path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._compat import StrOptions, validate_params
+from .._engine import JudgmentPool, RankingOptions, query_values, stage
+from .._options import (
+    COMMON_PARAMS,
+    DEFAULT_MISSING_QUERIES,
+    DEFAULT_TIES,
+    DEFAULT_UNJUDGED,
+    DOCUMENT_WEIGHT,
+    LOG_BASE,
+    NDCG_PARAMS,
+    POOL,
+    REPLACE_UNDEFINED,
+    ZERO_DIVISION,
+    ranking_options,
+    resolve_zero_division,
+)
+from ._results import QueryBounds, QueryScores
+
+
+def _check_bounds_request(*, pool, metric, normalize, unjudged, document_weight, ties, log_base):
+    """Refuse ``bounds=True`` where the bounds are not defined, before any other check."""
+    problems = [
+        (pool is None, "a pool (the unjudged documents are those it lacks)"),
+        (metric != "ndcg", 'metric="ndcg"'),
+        (normalize != "ideal", 'normalize="ideal"'),
+        (unjudged == "drop", 'unjudged="zero" (with "drop" none is ranked)'),
+        (document_weight is not None, "no document_weight"),
+        (
+            ties not in ("average", "first", "docno"),
+            'ties "average", "first" or "docno" (the others order by the very gains being bounded)',
+        ),
+        (log_base is not None, "no log_base"),
+    ]
+    for problem, need in problems:
+        if problem:
+            raise ValueError(f"bounds=True needs {need}.")
+
+
+def _bounded_query_scores(y_true, y_score, options: RankingOptions, *, qid, sample_weight, levels):
+    """:func:`query_scores` with ``bounds=True`` (checked): one staging, then the sums
+    and the bounds."""
+    if levels is not None:
+        levels = np.asarray(levels, dtype=np.float64)
+        if levels.ndim != 1 or levels.shape[0] == 0 or not np.isfinite(levels).all():
+            raise ValueError("levels must be a non-empty 1-D array of finite labels.")
+        levels = np.unique(levels)
+    # the bounds stage without unjudged="drop" (refused above)
+    staged = stage(
+        y_true, y_score, options.replace(unjudged="zero"), qid=qid, sample_weight=sample_weight
+    )
+    levels = np.unique(options.pool.y_true) if levels is None else levels
+    result = query_values(staged, options, levels=levels)
+    weight = np.ones(result.ids.shape[0]) if result.weight is None else result.weight
+    return QueryBounds(result.ids, result.values, weight, *result.bounds)
+
+
+def per_query(
+    y_true, y_score, options: RankingOptions, *, qid, sample_weight, document_weight
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The one way from the public functions to the data path: ids, values, weights."""
+    staged = stage(
+        y_true,
+        y_score,
+        options,
+        qid=qid,
+        sample_weight=sample_weight,
+        document_weight=document_weight,
+    )
+    return query_values(staged, options)[:3]
+
+
+@validate_params(
+    {
+        **COMMON_PARAMS,
+        **NDCG_PARAMS,
+        **DOCUMENT_WEIGHT,
+        **POOL,
+        **REPLACE_UNDEFINED,
+        "metric": [StrOptions({"ndcg", "dcg"})],
+        "log_base": LOG_BASE,
+        "bounds": ["boolean"],
+        "levels": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def query_scores(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    metric: str = "ndcg",
+    k: int | None = None,
+    gain: str | Mapping | Callable | ArrayLike = "linear",
+    discount: str | Callable = "log2",
+    ties: str = DEFAULT_TIES,
+    qid: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    zero_division: float = ZERO_DIVISION,
+    log_base: float | None = None,
+    normalize: str = "ideal",
+    document_weight: ArrayLike | None = None,
+    pool: JudgmentPool | None = None,
+    unjudged: str = DEFAULT_UNJUDGED,
+    missing_queries: str = DEFAULT_MISSING_QUERIES,
+    replace_undefined_by: float | None = None,
+    bounds: bool = False,
+    levels: ArrayLike | None = None,
+) -> QueryScores | QueryBounds:
+    """NDCG or DCG of each query, with the query ids they belong to.
+
+    The per-query values behind :func:`ndcg_score` and :func:`dcg_score`, for
+    confidence intervals, paired tests between models, or finding the queries
+    a model gets wrong. ``np.average(result.score, weights=result.weight)``
+    equals the score of the matching function (ignoring NaN values).
+
+    Read more in the :ref:`User Guide <per_query>`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_queries, n_documents) or (n_samples,)
+        Relevance labels; see :func:`ndcg_score`.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; higher ranks first.
+    metric : {"ndcg", "dcg"}, default="ndcg"
+        Which metric to compute per query.
+    k : int, default=None
+        Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
+        in the DCG and in the ideal DCG. None means all documents.
+    gain : {"linear", "exponential"}, mapping, sequence or callable, default="linear"
+        Gain of a document from its relevance label: "linear" (the label, as scikit-learn),
+        "exponential" (``2**label - 1``, as LightGBM and XGBoost), a mapping from label to
+        gain, a sequence indexed by label (LightGBM's ``label_gain``) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
+    discount : {"log2", "reciprocal", "none"} or callable, default="log2"
+        Weight of the document at rank ``r`` (from 1): "log2" (``1 / log2(r + 1)``),
+        "reciprocal" (``1 / r``), "none" (1) or a callable; see
+        :func:`~sklearn_ndcg.ndcg_score`.
+    ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
+        How documents with equal scores are ordered: "average" (the mean DCG over all their
+        orders, as scikit-learn), "first" (input order), "optimistic" (by decreasing gain),
+        "pessimistic" (by increasing gain) or "docno" (trec_eval's order by document id,
+        which needs tie-free scores where document ids are unknown); see
+        :func:`~sklearn_ndcg.ndcg_score`.
+    qid : array-like of shape (n_samples,), default=None
+        Query id of each document, for 1-D (long format) input, where it is required:
+        without it, 1-D input raises a ValueError rather than score all rows as one query
+        (give a single query as one 2-D row). Ids may be of any sortable type, in any order,
+        and queries of any length.
+    sample_weight : array-like, default=None
+        Weight of each query in the mean: one per row for 2-D input; for long format one per
+        document, equal within a query. Returned as ``weight``.
+    zero_division : {0.0, 1.0, np.nan}, default=0.0
+        NDCG of a query whose ideal DCG is not positive (no relevant document): 0.0 as in
+        scikit-learn, 1.0 as in LightGBM and XGBoost, or ``np.nan`` to leave such queries
+        out of the mean; see :func:`~sklearn_ndcg.ndcg_score`. Ignored for DCG.
+    log_base : float > 1, default=None
+        The keyword of scikit-learn: the discount is ``1 / log_base(r + 1)``. Only with
+        ``discount="log2"``; None means base 2. NDCG does not depend on it.
+    normalize : {"ideal", "minmax"}, default="ideal"
+        What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
+        NDCG), or the range between the worst and the ideal DCG ("minmax"); see
+        :func:`~sklearn_ndcg.ndcg_score`. Ignored for DCG.
+    document_weight : array-like of the shape of y_true, default=None
+        A weight per document that multiplies its gain in the DCG (not in the ideal DCG),
+        e.g. an inverse propensity for unbiased (IPS) DCG; see
+        :func:`~sklearn_ndcg.ndcg_score`.
+    pool : JudgmentPool, default=None
+        Every judged document of each query (the qrels): the ideal DCG comes from the pool
+        instead of the ranked documents, so relevant documents the system missed count
+        against it. Needs long-format input; see :func:`~sklearn_ndcg.ndcg_score` and
+        :class:`~sklearn_ndcg.JudgmentPool`.
+    unjudged : {"zero", "drop"}, default="zero"
+        With ``pool`` only (refused without one): unjudged ranked documents gain 0 ("zero"),
+        or are removed from the ranking ("drop", trec_eval's ``-J``).
+    missing_queries : {"drop", "zero"}, default="drop"
+        With ``pool`` only (refused without one): queries of the pool that the ranking lacks
+        are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
+        ``-c``).
+    replace_undefined_by : {0.0, 1.0, np.nan}, default=None
+        Another name for ``zero_division`` (the one scikit-learn is adopting), with the same
+        values; give one of the two, not both. None means ``zero_division`` decides; see
+        :func:`~sklearn_ndcg.ndcg_score`.
+    bounds : bool, default=False
+        With ``pool`` (and NDCG): also return, per query, ``judged`` (the judged documents
+        in the top ``k`` over ``k``, or over the number ranked if fewer: ir_measures'
+        ``Judged@k``) and ``lower`` and ``upper``, the smallest and largest NDCG over
+        every assignment of ``levels`` to the unjudged ranked documents, the ideal DCG
+        changing with each assignment.
+        Needs ``unjudged="zero"``, ``normalize="ideal"``, gains that are not negative
+        and ties "average", "first" or "docno". Read more in the :ref:`User Guide
+        <unjudged_bounds>`.
+    levels : array-like, default=None
+        With ``bounds=True``: the judgment scale, the levels an unjudged document may
+        take. None means the distinct labels of the pool.
+
+    Returns
+    -------
+    result : QueryScores or QueryBounds
+        Named tuple ``(qid, score, weight)`` of arrays of shape (n_queries,),
+        queries sorted by id; with ``bounds=True`` a :class:`QueryBounds`, which adds
+        ``judged``, ``lower`` and ``upper``.
+
+    See Also
+    --------
+    ndcg_score : The weighted mean of the per-query NDCG.
+    dcg_score : The weighted mean of the per-query DCG.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import query_scores
+    >>> result = query_scores([3, 2, 0, 1, 0], [0.9, 0.1, 0.5, 0.4, 0.3],
+    ...                       qid=["b", "b", "b", "a", "a"])
+    >>> result.qid.tolist()
+    ['a', 'b']
+    >>> result.score.round(4)
+    array([1.    , 0.9386])
+    """
+    zero_division = resolve_zero_division(zero_division, replace_undefined_by)
+    if bounds:
+        _check_bounds_request(
+            pool=pool,
+            metric=metric,
+            normalize=normalize,
+            unjudged=unjudged,
+            document_weight=document_weight,
+            ties=ties,
+            log_base=log_base,
+        )
+    elif levels is not None:
+        raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
+    options = ranking_options(
+        metric,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        zero_division=zero_division,
+        normalize=normalize,
+        log_base=log_base,
+        pool=pool,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+    )
+    if bounds:
+        return _bounded_query_scores(
+            y_true, y_score, options, qid=qid, sample_weight=sample_weight, levels=levels
+        )
+    ids, score, weight = per_query(
+        y_true,
+        y_score,
+        options,
+        qid=qid,
+        sample_weight=sample_weight,
+        document_weight=document_weight,
+    )
+    weight = np.ones(ids.shape[0]) if weight is None else weight
+    return QueryScores(ids, score, weight)

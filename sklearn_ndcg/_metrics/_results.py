@@ -1,0 +1,111 @@
+"""What query_scores returns: the per-query values, and with them the bounds."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._engine import weighted_mean
+
+
+class QueryScores(NamedTuple):
+    """Per-query values of a ranking metric, returned by :func:`query_scores`."""
+
+    qid: np.ndarray
+    score: np.ndarray
+    weight: np.ndarray
+
+    def to_frame(self):
+        """The per-query values as a pandas DataFrame.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            One row per query, with the columns ``qid``, ``score`` and
+            ``weight``; needs pandas.
+
+        Examples
+        --------
+        >>> from sklearn_ndcg import query_scores
+        >>> query_scores([1, 0, 0, 1], [2, 1, 2, 1], qid=[1, 1, 2, 2]).to_frame().round(4)
+           qid   score  weight
+        0    1  1.0000     1.0
+        1    2  0.6309     1.0
+        """
+        try:
+            import pandas as pd
+        except ImportError as error:
+            raise ImportError(
+                "QueryScores.to_frame needs pandas; install it (pip install pandas) "
+                "or use the arrays qid, score and weight."
+            ) from error
+        return pd.DataFrame({"qid": self.qid, "score": self.score, "weight": self.weight})
+
+
+# the fields' own docstrings (namedtuple gives them "Alias for field number 0")
+QueryScores.qid.__doc__ = "Query ids, sorted; ``arange(n_queries)`` for 2-D input."
+QueryScores.score.__doc__ = (
+    "The metric of each query; NaN where NDCG is undefined and ``zero_division=np.nan``."
+)
+QueryScores.weight.__doc__ = "Weight of each query (ones without ``sample_weight``)."
+
+
+class QueryBounds(NamedTuple):
+    """Per-query NDCG, Judged@k and the NDCG bounds, returned with ``bounds=True``.
+
+    Returned by :func:`query_scores` and :func:`evaluate_run`: the bounds are the
+    extremes of NDCG over every assignment of the judgment scale's levels to the
+    unjudged documents of the ranking.
+    """
+
+    qid: np.ndarray
+    score: np.ndarray
+    weight: np.ndarray
+    judged: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+
+    def mean(self) -> dict[str, float]:
+        """The weighted means of ``score``, ``judged``, ``lower`` and ``upper``.
+
+        Each query's unjudged documents take their levels independently of the other
+        queries', so the mean of the per-query bounds bounds the mean NDCG.
+
+        Returns
+        -------
+        means : dict
+            ``{"score": ..., "judged": ..., "lower": ..., "upper": ...}``; NaN values
+            are left out, as in :func:`ndcg_score`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_ndcg import JudgmentPool, query_scores
+        >>> pool = JudgmentPool(qid=[1, 1], y_true=[1, 0])
+        >>> y, s = [1, 0, np.nan], [3, 2, 1]  # the third document is unjudged
+        >>> result = query_scores(y, s, qid=[1, 1, 1], pool=pool, bounds=True)
+        >>> {name: round(value, 4) for name, value in result.mean().items()}
+        {'score': 1.0, 'judged': 0.6667, 'lower': 0.9197, 'upper': 1.0}
+
+        Labelled 0, the unjudged document leaves NDCG at 1; labelled 1, it adds
+        ``1 / log2(4) = 0.5`` to the DCG but ``1 / log2(3)`` to the ideal DCG:
+        ``1.5 / 1.6309 = 0.9197``.
+        """
+        return {
+            name: weighted_mean(getattr(self, name), self.weight)
+            for name in ("score", "judged", "lower", "upper")
+        }
+
+
+QueryBounds.qid.__doc__ = "Query ids, sorted."
+QueryBounds.score.__doc__ = "The NDCG of each query, unjudged documents gaining 0."
+QueryBounds.weight.__doc__ = "Weight of each query (ones without ``sample_weight``)."
+QueryBounds.judged.__doc__ = (
+    "Judged documents in the top ``k`` over ``k``, or over the number ranked if fewer "
+    "(ir_measures' ``Judged@k``); over all ranked documents without ``k``."
+)
+QueryBounds.lower.__doc__ = (
+    "The smallest NDCG over every assignment of the levels to the unjudged documents."
+)
+QueryBounds.upper.__doc__ = "The largest NDCG over those assignments."

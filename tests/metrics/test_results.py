@@ -1,0 +1,51 @@
+"""QueryScores and QueryBounds: the per-query results as a frame, and their means.
+
+Expected values come from hand arithmetic, shown in the comments.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from sklearn_ndcg import QueryBounds, query_scores
+
+
+def test_to_frame():
+    pd = pytest.importorskip("pandas")
+    result = query_scores([1, 0, 0, 1], [2, 1, 2, 1], qid=["b", "b", "a", "a"])
+    frame = result.to_frame()
+    assert isinstance(frame, pd.DataFrame)
+    assert frame.columns.tolist() == ["qid", "score", "weight"]
+    assert frame["qid"].tolist() == ["a", "b"]
+    # by hand: query a ranks its relevant document second, 1 / log2(3); b first, 1
+    np.testing.assert_allclose(frame["score"], [1 / np.log2(3), 1.0], rtol=1e-15)
+    assert frame["weight"].tolist() == [1.0, 1.0]
+
+
+def test_to_frame_without_pandas(monkeypatch):
+    import sys
+
+    result = query_scores([1, 0], [2, 1], qid=[1, 1])
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match="QueryScores.to_frame needs pandas"):
+        result.to_frame()
+
+
+def test_query_bounds_mean_is_weighted_and_skips_nan():
+    bounds = QueryBounds(
+        qid=np.array([1, 2, 3]),
+        score=np.array([1.0, 0.5, np.nan]),
+        weight=np.array([1.0, 3.0, 1.0]),
+        judged=np.array([1.0, 0.5, 0.0]),
+        lower=np.array([0.5, 0.25, np.nan]),
+        upper=np.array([1.0, 1.0, np.nan]),
+    )
+    means = bounds.mean()
+    # hand computation: weights 1 and 3 over the queries with a value (NaN left out)
+    assert means["score"] == pytest.approx((1.0 + 3 * 0.5) / 4)
+    assert means["lower"] == pytest.approx((0.5 + 3 * 0.25) / 4)
+    assert means["upper"] == pytest.approx(1.0)
+    # judged has no NaN: all three queries count
+    assert means["judged"] == pytest.approx((1.0 + 3 * 0.5 + 0.0) / 5)
+    assert not math.isnan(means["judged"])
