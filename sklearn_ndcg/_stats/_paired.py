@@ -342,15 +342,15 @@ def _paired_core(
         bootstrap_seed=bootstrap_seed,
         permutation_seed=permutation_seed,
     )
-    (low, high), boot = test.interval(x, settings)
+    low, high = test.interval(x, settings)
     if (d == 0).all():
         statistic, pvalue = 0.0, 1.0
     else:
-        statistic, pvalue = test.test(x, boot, settings)
+        statistic, pvalue = test.test(x, settings)
     equivalence = None
     verdict = None
     if margin is not None:
-        equivalence = test.equivalence_interval(x, boot, equivalence_alpha, settings)
+        equivalence = test.equivalence_interval(x, equivalence_alpha)
         verdict = _table.verdict(x.mean, pvalue, alpha, equivalence, margin)
     return PairedTestResult(
         method=method,
