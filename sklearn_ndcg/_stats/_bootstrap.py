@@ -132,7 +132,10 @@ def bootstrap_ci(
 
     Queries are resampled with replacement (:func:`scipy.stats.bootstrap`):
     the interval says how much the mean NDCG could move on another sample of
-    queries like these.
+    queries like these. Below 25 queries the bootstrap intervals cover less
+    than their level (a 95 % BCa interval of realistic NDCG covers 0.68 at 3
+    queries and 0.85 at 5), so there the interval is Student's t interval of
+    the mean, with a warning.
 
     Read more in the :ref:`User Guide <statistics>`.
 
@@ -152,6 +155,11 @@ def bootstrap_ci(
 
         - "BCa": bias-corrected and accelerated. Where it is undefined (e.g.
           all values equal) the percentile interval is returned.
+
+        On fewer than 25 queries (of the data, or of a stratum in
+        ``by_stratum``), each method gives way to Student's t interval of the
+        mean, ``mean +- t * sd / sqrt(n)`` (weighted: the weighted standard
+        error), with a ``UserWarning`` that starts "too few queries".
         - "percentile": quantiles of the bootstrap distribution.
         - "basic": the percentile interval reflected about the mean.
     strata : array-like of shape (n_queries,) or dict, default=None
@@ -178,20 +186,20 @@ def bootstrap_ci(
     Examples
     --------
     >>> from sklearn_ndcg import bootstrap_ci
-    >>> values = [1.0, 1.0, 0.5, 1.0, 0.0, 1.0, 0.75, 1.0]
+    >>> values = [1.0, 1.0, 0.5, 1.0] * 7 + [0.0, 1.0, 0.75, 1.0] * 7
     >>> result = bootstrap_ci(values, random_state=0)
     >>> result.mean, result.n_queries
-    (0.78125, 8)
+    (0.78125, 56)
     >>> low, high = result.confidence_interval
     >>> bool(low < result.mean < high)
     True
-    >>> bootstrap_ci(values, method="percentile", random_state=0).confidence_interval
-    (0.53125, 0.96875)
+    >>> [round(x, 4) for x in bootstrap_ci(values, method="percentile", random_state=0)[1]]
+    [0.6875, 0.8661]
 
-    With strata, each stratum's mean is reported too: here the last four
-    queries (a "tail") have a lower mean NDCG than the first four.
+    With strata, each stratum's mean is reported too: here the last 28
+    queries (a "tail") have a lower mean NDCG than the first 28.
 
-    >>> result = bootstrap_ci(values, strata=["head"] * 4 + ["tail"] * 4, random_state=0)
+    >>> result = bootstrap_ci(values, strata=["head"] * 28 + ["tail"] * 28, random_state=0)
     >>> {label: r.mean for label, r in result.by_stratum.items()}
     {'head': 0.875, 'tail': 0.6875}
     """

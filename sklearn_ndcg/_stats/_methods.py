@@ -186,22 +186,26 @@ class _Method:
             )
         return t_interval(x, settings.confidence_level)
 
-    def equivalence_interval(self, x: Differences, alpha: float) -> tuple[float, float]:
+    def equivalence_interval(
+        self, x: Differences, alpha: float, margin: float
+    ) -> tuple[float, float]:
         """The ``1 - 2 alpha`` Student's t interval of the mean difference (TOST).
 
-        ``(-inf, inf)``, with a warning, below :data:`MIN_EQUIVALENCE_QUERIES` queries:
-        too few to show a difference within a margin.
+        Below :data:`MIN_EQUIVALENCE_QUERIES` queries an interval inside the margin
+        becomes ``(-inf, inf)``, with a warning: too few queries to show a difference
+        within a margin.
         """
-        if x.n < MIN_EQUIVALENCE_QUERIES:
+        low, high = t_interval(x, 1 - 2 * alpha)
+        if x.n < MIN_EQUIVALENCE_QUERIES and -margin < low and high < margin:
             few_queries_warning(
                 f"{x.n} queries cannot show {x.names[0]} and {x.names[1]} equivalent: the "
-                f"two one-sided tests say 'equivalent' of a difference on the margin more "
+                "two one-sided tests say 'equivalent' of a difference on the margin more "
                 f"often than alpha below {MIN_EQUIVALENCE_QUERIES} queries when the "
                 "differences are heavy-tailed (as between near-identical models); the "
                 "equivalence interval is (-inf, inf) and the verdict cannot be 'equivalent'."
             )
             return -np.inf, np.inf
-        return t_interval(x, 1 - 2 * alpha)
+        return low, high
 
 
 class Randomization(_Method):
