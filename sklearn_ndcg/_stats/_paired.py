@@ -161,8 +161,8 @@ def paired_test(
         The bootstrap (the interval from 25 queries on, and
         ``method="bootstrap"`` from 40) then resamples queries within each
         stratum, keeping its size, and gives the percentile interval; the
-        sign flips of the randomization test are already independent per query, and the t and Wilcoxon tests are
-        unchanged. The result's ``by_stratum`` holds the same test on each
+        sign flips of the randomization test are already independent per
+        query, and the t and Wilcoxon tests are unchanged. The result's ``by_stratum`` holds the same test on each
         stratum alone (each needs at least 2 queries): an overall win can
         hide a loss on a stratum.
     random_state : int, numpy.random.Generator or None, default=None
