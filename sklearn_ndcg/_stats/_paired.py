@@ -162,9 +162,9 @@ def paired_test(
         ``method="bootstrap"`` from 40) then resamples queries within each
         stratum, keeping its size, and gives the percentile interval; the
         sign flips of the randomization test are already independent per
-        query, and the t and Wilcoxon tests are unchanged. The result's ``by_stratum`` holds the same test on each
-        stratum alone (each needs at least 2 queries): an overall win can
-        hide a loss on a stratum.
+        query, and the t and Wilcoxon tests are unchanged. The result's
+        ``by_stratum`` holds the same test on each stratum alone (each needs
+        at least 2 queries): an overall win can hide a loss on a stratum.
     random_state : int, numpy.random.Generator or None, default=None
         Seeds the resampling, for reproducible results.
 
