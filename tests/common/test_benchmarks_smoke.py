@@ -113,3 +113,23 @@ def test_bench_trec_smoke():
     if extra:
         assert "| trec_eval (C) | " in result.stdout
         assert "byte-identical to trec_eval's: True" in result.stdout
+
+
+@pytest.mark.slow
+def test_bench_calibration_smoke():
+    # this checkout's package, not an installed one: the bounds are about this code
+    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_calibration.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    for scenario in ("light", "heavy"):
+        assert f"## {scenario}-tailed differences" in result.stdout
+    for method in ("randomization", "t", "wilcoxon", "bootstrap"):
+        assert f"| {method} | 30 |" in result.stdout
+    assert "| 10 |" in result.stdout.split("required_queries planned")[1]
+    assert "CALIBRATION CHECK FAILED" not in result.stdout

@@ -27,26 +27,27 @@ def test_bootstrap_ci_coverage():
 
 
 def test_bootstrap_ci_values():
-    values = np.array([0.2, 0.9, np.nan, 0.4, 1.0, 0.7, 0.0, 0.55])
+    # 28 queries that are not NaN: enough for the bootstrap (below 25, the t interval)
+    values = np.tile([0.2, 0.9, np.nan, 0.4, 1.0, 0.7, 0.0, 0.55], 4)
     result = bootstrap_ci(values, random_state=0)
     kept = values[~np.isnan(values)]
     assert isinstance(result, BootstrapResult)
     assert result.mean == pytest.approx(kept.mean())
-    assert result.n_queries == 7
+    assert result.n_queries == 28
     low, high = result.confidence_interval
     assert low < result.mean < high
     # theory: the bootstrap standard error of a mean estimates the plug-in
     # sd (ddof=0) / sqrt(n), within Monte Carlo error of 9999 resamples
-    assert result.standard_error == pytest.approx(kept.std() / np.sqrt(7), rel=0.05)
+    assert result.standard_error == pytest.approx(kept.std() / np.sqrt(28), rel=0.05)
     # normal theory: a 95% interval spans about 2 * 1.96 standard errors (loosely:
-    # 7 values, and BCa is not symmetric)
+    # 28 values, and BCa is not symmetric)
     assert high - low == pytest.approx(2 * 1.96 * result.standard_error, rel=0.3)
 
 
 @pytest.mark.parametrize("method", ["percentile", "basic", "BCa"])
 def test_bootstrap_ci_methods_and_constant_values(method):
     # all values equal: every interval is the value itself (BCa falls back to percentile)
-    result = bootstrap_ci([0.5, 0.5, 0.5, 0.5], method=method, random_state=0)
+    result = bootstrap_ci([0.5] * 25, method=method, random_state=0)
     assert result.mean == 0.5
     assert result.confidence_interval == pytest.approx((0.5, 0.5))
 
@@ -64,12 +65,13 @@ def test_weighted_bootstrap_mean_equals_np_average():
     assert low < result.mean < high
 
     other = rng.uniform(size=30)
-    test = paired_test(
-        _scores(score, np.arange(30), weight),
-        _scores(other, np.arange(30), weight),
-        method="bootstrap",
-        random_state=0,
-    )
+    with pytest.warns(UserWarning, match="too few queries: the bootstrap test"):
+        test = paired_test(
+            _scores(score, np.arange(30), weight),
+            _scores(other, np.arange(30), weight),
+            method="bootstrap",
+            random_state=0,
+        )
     d = (score - other)[keep]
     assert test.mean_difference == pytest.approx(np.average(d, weights=weight[keep]))
     assert test.statistic == test.mean_difference

@@ -80,6 +80,7 @@ def test_compare_models_query_scores():
 # --- reproducibility --------------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore:too few queries:UserWarning")  # margin on 20 queries
 def test_baseline_is_the_deprecated_spelling_of_reference():
     scores = _models()
     new = compare_models(scores, reference="worse", n_resamples=99, margin=0.01, random_state=0)

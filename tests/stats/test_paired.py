@@ -66,6 +66,7 @@ def test_non_uniform_weights_need_the_bootstrap(method):
 # --- multiple comparisons ---------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore:too few queries:UserWarning")  # bootstrap: < 40 queries
 @pytest.mark.parametrize("method", ["randomization", "bootstrap"])
 def test_random_state(method):
     a, b = _pair(6, 30, shift=1)  # 2**30 sign flips: a sampled p-value

@@ -110,8 +110,9 @@ def test_exact_randomization_equals_enumeration_on_random_small_cases(seed):
 
 
 def test_bootstrap_on_two_queries_is_floored_and_warns():
-    # the issue's case: 2 queries gave p = 0.0001; exact sign flips give 0.5
-    with pytest.warns(UserWarning, match=r"on 2 queries, below 0.5.*raised to 0.5"):
+    # the issue's case: 2 queries gave p = 0.0001; exact sign flips give 0.5 (below 40
+    # queries the bootstrap test gives way to the randomization test, issue 34)
+    with pytest.warns(UserWarning, match=r"too few queries: the bootstrap test .*\(2 here\)"):
         result = paired_test([0.9, 0.8], [0.5, 0.3], method="bootstrap", random_state=0)
     assert result.pvalue == 0.5
     with warnings.catch_warnings():
@@ -121,7 +122,7 @@ def test_bootstrap_on_two_queries_is_floored_and_warns():
 
 def test_compare_models_bootstrap_on_three_queries_is_not_significant():
     scores = {"a": [0.9, 0.8, 0.85], "b": [0.5, 0.3, 0.4], "c": [0.6, 0.5, 0.55]}
-    with pytest.warns(UserWarning, match="smallest p-value"):
+    with pytest.warns(UserWarning, match="too few queries: the bootstrap test"):
         comparison = compare_models(scores, method="bootstrap", random_state=0)
     table = comparison.to_dict()
     # 3 queries: the smallest two-sided sign-flip p-value is 2 / 8; Holm over 2: 0.5

@@ -8,6 +8,7 @@ from _stats_data import scores as _scores
 from sklearn_ndcg._stats._paired import paired_test
 
 
+@pytest.mark.filterwarnings("ignore:too few queries:UserWarning")  # bootstrap: < 40 queries
 @pytest.mark.parametrize("method", ["randomization", "t", "wilcoxon", "bootstrap"])
 def test_query_scores_are_aligned_by_qid(method):
     a, b = _pair(3, 12)
@@ -32,6 +33,7 @@ def test_query_scores_with_different_ids_raise():
         paired_test(_scores(a, [0, 1, 2, 3]), b)
 
 
+@pytest.mark.filterwarnings("ignore:too few queries:UserWarning")  # bootstrap: < 40 queries
 @pytest.mark.parametrize("method", ["randomization", "t", "wilcoxon", "bootstrap"])
 def test_nan_pairs_are_dropped(method):
     a, b = _pair(4, 10)
