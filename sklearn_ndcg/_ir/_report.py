@@ -53,19 +53,6 @@ def _top_of_each_query(qid_code: np.ndarray, score: np.ndarray, n: int) -> np.nd
     return keep
 
 
-def _top_of_each_query(qid_code: np.ndarray, score: np.ndarray, n: int) -> np.ndarray:
-    """Mask of the first ``n`` documents of each query by decreasing (tie-free) score."""
-    order = np.lexsort((-score, qid_code))
-    grouped = qid_code[order]
-    rows = np.arange(order.shape[0])
-    starts = np.ones(order.shape[0], dtype=bool)
-    starts[1:] = grouped[1:] != grouped[:-1]
-    position = rows - np.maximum.accumulate(np.where(starts, rows, 0))
-    keep = np.empty(order.shape[0], dtype=bool)
-    keep[order] = position < n
-    return keep
-
-
 def trec_eval_scores(
     qrels: TrecQrels,
     run: TrecRun,
