@@ -10,6 +10,8 @@ import numpy as np
 from ._discount import discount_weights
 from ._gain import compute_gain
 from ._pool import PoolStaged, query_of_row
+from ._ranking_options import DOCNO_TIES
+from ._ties import refuse_ties_without_docno
 
 
 class PoolBounds(NamedTuple):
@@ -64,6 +66,31 @@ def _effective_discounts(staged, code, discount, ties, k):
     out_discount, out_top = np.empty(n), np.empty(n)
     out_discount[order], out_top[order] = effective, in_top
     return out_discount, out_top
+
+
+def _refuse_unjudged_tied_with_judged(staged, code, judged, k) -> None:
+    """``ties="docno"`` without document ids: refuse a tie group that reaches the top
+    ``k`` and holds judged and unjudged documents, whose order (unknown without the ids)
+    changes Judged@k and the bounds (the unjudged documents may take other levels than
+    the judged ones; a tie of different judged labels is refused by the sums)."""
+    scored = np.flatnonzero(code >= 0)
+    order = scored[np.lexsort((-staged.score[scored], code[scored]))]
+    sorted_code, sorted_score = code[order], staged.score[order]
+    n = order.shape[0]
+    if n == 0:
+        return
+    new_query = np.ones(n, dtype=bool)
+    new_query[1:] = sorted_code[1:] != sorted_code[:-1]
+    new_group = new_query.copy()
+    new_group[1:] |= sorted_score[1:] != sorted_score[:-1]
+    starts = np.flatnonzero(new_query)
+    position = np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))
+    group = np.flatnonzero(new_group)
+    n_judged = np.add.reduceat(judged[order].astype(np.intp), group)
+    size = np.diff(np.append(group, n))
+    reaches_top = position[group] < (n if k is None else k)  # its first member ranks
+    if (reaches_top & (n_judged > 0) & (n_judged < size)).any():
+        refuse_ties_without_docno()
 
 
 def _multisets(size: int, n_levels: int) -> np.ndarray:
@@ -129,6 +156,8 @@ def pool_bounds(
                 f"bounds=True needs gains that are not negative; the gain of some {what} "
                 "label is negative (pass gain=positive_part_gain for TREC levels)."
             )
+    if ties == DOCNO_TIES:
+        _refuse_unjudged_tied_with_judged(staged, code, judged, k)
     scored = code >= 0
     effective, in_top = _effective_discounts(staged, code, discount, ties, k)
     counted = scored & judged
@@ -204,6 +233,11 @@ def pool_bounds(
                 with np.errstate(invalid="ignore", divide="ignore"):
                     positive = np.where(ideal > 0, ideal, 1.0)
                     extremes.append(np.where(ideal > 0, dcg / positive, zero_division))
+            # no positive ideal with the rest at the lowest level: every gain is 0, the
+            # DCG too; a document beyond the cutoff at a positive level defines NDCG, 0
+            # (what zero_division=nan leaves as the only defined value)
+            defined = (rest[queries] > 0) & (level_sorted[0] > 0)
+            extremes[0] = np.fmax(extremes[0], np.where(defined, 0.0, np.nan)[:, None])
             upper[queries] = np.fmax.reduce(extremes[0], axis=1)
             lower[queries] = np.fmin.reduce(extremes[1], axis=1)
     return PoolBounds(judged_at_k, lower, upper)

@@ -83,13 +83,19 @@ def _refuse_ties_without_docno(tied, top_gain, score, gain, sizes, k: int, top_s
             low = np.where(member, gain[cut], np.inf).min(axis=1)
             differ = (high != low).any()
     if differ:
-        raise ValueError(
-            "ties='docno' (trec_eval's order of tied scores by decreasing document id) "
-            "needs document ids, which this function does not have, and y_score has tied "
-            "documents of different labels. Use evaluate_run or the trec-eval command "
-            "(they know the ids), or break the ties by document id first (see the user "
-            "guide on judgment pools) and pass ties='first'."
-        )
+        refuse_ties_without_docno()
+
+
+def refuse_ties_without_docno() -> None:
+    """The refusal of tied documents of different labels under ``ties="docno"``, where
+    the document ids that would order them are unknown."""
+    raise ValueError(
+        "ties='docno' (trec_eval's order of tied scores by decreasing document id) "
+        "needs document ids, which this function does not have, and y_score has tied "
+        "documents of different labels. Use evaluate_run or the trec-eval command "
+        "(they know the ids), or break the ties by document id first (see the user "
+        "guide on judgment pools) and pass ties='first'."
+    )
 
 
 def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> np.ndarray:

@@ -490,7 +490,7 @@ def evaluate_run(
     _warn_nothing_matches(joined, run_types, qrels_types)
     unjudged = _resolve_judged_only(unjudged, judged_only)
     label = joined.label
-    if unjudged == "drop":  # trec_eval's -J: a negative level is pooled, not judged
+    if unjudged == "drop" or bounds:  # a negative level is pooled, not judged (-J, -B)
         label = np.where(label < 0, np.nan, label)
     run_qid = joined.run_qid
     if ties == "docno":

@@ -143,9 +143,13 @@ def test_judged_at_k_equals_ir_measures():
         np.array([getattr(r, name) for r in rows], dtype=dtype)
         for name, dtype in (("query_id", object), ("doc_id", object), (field, float))
     )
+    # a negative level is in the pool but not judged (trec_eval's reading, that of -J and
+    # of -B); ir_measures counts every qrels entry as judged: it gets the judged ones
+    judgments = [qrel for qrel in qrels if qrel.relevance >= 0]
     for k in (1, 5, 10, 20):
         expected = {
-            m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.Judged @ k], qrels, run)
+            m.query_id: m.value
+            for m in ir_measures.iter_calc([ir_measures.Judged @ k], judgments, run)
         }
         got = evaluate_run(
             as_tuple(run, "score"),
@@ -154,8 +158,10 @@ def test_judged_at_k_equals_ir_measures():
             bounds=True,
             **CONVENTIONS["trec_eval"],
         ).per_query
-        assert sorted(expected) == got.qid.tolist()
-        want = [expected[q] for q in got.qid]
+        # a query of negative levels only is not in ir_measures' judgments: Judged@k 0
+        unjudged_only = {q.query_id for q in qrels} - {q.query_id for q in judgments}
+        assert sorted([*expected, *unjudged_only]) == got.qid.tolist()
+        want = [expected.get(q, 0.0) for q in got.qid]
         np.testing.assert_allclose(got.judged, want, rtol=0, atol=1e-12)
 
 
