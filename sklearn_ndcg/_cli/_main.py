@@ -126,10 +126,11 @@ Where this command differs from trec_eval:
   - Only -q, -c, -J, -M, -l and -m are known; -l has no effect on these
     measures. Errors exit with status 2.
   - -B is this command's own: after each measure M it prints M@judged,
-    M@lower and M@upper (the levels of the qrels assigned to the unjudged
-    documents, the ideal DCG changing with them); '@' is in no trec_eval
-    measure name. It cannot be combined with -J, which removes the unjudged
-    documents.
+    M@lower and M@upper (0 and the levels of the qrels that are not negative
+    assigned to the unjudged documents, the ideal DCG changing with them; a
+    document with a negative level is unjudged, as in evaluate_run); '@' is
+    in no trec_eval measure name. It cannot be combined with -J, which removes
+    the unjudged documents.
 """
 
 
@@ -178,8 +179,9 @@ def _add_trec_eval(commands) -> None:
         help=(
             "also print, after each measure M, M@judged (judged documents in the top k "
             "over k, or over the number ranked if fewer) and M@lower and M@upper (its "
-            "extremes over every level the unjudged documents could have); not a "
-            "trec_eval option"
+            "extremes over every level the unjudged documents could have: 0 and the "
+            "qrels' levels that are not negative; a negative level is unjudged, as in "
+            "evaluate_run); not a trec_eval option"
         ),
     )
     trec.add_argument(

@@ -141,6 +141,13 @@ def pool_bounds(
     lower one (gains are not negative). Enumerating the multisets of the unjudged
     documents within the cutoff is exact, one vectorised pass per number of such
     documents (not per query).
+
+    An assignment without a positive ideal DCG scores ``zero_division``; NaN leaves
+    it out of the extremes (NaN for both when every assignment is undefined). Such an
+    assignment has every gain 0, the DCG too, so raising an unjudged document beyond
+    the cutoff to a positive level defines NDCG at 0: the upper bound is then at
+    least 0. ``ties="docno"`` refuses a tie group within the cutoff holding judged
+    and unjudged documents, whose order (by document id) is unknown here.
     """
     ranked_index, pooled_index = _result_index(staged)
     n_result = staged.ids.shape[0]

@@ -405,10 +405,13 @@ def evaluate_run(
         ``lower`` and ``upper``, the smallest and largest NDCG over every assignment of
         ``levels`` to the unjudged ranked documents (see :func:`query_scores`);
         ``per_query`` is then a :class:`QueryBounds`, whose ``mean()`` gives the means.
-        Read more in the :ref:`User Guide <unjudged_bounds>`.
+        A document the qrels list with a negative level is in the pool but not judged
+        (trec_eval's reading, as with ``unjudged="drop"``): unjudged, as in the
+        ``trec-eval -B`` command. Read more in the :ref:`User Guide <unjudged_bounds>`.
     levels : array-like, default=None
         With ``bounds=True``: the judgment scale, the levels an unjudged document may
-        take. None means the distinct levels of the qrels.
+        take. None means 0 and the distinct levels of the qrels that are not negative
+        (an unjudged document can always be non-relevant).
 
     Returns
     -------

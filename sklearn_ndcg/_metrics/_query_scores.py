@@ -195,13 +195,18 @@ def query_scores(
         in the top ``k`` over ``k``, or over the number ranked if fewer: ir_measures'
         ``Judged@k``) and ``lower`` and ``upper``, the smallest and largest NDCG over
         every assignment of ``levels`` to the unjudged ranked documents, the ideal DCG
-        changing with each assignment.
+        changing with each assignment. With ``zero_division=np.nan`` an assignment
+        that leaves no positive ideal DCG is left out of the extremes, and both are NaN
+        when no assignment has one. ``ties="docno"`` refuses an unjudged document
+        tied with a judged one within the cutoff (their order, by document id, is
+        unknown here).
         Needs ``unjudged="zero"``, ``normalize="ideal"``, gains that are not negative
         and ties "average", "first" or "docno". Read more in the :ref:`User Guide
         <unjudged_bounds>`.
     levels : array-like, default=None
         With ``bounds=True``: the judgment scale, the levels an unjudged document may
-        take. None means the distinct labels of the pool.
+        take. None means 0 and the distinct labels of the pool that are not negative
+        (an unjudged document can always be non-relevant).
 
     Returns
     -------
