@@ -4,8 +4,8 @@ One place for what ``k``, ``gain``, ``discount``, ``ties``, ``zero_division`` (a
 ``replace_undefined_by``), ``normalize``, ``qid``, ``sample_weight``,
 ``document_weight``, ``log_base``, ``pool``, ``unjudged`` and ``missing_queries`` accept,
 their defaults, how aliases resolve (``ignore_ties`` -> ``ties``, ``replace_undefined_by``
--> ``zero_division``), the one check of a list of cutoffs, the default levels of the bounds
-(:func:`default_levels`), and :func:`ranking_options`,
+-> ``zero_division``), the one check of a list of cutoffs, and
+:func:`ranking_options`,
 which resolves a public function's keywords once into the engine's immutable
 ``RankingOptions`` (whose class attributes are the lists of allowed values: tie rules,
 gains, discounts, unjudged and missing-query policies; the constraints here derive
@@ -113,29 +113,6 @@ def resolve_zero_division(zero_division: float, replace_undefined_by: float | No
             "one of the two."
         )
     return replace_undefined_by
-
-
-def default_levels(pool_levels: np.ndarray) -> np.ndarray:
-    """The levels an unjudged document may take when ``levels`` is not given: 0 and
-    the distinct levels of the pool that are not negative.
-
-    Level 0 is always in: an unjudged document can always be non-relevant, also where
-    the qrels list relevant documents only (MS MARCO). A negative level marks a
-    document in the pool but not judged (trec_eval's reading, that of ``-J``): it is
-    no level an unjudged document takes.
-
-    Parameters
-    ----------
-    pool_levels : ndarray
-        The levels of the pool (the qrels).
-
-    Returns
-    -------
-    ndarray
-        The sorted distinct levels.
-    """
-    pool_levels = np.asarray(pool_levels, dtype=np.float64)
-    return np.unique(np.append(pool_levels[pool_levels >= 0], 0.0))
 
 
 def check_pool_options(pool: JudgmentPool | None, unjudged: str, missing_queries: str) -> None:

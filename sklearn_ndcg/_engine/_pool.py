@@ -81,6 +81,23 @@ class JudgmentPool:
         self.qid = _read_only(qid)
         self.y_true = _read_only(y_true)
 
+    def default_levels(self) -> np.ndarray:
+        """The levels an unjudged document may take, by default: 0 and the pool's own.
+
+        The distinct levels of the pool that are not negative, and 0. Level 0 is always
+        in: an unjudged document can always be non-relevant, also where the qrels list
+        relevant documents only (MS MARCO). A negative level marks a document in the pool
+        but not judged (trec_eval's reading, that of ``-J``): it is no level an unjudged
+        document takes.
+
+        Returns
+        -------
+        ndarray
+            The sorted distinct levels.
+        """
+        levels = np.asarray(self.y_true, dtype=np.float64)
+        return np.unique(np.append(levels[levels >= 0], 0.0))
+
     def __repr__(self) -> str:
         n_queries = np.unique(self.qid).shape[0]
         return f"JudgmentPool(n_queries={n_queries}, n_judgments={self.y_true.shape[0]})"

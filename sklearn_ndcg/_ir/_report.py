@@ -20,7 +20,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .._engine import JudgmentPool, RankingOptions, stage
-from .._options import default_levels
 from ._join import (
     id_bytes,
     id_runs,
@@ -102,7 +101,7 @@ def trec_eval_scores(
         missing_queries="zero" if complete else "drop",
     )
     staged = stage(judged, score, options, qid=qid)
-    bound_levels = default_levels(level) if bounds else None
+    bound_levels = options.pool.default_levels() if bounds else None
     columns = []
     for request in measures:
         columns.extend(request.measure.columns(staged, options, request.params, bound_levels))

@@ -21,7 +21,6 @@ from .._options import (
     POOL,
     REPLACE_UNDEFINED,
     ZERO_DIVISION,
-    default_levels,
     ranking_options,
     resolve_zero_division,
 )
@@ -59,7 +58,7 @@ def _bounded_query_scores(y_true, y_score, options: RankingOptions, *, qid, samp
     staged = stage(
         y_true, y_score, options.replace(unjudged="zero"), qid=qid, sample_weight=sample_weight
     )
-    levels = default_levels(options.pool.y_true) if levels is None else levels
+    levels = options.pool.default_levels() if levels is None else levels
     result = query_values(staged, options, levels=levels)
     weight = np.ones(result.ids.shape[0]) if result.weight is None else result.weight
     return QueryBounds(result.ids, result.values, weight, *result.bounds)
