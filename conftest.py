@@ -2,11 +2,11 @@
 
 ``docs/`` is collected for its ``.rst`` pages only: not the Sphinx
 configuration, the layout script, the gallery scripts (Sphinx runs those) or
-build output. The
-docstring examples of ``sklearn_ndcg.dask`` and the Dask page need the
-optional ``dask`` extra; without it they are not collected, as the tests in
-``tests/test_dask.py`` skip themselves. ``sklearn_ndcg/_spark/_ml.py`` defines
-its classes with pyspark's, so it is not collected without the ``spark`` extra.
+build output. The docstring examples of ``sklearn_ndcg.dask`` (written in
+``_dask/``) and the Dask page need the optional ``dask`` extra; without it they
+are not collected, as the tests in ``tests/dask/`` skip themselves.
+``sklearn_ndcg/_spark/_ml.py`` defines its classes with pyspark's, so it is not
+collected without the ``spark`` extra.
 """
 
 import importlib.util
@@ -19,6 +19,6 @@ collect_ignore_glob = [
     "docs/sg_execution_times.rst",
 ]
 if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
-    collect_ignore += ["sklearn_ndcg/dask.py", "docs/dask.rst"]
+    collect_ignore += ["sklearn_ndcg/dask.py", "sklearn_ndcg/_dask", "docs/dask.rst"]
 if importlib.util.find_spec("pyspark") is None:
     collect_ignore += ["sklearn_ndcg/_spark/_ml.py"]

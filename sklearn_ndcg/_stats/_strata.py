@@ -71,11 +71,13 @@ def _is_missing(label) -> bool:
 
 
 def _missing(labels: np.ndarray) -> np.ndarray:
-    """Where ``labels`` (an object array) holds None or a value unequal to itself (NaN)."""
-    try:
-        return np.asarray(labels != labels, dtype=bool) | np.equal(labels, None)
-    except (TypeError, ValueError):  # pandas.NA compares to NA, which is no truth value
-        return np.fromiter(map(_is_missing, labels.tolist()), dtype=bool, count=labels.size)
+    """Where ``labels`` holds None or a value unequal to itself (NaN, NaT, pandas' NA)."""
+    if labels.dtype.kind in "fcmM":
+        return np.asarray(labels != labels, dtype=bool)
+    if labels.dtype.kind != "O":  # integers, booleans, strings: never missing
+        return np.zeros(labels.shape, dtype=bool)
+    # one label at a time: numpy < 1.25 warns where an object array's comparison fails
+    return np.fromiter(map(_is_missing, labels.tolist()), dtype=bool, count=labels.size)
 
 
 def _check_labels(labels: np.ndarray, ids: np.ndarray | None) -> None:
