@@ -18,7 +18,16 @@ collect_ignore_glob = [
     "docs/generated/*",
     "docs/sg_execution_times.rst",
 ]
-if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
+
+
+def _installed(name: str) -> bool:
+    """Whether package ``name`` is installed: not the namespace package that a folder of
+    ``tests/`` (on sys.path, see pyproject) makes of its name, as ``tests/dask/`` does."""
+    spec = importlib.util.find_spec(name)
+    return spec is not None and spec.origin is not None
+
+
+if not (_installed("dask") and _installed("distributed")):
     collect_ignore += ["sklearn_ndcg/dask.py", "sklearn_ndcg/_dask", "docs/dask.rst"]
 if importlib.util.find_spec("pyspark") is None:
     collect_ignore += ["sklearn_ndcg/_spark/_ml.py"]
