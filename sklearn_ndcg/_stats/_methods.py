@@ -237,8 +237,16 @@ class Wilcoxon(_Method):
     """Wilcoxon's signed-rank test."""
 
     def test(self, x: Differences, settings: Resampling) -> tuple[float, float]:
-        """``(statistic, pvalue)`` of :func:`scipy.stats.wilcoxon`."""
-        return stats.wilcoxon(x.d, alternative=settings.alternative)[:2]
+        """``(statistic, pvalue)`` of :func:`scipy.stats.wilcoxon`.
+
+        With zero differences on few queries scipy takes the normal approximation;
+        scipy < 1.11 warns as it does so (and that the sample is small for it), the newer
+        ones do it silently: not warned.
+        """
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Exact p-value calculation does not work")
+            warnings.filterwarnings("ignore", message="Sample size too small for normal")
+            return stats.wilcoxon(x.d, alternative=settings.alternative)[:2]
 
 
 class BootstrapTest(_Method):
