@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 from ._aggregate import QueryDCG, check_overflow, dcg_at_cutoffs, dcg_by_query
 from ._discount import discount_weights
 from ._gain import compute_gain
+from ._pool_strata import check_strata
 from ._queries import Queries, group_queries, query_weights
 from ._validation import as_float_array, check_qid, check_ranking_input
 
@@ -45,6 +46,15 @@ class JudgmentPool:
     y_true : array-like of shape (n_judgments,)
         Its relevance label (graded or binary; negative labels mean judged
         non-relevant where the gain allows them, e.g. with ``positive_part_gain``).
+    stratum : array-like of shape (n_judgments,), default=None
+        For a pool judged by stratified sampling (TREC's sampled pools, read by
+        :func:`read_sampled_qrels`): the stratum of each pooled document, compared
+        as strings; a missing value (None, NaN) puts the document outside the
+        pool. Only :func:`evaluate_run` with ``metric="infNDCG"`` reads it.
+    sampled : array-like of bool of shape (n_judgments,), default=None
+        Which pooled documents were sampled and judged; None means those whose
+        level is not negative (``sample_eval.pl``'s ``-1``: pooled, not sampled).
+        Needs ``stratum``.
 
     Attributes
     ----------
@@ -52,6 +62,10 @@ class JudgmentPool:
         The query ids, read-only.
     y_true : ndarray of shape (n_judgments,)
         The labels as float64, read-only.
+    stratum : ndarray of shape (n_judgments,) or None
+        The strata as str (None outside the pool), read-only; None without strata.
+    sampled : ndarray of shape (n_judgments,) or None
+        The sampled flags, read-only; None without strata.
 
     See Also
     --------
@@ -70,7 +84,14 @@ class JudgmentPool:
     0.2961
     """
 
-    def __init__(self, qid: ArrayLike, y_true: ArrayLike):
+    def __init__(
+        self,
+        qid: ArrayLike,
+        y_true: ArrayLike,
+        *,
+        stratum: ArrayLike | None = None,
+        sampled: ArrayLike | None = None,
+    ):
         y_true = as_float_array(y_true, "the pool's y_true")
         if y_true.ndim != 1 or y_true.shape[0] == 0:
             raise ValueError(
@@ -78,8 +99,11 @@ class JudgmentPool:
                 f"shape {y_true.shape}."
             )
         qid = check_qid(qid, y_true.shape[0], "the pool's y_true")
+        stratum, sampled = check_strata(qid, y_true, stratum, sampled)
         self.qid = _read_only(qid)
         self.y_true = _read_only(y_true)
+        self.stratum = None if stratum is None else _read_only(stratum)
+        self.sampled = None if sampled is None else _read_only(sampled)
 
     def default_levels(self) -> np.ndarray:
         """The levels an unjudged document may take, by default: 0 and the pool's own.
