@@ -7,7 +7,8 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
   ``tie_diagnostics``, ``QueryScores``, ``QueryBounds``, ``TieDiagnostics``; the judgment pool
   ``JudgmentPool`` lives with the data path in ``_engine``.
 - Information retrieval (``_ir``): ``evaluate_run``, ``read_trec_run``,
-  ``read_trec_qrels``, ``RunEvaluation``, ``TrecRun``, ``TrecQrels``.
+  ``read_trec_qrels``, ``RunEvaluation``, ``TrecRun``, ``TrecQrels``,
+  ``read_sampled_qrels``, ``SampledQrels``.
 - Model selection (``_model_selection``): ``make_ndcg_scorer``,
   ``make_dcg_scorer``, ``RankingEvaluator``, ``RepeatedGroupKFold``.
 - Statistical model selection (``_stats``): ``cross_val_query_scores``,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._conventions import CONVENTIONS, positive_part_gain
     from ._datasets import make_ranking
     from ._engine import JudgmentPool
+    from ._ir._sampled import SampledQrels, read_sampled_qrels
     from ._ir._trec import (
         RunEvaluation,
         TrecQrels,
@@ -93,6 +95,7 @@ _SOURCES = {
     "RankingEvaluator": "_model_selection._evaluator",
     "RepeatedGroupKFold": "_model_selection._splitter",
     "RunEvaluation": "_ir._trec",
+    "SampledQrels": "_ir._sampled",
     "SimplestCompetitiveRefit": "_stats._refit",
     "SimplestTiedRefit": "_stats._refit",
     "TieDiagnostics": "_metrics._diagnostics",
@@ -110,6 +113,7 @@ _SOURCES = {
     "paired_test": "_stats._paired",
     "positive_part_gain": "_conventions",
     "query_scores": "_metrics._ndcg",
+    "read_sampled_qrels": "_ir._sampled",
     "read_trec_qrels": "_ir._trec",
     "read_trec_run": "_ir._trec",
     "search_query_scores": "_stats._search",
@@ -134,6 +138,7 @@ __all__ = [
     "RankingEvaluator",
     "RepeatedGroupKFold",
     "RunEvaluation",
+    "SampledQrels",
     "SimplestCompetitiveRefit",
     "SimplestTiedRefit",
     "TieDiagnostics",
@@ -151,6 +156,7 @@ __all__ = [
     "paired_test",
     "positive_part_gain",
     "query_scores",
+    "read_sampled_qrels",
     "read_trec_qrels",
     "read_trec_run",
     "search_query_scores",

@@ -48,6 +48,8 @@ class Layout(NamedTuple):
 
 RUN = Layout("qid Q0 docno rank score run_id", (0, 2, 5), 4, "score", False, True)
 QRELS = Layout("qid iter docno rel", (0, 2), 3, "relevance", True, False)
+# sample_eval.pl's qrels of a stratified sampled pool (rel -1: pooled, not sampled)
+SAMPLED_QRELS = Layout("qid iter docno stratum rel", (0, 2, 3), 4, "relevance", True, False)
 
 
 def malformed(path, number: int, problem: str, layout: str) -> ValueError:

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._read import QRELS, RUN, read_columns
+from ._read import QRELS, RUN, SAMPLED_QRELS, read_columns
 
 
 class TrecRun(NamedTuple):
@@ -42,6 +42,24 @@ TrecQrels.relevance.__doc__ = (
 )
 
 
+class SampledQrels(NamedTuple):
+    """Qrels of a pool judged by stratified sampling, read by :func:`read_sampled_qrels`."""
+
+    qid: np.ndarray
+    docno: np.ndarray
+    stratum: np.ndarray
+    relevance: np.ndarray
+
+
+SampledQrels.qid.__doc__ = "Query id of each pooled document, as str (object array)."
+SampledQrels.docno.__doc__ = "Its document id, as str (object array)."
+SampledQrels.stratum.__doc__ = "Its stratum, as str (object array)."
+SampledQrels.relevance.__doc__ = (
+    "Its relevance level, an integer stored as float64; -1 (any negative level) for a "
+    "pooled document that was not sampled."
+)
+
+
 def read_run_bytes(path: str | os.PathLike) -> TrecRun:
     """:func:`read_trec_run` with ids as numpy bytes (``S``) and no run ids: what the
     ``trec-eval`` command needs, without a Python object per line."""
@@ -53,3 +71,9 @@ def read_qrels_bytes(path: str | os.PathLike) -> TrecQrels:
     """:func:`read_trec_qrels` with ids as numpy bytes (``S``)."""
     (qid, docno), relevance = read_columns(path, QRELS)
     return TrecQrels(qid, docno, relevance)
+
+
+def read_sampled_qrels_bytes(path: str | os.PathLike) -> SampledQrels:
+    """:func:`read_sampled_qrels` with ids and strata as numpy bytes (``S``)."""
+    (qid, docno, stratum), relevance = read_columns(path, SAMPLED_QRELS)
+    return SampledQrels(qid, docno, stratum, relevance)

@@ -24,6 +24,7 @@ from .._options import (
 )
 from ._join import Joined, join_run, refuse_unjudged_run, trec_order
 from ._read import QRELS, RUN, decoded, read_columns
+from ._sampled import INFNDCG, evaluate_inferred, sampled_columns
 from ._tables import TrecQrels, TrecRun
 
 __all__ = [
@@ -297,7 +298,7 @@ def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
     {
         "run": ["array-like"],
         "qrels": ["array-like"],
-        "metric": [StrOptions({"ndcg", "dcg"})],
+        "metric": [StrOptions({"ndcg", "dcg", INFNDCG})],
         "k": COMMON_PARAMS["k"],
         "gain": COMMON_PARAMS["gain"],
         "discount": COMMON_PARAMS["discount"],
@@ -352,8 +353,17 @@ def evaluate_run(
         relevance)`` of array-likes, or a DataFrame with the columns ``qid``,
         ``docno`` and ``relevance`` (or ``label``, ``rel``), aliases as for
         ``run``.
-    metric : {"ndcg", "dcg"}, default="ndcg"
-        Which metric to compute per query.
+    metric : {"ndcg", "dcg", "infNDCG"}, default="ndcg"
+        Which metric to compute per query. "infNDCG" is the inferred NDCG of a
+        pool judged by stratified sampling, as NIST's ``sample_eval.pl``
+        computes it: ``qrels`` then needs a stratum column (a
+        :class:`SampledQrels` from :func:`read_sampled_qrels`, a tuple ``(qid,
+        docno, stratum, relevance)`` or a DataFrame with a ``stratum`` column,
+        relevance -1 for a pooled document that was not sampled), and the
+        script's rules replace the options below (linear gain, log2 discount,
+        the first 1000 documents, ties by decreasing document id), which must
+        keep their defaults; ``missing_queries`` applies. Read more in the
+        :ref:`User Guide <sampled_pools>`.
     k : int, default=None
         Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
         in the DCG and in the ideal DCG. None means all documents. With ``k``, trec_eval's
@@ -476,6 +486,8 @@ def evaluate_run(
     >>> evaluate_run(tied, qrels, ties="docno").score
     1.0
     """
+    if metric == INFNDCG:
+        return _evaluate_inferred(run, qrels, missing_queries, locals())
     run_qid, run_docno, score, run_types = _check_table(run, "run", ("qid", "docno", "score"))
     qrels_qid, qrels_docno, relevance, qrels_types = _check_table(
         qrels, "qrels", ("qid", "docno", "relevance")
@@ -520,4 +532,40 @@ def evaluate_run(
     if levels is not None and not bounds:
         raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
     per_query = per_query._replace(qid=joined.qids[per_query.qid])
+    return RunEvaluation(weighted_mean(per_query.score, None), per_query)
+
+
+# evaluate_run's options that infNDCG fixes (sample_eval.pl's rules), with their defaults
+_FIXED_BY_INFNDCG = {
+    "k": None,
+    "gain": "linear",
+    "discount": "log2",
+    "ties": "average",
+    "zero_division": 0.0,
+    "normalize": "ideal",
+    "unjudged": DEFAULT_UNJUDGED,
+    "judged_only": None,
+    "bounds": False,
+    "levels": None,
+}
+
+
+def _evaluate_inferred(run, qrels, missing_queries: str, given: dict) -> RunEvaluation:
+    """``evaluate_run(..., metric="infNDCG")``: the options it fixes must keep their
+    defaults."""
+    for name, default in _FIXED_BY_INFNDCG.items():
+        value = given[name]
+        plain = isinstance(value, (str, int, float)) and default is not None
+        if value is not default and not (plain and value == default):
+            raise ValueError(
+                f'metric="{INFNDCG}" follows sample_eval.pl\'s rules (linear gain, log2 '
+                "discount, the first 1000 documents, tied scores by decreasing document id); "
+                f"{name}={value!r} cannot change them. Leave {name} at its default."
+            )
+    run_qid, run_docno, score, _ = _check_table(run, "run", ("qid", "docno", "score"))
+    columns = sampled_columns(qrels, _ids)
+    result = evaluate_inferred(
+        run_qid, run_docno, score, columns, complete=missing_queries == "zero"
+    )
+    per_query = QueryScores(result.qid, result.value, np.ones(result.value.shape[0]))
     return RunEvaluation(weighted_mean(per_query.score, None), per_query)
