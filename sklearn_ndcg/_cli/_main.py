@@ -100,6 +100,22 @@ trec_eval's rules, which this command follows:
   - NDCG is 0 for a query without a positive ideal DCG; the mean is the plain
     mean over the queries.
 
+infNDCG (-m infNDCG, never a default measure) is NIST's sample_eval.pl's
+inferred NDCG of a pool judged by stratified sampling. The qrels then have
+the lines 'qid iter docno stratum rel' (rel -1: pooled, not sampled); other
+measures given with it read the same qrels without the strata. Its rules,
+those of the script: the first 1000 documents by decreasing score, tied
+scores by decreasing document id; within each stratum, the DCG (the level as
+gain, log2 discount) of the ranked sampled relevant documents over the
+stratum's sampled fraction among its ranked pooled documents; the ideal DCG
+from each level's estimated number of documents in the pool, rounded half
+up, levels in decreasing order of their text (as Perl sorts them: 10 after
+2). Where this command differs from the script: ids are not stripped of
+leading zeros (the script strips them from the run's query ids only), a
+stratum without a sampled document, a (query, document) pair listed twice
+and -J, -M or -B with infNDCG are errors, and queries print in byte-wise
+order of their ids (the script's: numeric).
+
 Where this command differs from trec_eval:
   - trec_eval sorts custom ndcg gains with a comparison that truncates their
     difference to a whole number, so gains less than 1 apart can be taken in
@@ -198,8 +214,9 @@ def _add_trec_eval(commands) -> None:
         type=_measure,
         metavar="MEASURE",
         help=(
-            "ndcg, ndcg.<level>=<gain>,..., ndcg_cut or ndcg_cut.<k>,...; repeat for "
-            "several (default: ndcg and ndcg_cut)"
+            "ndcg, ndcg.<level>=<gain>,..., ndcg_cut, ndcg_cut.<k>,... or infNDCG "
+            "(qrels with strata, as sample_eval.pl reads them); repeat for several "
+            "(default: ndcg and ndcg_cut)"
         ),
     )
     trec.add_argument("qrels", metavar="QRELS", help="the relevance judgments")

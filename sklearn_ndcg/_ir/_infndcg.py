@@ -41,6 +41,26 @@ class Inferred(NamedTuple):
     value: np.ndarray
 
 
+class InfNdcg:
+    """``infNDCG``: the registry's entry for the ``trec-eval`` command (:mod:`._measures`).
+
+    It reads qrels with strata, so :func:`._report.evaluate_files` evaluates it apart
+    from the other measures (:func:`inferred_ndcg`); it is not among the default
+    measures and takes no parameters."""
+
+    usage = "infNDCG (qrels 'qid iter docno stratum rel', as sample_eval.pl reads them)"
+    sampled_pool = True  # needs sampled qrels; not a default measure
+
+    def check(self, params: str) -> None:
+        raise ValueError(f"infNDCG takes no parameters; got infNDCG.{params}.")
+
+    def names(self, params: str | None) -> list[str]:
+        return ["infNDCG"]
+
+    def columns(self, staged, options, params, bound_levels):
+        raise ValueError("infNDCG is evaluated from sampled qrels, not from a staged run.")
+
+
 def perl_text(level: float) -> str:
     """A level as Perl prints a number (``%.15g``): the text its hash keys sort by."""
     return f"{level:.15g}"

@@ -20,6 +20,7 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from .._engine import RankingOptions, query_values
+from ._infndcg import InfNdcg
 
 Columns = list[tuple[str, np.ndarray]]
 
@@ -168,8 +169,14 @@ class NdcgCut:
         return columns
 
 
-# every measure, in trec_eval's order of the report; with no -m, all of them
-MEASURES: dict[str, Measure] = {"ndcg": Ndcg(), "ndcg_cut": NdcgCut()}
+# every measure, in trec_eval's order of the report; with no -m, all of them but those
+# of sampled pools (infNDCG), which read qrels with strata
+MEASURES: dict[str, Measure] = {"ndcg": Ndcg(), "ndcg_cut": NdcgCut(), "infNDCG": InfNdcg()}
+
+
+def needs_strata(measures: Measures) -> bool:
+    """Whether some of the measures read qrels with strata (sample_eval.pl's)."""
+    return any(getattr(request.measure, "sampled_pool", False) for request in measures)
 
 
 def usage() -> str:
@@ -211,13 +218,17 @@ def parse_measure(text: str) -> tuple[str, str | None]:
 
 def measures_from(specs: list[tuple[str, str | None]] | None) -> Measures:
     """The measures of all ``-m`` options, in the registry's order; none means every
-    measure with its defaults.
+    measure with its defaults but those of sampled pools (infNDCG).
 
     A measure given with and without parameters takes the parameters, as in
     trec_eval; different parameters for one measure are an error.
     """
     if not specs:
-        return tuple(Request(name, None) for name in MEASURES)
+        return tuple(
+            Request(name, None)
+            for name, measure in MEASURES.items()
+            if not getattr(measure, "sampled_pool", False)
+        )
     params: dict[str, str | None] = {}
     for name, given in specs:
         previous = params.get(name)

@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._engine import JudgmentPool, RankingOptions, stage
+from ._infndcg import inferred_ndcg
 from ._join import (
     id_bytes,
     id_runs,
@@ -28,9 +29,15 @@ from ._join import (
     refuse_unjudged_run,
     trec_order,
 )
-from ._measures import Measures
+from ._measures import Measures, needs_strata
 from ._read import RUN, decoded, iter_columns
-from ._tables import TrecQrels, TrecRun, read_qrels_bytes, read_run_bytes
+from ._tables import (
+    TrecQrels,
+    TrecRun,
+    read_qrels_bytes,
+    read_run_bytes,
+    read_sampled_qrels_bytes,
+)
 
 
 class Report(NamedTuple):
@@ -132,8 +139,11 @@ def evaluate_files(
     """Read both files and evaluate: the run streamed query by query where it can be
     (:func:`streamed_scores`), else read whole (:func:`trec_eval_scores`).
 
-    ``options`` are those of :func:`trec_eval_scores`.
+    ``options`` are those of :func:`trec_eval_scores`. With infNDCG among the measures,
+    the qrels are sample_eval.pl's, with strata (:func:`sampled_scores`).
     """
+    if needs_strata(measures):
+        return sampled_scores(qrels_path, run_path, measures, bounds=bounds, **options)
     qrels = read_qrels_bytes(qrels_path)
     report = None
     if qrels.qid.shape[0] and not bounds:  # -B needs the levels of all the qrels
@@ -225,3 +235,55 @@ def streamed_scores(
         columns = [np.concatenate([values, np.zeros(missing.shape[0])]) for values in columns]
     order = np.argsort(id_bytes(qid), kind="stable")  # byte-wise, as strcmp
     return Report(qid[order], [(name, values[order]) for name, values in zip(names, columns)])
+
+
+def sampled_scores(
+    qrels_path: str | os.PathLike,
+    run_path: str | os.PathLike,
+    measures: Measures,
+    *,
+    complete: bool = False,
+    judged_only: bool = False,
+    max_docs: int | None = None,
+    bounds: bool = False,
+) -> Report:
+    """The report of measures that include infNDCG: the qrels read with strata
+    (``qid iter docno stratum rel``), infNDCG as sample_eval.pl computes it
+    (:func:`._infndcg.inferred_ndcg`), the other measures from the same qrels without
+    their strata (a negative level: pooled, not judged) by :func:`trec_eval_scores`.
+
+    ``-c`` (``complete``) applies; ``-J``, ``-M`` and ``-B`` are refused.
+    """
+    given = [flag for flag, on in (("-J", judged_only), ("-M", max_docs), ("-B", bounds)) if on]
+    if given:
+        raise ValueError(
+            f"infNDCG follows sample_eval.pl's rules (the first 1000 documents, unsampled "
+            f"documents estimated, not removed); {' and '.join(given)} cannot be combined "
+            "with it."
+        )
+    sampled = read_sampled_qrels_bytes(qrels_path)
+    run = read_run_bytes(run_path)
+    for table, name in ((run, "run"), (sampled, "qrels")):
+        if table.qid.shape[0] == 0:
+            raise ValueError(f"the {name} file has no entries.")
+    _refuse_nan(run)
+    qrels = TrecQrels(sampled.qid, sampled.docno, sampled.relevance)
+    try:
+        pool = JudgmentPool(decoded(sampled.qid), qrels.relevance, stratum=decoded(sampled.stratum))
+    except ValueError as error:
+        raise ValueError(f"{os.fspath(qrels_path)}: {error}") from None
+    inferred = inferred_ndcg(run.qid, run.docno, run.score, qrels, pool, complete=complete)
+    others = tuple(request for request in measures if request.name != "infNDCG")
+    report = Report(inferred.qid, [])
+    if others:
+        report = trec_eval_scores(qrels, run, others, complete=complete)
+    elif not complete and not inferred.qid.shape[0]:
+        raise ValueError(
+            "no query of the run is in the qrels (the run has queries such as "
+            f"{_shown(run.qid[0])!r}, the qrels {_shown(qrels.qid[0])!r}); do the query ids "
+            "match?"
+        )
+    if not np.array_equal(report.qid, inferred.qid):  # the same queries, in the same order
+        raise AssertionError("infNDCG and the other measures evaluated different queries")
+    # infNDCG is the registry's last measure, so the report's last column
+    return Report(inferred.qid, [*report.columns, ("infNDCG", inferred.value)])
