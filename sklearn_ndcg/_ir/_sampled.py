@@ -123,12 +123,6 @@ def evaluate_inferred(run_qid, run_docno, score, qrels_columns, *, complete: boo
     """infNDCG of each query of a checked run against checked sampled qrels."""
     qid, docno, stratum, relevance = qrels_columns
     pool = JudgmentPool(qid, relevance, stratum=stratum)
-    nan = np.flatnonzero(np.isnan(score))
-    if nan.shape[0]:
-        raise ValueError(
-            f"the run's score of document {run_docno[nan[0]]!r} of query {run_qid[nan[0]]!r} "
-            "is not a number (NaN); it cannot be ranked."
-        )
     result = inferred_ndcg(
         run_qid, run_docno, score, TrecQrels(qid, docno, relevance), pool, complete=complete
     )
