@@ -133,3 +133,28 @@ def test_bench_calibration_smoke():
         assert f"| {method} | 30 |" in result.stdout
     assert "| 10 |" in result.stdout.split("required_queries planned")[1]
     assert "CALIBRATION CHECK FAILED" not in result.stdout
+
+
+def test_bench_sampled_judgments_smoke():
+    """Issue 36's table at smoke size: infNDCG nearly unbiased, unjudged-as-0 far off."""
+    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))  # this checkout's package
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_sampled_judgments.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    rows = {
+        line.split("|")[1].strip(): float(line.split("|")[2])
+        for line in result.stdout.splitlines()
+        if line.startswith("| ") and not line.startswith("| estimator")
+    }
+    assert set(rows) == {
+        "infNDCG",
+        'condensed (unjudged="drop")',
+        'unjudged as 0 (unjudged="zero")',
+    }
+    assert abs(rows["infNDCG"]) < 0.03
+    assert rows['unjudged as 0 (unjudged="zero")'] < -0.1
