@@ -285,5 +285,10 @@ def sampled_scores(
         )
     if not np.array_equal(report.qid, inferred.qid):  # the same queries, in the same order
         raise AssertionError("infNDCG and the other measures evaluated different queries")
-    # infNDCG is the registry's last measure, so the report's last column
-    return Report(inferred.qid, [*report.columns, ("infNDCG", inferred.value)])
+    columns, others_columns = [], iter(report.columns)
+    for request in measures:  # in the registry's order
+        if request.name == "infNDCG":
+            columns.append(("infNDCG", inferred.value))
+        else:
+            columns.extend(next(others_columns) for _ in request.measure.names(request.params))
+    return Report(inferred.qid, columns)

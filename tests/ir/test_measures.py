@@ -23,10 +23,13 @@ def test_every_measure_parses(name):
 
 
 def test_defaults_are_every_measure_in_registry_order():
-    assert measures_from(None) == tuple(Request(name, None) for name in MEASURES)
+    """Every measure of plain qrels; infNDCG, which reads qrels with strata, only with -m."""
+    plain = [name for name, measure in MEASURES.items() if not hasattr(measure, "sampled_pool")]
+    assert plain == ["ndcg", "ndcg_cut"] and list(MEASURES) == [*plain, "infNDCG"]
+    assert measures_from(None) == tuple(Request(name, None) for name in plain)
     # the report follows the registry, whatever the order of -m
-    given = measures_from([("ndcg_cut", "10"), ("ndcg", None)])
-    assert [request.name for request in given] == ["ndcg", "ndcg_cut"]
+    given = measures_from([("ndcg_cut", "10"), ("infNDCG", None), ("ndcg", None)])
+    assert [request.name for request in given] == ["ndcg", "ndcg_cut", "infNDCG"]
 
 
 @pytest.mark.parametrize(
