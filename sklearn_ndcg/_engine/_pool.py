@@ -82,6 +82,14 @@ class JudgmentPool:
     0.6309
     >>> round(ndcg_score([0, 1], [2, 1], qid=[1, 1], pool=pool), 4)  # from the pool
     0.2961
+
+    A pool judged by stratified sampling (TREC's sampled pools): each pooled
+    document's stratum; level -1 marks a pooled document that was not sampled.
+    :func:`evaluate_run` with ``metric="infNDCG"`` estimates NDCG from it:
+
+    >>> pool = JudgmentPool(qid=[1, 1, 1], y_true=[2, -1, 0], stratum=["top", "top", "deep"])
+    >>> pool.sampled.tolist()
+    [True, False, True]
     """
 
     def __init__(

@@ -114,8 +114,11 @@ def inferred_ndcg(
     )
     n_strata = strata.shape[0]
     n_queries = joined.qids.shape[0]
-    cell = pooled_query.astype(np.int64) * n_strata + stratum.reshape(-1)
-    n_cells = n_queries * n_strata
+    # one cell per (query, stratum) of the qrels, numbered by query, then stratum
+    cells, cell = np.unique(
+        pooled_query.astype(np.int64) * n_strata + stratum.reshape(-1), return_inverse=True
+    )
+    cell, n_cells, cell_query = cell.reshape(-1), cells.shape[0], cells // n_strata
     pooled = np.bincount(cell[in_pool], minlength=n_cells).astype(np.float64)
     judged = np.bincount(cell[in_pool & sampled], minlength=n_cells).astype(np.float64)
     ideal = _ideal_dcg(
@@ -133,8 +136,7 @@ def inferred_ndcg(
     hits = relevant[ranked_row]
     discount = np.log(rank[found][hits] + 1.0) / np.log(2.0)
     np.add.at(gain, ranked_cell[hits], level[ranked_row[hits]] / discount)  # in rank order
-    depth_pooled = np.bincount(np.arange(n_cells) // n_strata, weights=n_docs, minlength=n_queries)
-    cell_query = np.arange(n_cells) // n_strata
+    depth_pooled = np.bincount(cell_query, weights=n_docs, minlength=n_queries)
     with np.errstate(divide="ignore", invalid="ignore"):
         term = np.where(n_sampled > 0, (n_docs / depth_pooled[cell_query]) * gain / n_sampled, 0.0)
     dcg = np.zeros(n_queries)
