@@ -3,8 +3,9 @@
 The rows are in the ``test_*_bad_input.py`` file beside each feature's tests
 (``tests/metrics/``, ``tests/model_selection/``, ``tests/plot/``, ``tests/cli/``,
 ``tests/judgments/``, ``tests/test_datasets_bad_input.py``); the convention they follow
-and the shared data are in ``tests/_bad_input.py``. This file guards the whole: every file is there, each holds
-the rows of its entry points, and the table as a whole does not shrink by accident.
+and the shared data are in ``tests/_bad_input.py``. This file guards the whole: every file
+is there, each holds the rows of its entry points, and the table as a whole does not shrink
+by accident.
 """
 
 import importlib.util

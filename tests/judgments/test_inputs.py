@@ -1,7 +1,6 @@
 """Per-query values aligned by query id: subsets, order, pairs."""
 
 import numpy as np
-import pytest
 
 from sklearn_ndcg import QueryScores
 from sklearn_ndcg._judgments._inputs import paired_split, query_values, split
