@@ -4,13 +4,13 @@ Each query has ``n_docs`` documents with true grades 0..3 (a query-level share o
 relevant documents, drawn from a beta distribution, so that queries differ in
 difficulty). Two rankers score them: ``a`` by the true grade with noise, ``b`` by a
 weaker signal of the grade plus a "style" feature (uniform on [0, 1]) that has nothing
-to do with relevance: ``a`` is truly better, by about 0.03 of mean NDCG@10. The model labeller is lenient (it raises a grade by one with probability
-``lenience``), confuses grades (a random grade with probability ``confusion``) and
-favours stylish documents (a grade up with probability ``style_bias`` when the style
-feature is above 0.7), as a language model can favour text that resembles its own: under
-its labels the mean NDCG@10 of ``a`` is about 0.04 too low, and ``a`` and ``b`` look
-alike. The
-per-query NDCG@10 of each ranker under the true and the model's labels comes from
+to do with relevance: ``a`` is truly better, by about 0.03 of mean NDCG@10. The model
+labeller is lenient (it raises a grade by one with probability ``lenience``), confuses
+grades (a random grade with probability ``confusion``) and favours stylish documents (a
+grade up with probability ``style_bias`` when the style feature is above 0.7), as a
+language model can favour text that resembles its own: under its labels the mean
+NDCG@10 of ``a`` is about 0.04 too low, and ``a`` and ``b`` look alike. The per-query
+NDCG@10 of each ranker under the true and the model's labels comes from
 :func:`sklearn_ndcg.query_scores`.
 """
 
