@@ -36,7 +36,7 @@ def test_tuned_lambda_by_hand():
     "f, expected",
     [
         (1 - Y, 0.0),  # negative covariance: clipped to 0
-        (np.full(4, 0.7), 0.0),  # constant model values: no information, 0 (not NaN)
+        (np.full(4, 0.5), 0.0),  # constant model values: no information, 0 (not NaN)
         (0.1 * Y, 1.0),  # cov / var = 10 / (1 + n / N) before the clip: clipped to 1
     ],
 )
@@ -46,7 +46,9 @@ def test_tuned_lambda_is_clipped(f, expected):
 
 
 def test_constant_model_values_leave_the_human_mean():
-    f, g = np.full(4, 0.7), np.full(5, 0.7)
+    # 0.5 is exact in binary: the variance is exactly 0 (0 / 0 without the guard)
+    f, g = np.full(4, 0.5), np.full(5, 0.5)
     lam = tuned_lambda(Y, f, g)
+    assert lam == 0.0
     estimate, _ = estimate_and_error(Y, f, g, lam)
     assert estimate == pytest.approx(Y.mean(), abs=1e-15)
