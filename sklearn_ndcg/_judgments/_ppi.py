@@ -17,7 +17,9 @@ from ._estimate import estimate_and_error, tuned_lambda
 from ._results import PredictionPoweredComparison, PredictionPoweredResult
 
 _CONFIDENCE_LEVEL = Interval(Real, 0, 1, closed="neither")
-_VALUES = [QueryScores, Mapping]
+# checked by _inputs.query_values, whose message says what to give (scikit-learn's
+# check of the constraints would build a default instance of the first type)
+_VALUES = "no_validation"
 # As paired_test: below 30 labelled queries an interval is too unsure of its own width
 # to show two rankers within a margin (benchmarks/bench_calibration.py, for the t test).
 MIN_EQUIVALENCE_QUERIES = 30

@@ -144,8 +144,9 @@ for name, call in [(M, _mean), (D, _difference)]:
         "type",
         "array",
         call(**{first: np.array(list(MODEL.values()))}),
-        ValueError,
-        rf"'{first}' parameter of {name} must be an instance of",
+        TypeError,
+        rf"{first} must be a QueryScores \(from query_scores\) or a mapping from query id "
+        "to value; got ndarray",
     )
     add_case(
         CASES,
