@@ -168,7 +168,7 @@ def _verdict(estimate, error, pvalue, *, confidence_level, margin, n_labelled):
             f"equivalent (fewer than {MIN_EQUIVALENCE_QUERIES}, as for paired_test); the "
             "equivalence interval is (-inf, inf) and the verdict cannot be 'equivalent'.",
             UserWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
         equivalence, inside = (-np.inf, np.inf), False
     if inside:
