@@ -17,6 +17,9 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
   ``PairwiseComparison``,
   ``PairedTestResult``, ``BootstrapResult``; planning: ``required_queries``,
   ``detectable_difference``, ``generalizability_study``, ``GeneralizabilityStudy``.
+- Judgments (``_judgments``): NDCG from model (e.g. language-model) labels with a
+  human sample: ``prediction_powered_mean``, ``prediction_powered_difference``,
+  ``PredictionPoweredResult``, ``PredictionPoweredComparison``.
 - Conventions of other libraries (``_conventions``): ``CONVENTIONS``,
   ``positive_part_gain``.
 - Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``.
@@ -54,6 +57,8 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
         read_trec_qrels,
         read_trec_run,
     )
+    from ._judgments._ppi import prediction_powered_difference, prediction_powered_mean
+    from ._judgments._results import PredictionPoweredComparison, PredictionPoweredResult
     from ._metrics._diagnostics import TieDiagnostics, tie_diagnostics
     from ._metrics._ndcg import QueryBounds, QueryScores, dcg_score, ndcg_score, query_scores
     from ._model_selection._evaluator import RankingEvaluator
@@ -111,6 +116,10 @@ _SOURCES = {
     "make_ranking": "_datasets",
     "ndcg_score": "_metrics._ndcg",
     "paired_test": "_stats._paired",
+    "prediction_powered_difference": "_judgments._ppi",
+    "prediction_powered_mean": "_judgments._ppi",
+    "PredictionPoweredComparison": "_judgments._results",
+    "PredictionPoweredResult": "_judgments._results",
     "positive_part_gain": "_conventions",
     "query_scores": "_metrics._ndcg",
     "read_sampled_qrels": "_ir._sampled",
@@ -154,6 +163,10 @@ __all__ = [
     "make_ranking",
     "ndcg_score",
     "paired_test",
+    "prediction_powered_difference",
+    "prediction_powered_mean",
+    "PredictionPoweredComparison",
+    "PredictionPoweredResult",
     "positive_part_gain",
     "query_scores",
     "read_sampled_qrels",

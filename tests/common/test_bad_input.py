@@ -2,9 +2,10 @@
 
 The rows are in the ``test_*_bad_input.py`` file beside each feature's tests
 (``tests/metrics/``, ``tests/model_selection/``, ``tests/plot/``, ``tests/cli/``,
-``tests/test_datasets_bad_input.py``); the convention they follow and the shared data are
-in ``tests/_bad_input.py``. This file guards the whole: every file is there, each holds
-the rows of its entry points, and the table as a whole does not shrink by accident.
+``tests/judgments/``, ``tests/test_datasets_bad_input.py``); the convention they follow
+and the shared data are in ``tests/_bad_input.py``. This file guards the whole: every file
+is there, each holds the rows of its entry points, and the table as a whole does not shrink
+by accident.
 """
 
 import importlib.util
@@ -30,6 +31,10 @@ FILES = {
     "plot/test_curve_bad_input.py": {"NDCGCurveDisplay"},
     "cli/test_demo_bad_input.py": {"demo_cli"},
     "test_datasets_bad_input.py": {"make_ranking"},
+    "judgments/test_ppi_bad_input.py": {
+        "prediction_powered_mean",
+        "prediction_powered_difference",
+    },
 }
 
 
