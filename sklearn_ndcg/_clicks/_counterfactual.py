@@ -164,9 +164,9 @@ def counterfactual_dcg(
     ...     qid=[1, 1, 1, 2, 2, 2], logged_rank=[1, 2, 3, 1, 2, 3],
     ...     propensity=[1.0, 0.5, 0.25])
     >>> round(result.estimate, 4)
-    2.6309
+    2.8809
     >>> result.per_query.score.round(4)
-    array([4.5   , 0.7619])
+    array([4.5   , 1.2619])
 
     Query 1: the click at logged rank 3 counts ``1 / 0.25 = 4`` at new rank 1, the one
     at logged rank 1 counts 1 at new rank 3 (``1 / log2(4) = 0.5``).

@@ -66,7 +66,7 @@ def check_propensity(propensity) -> np.ndarray:
         rank = int(np.flatnonzero(bad)[0]) + 1
         raise ValueError(
             f"propensity must lie in (0, 1] at every rank (the probability that a user "
-            f"examines it); got {curve[rank - 1]!r} at rank {rank}."
+            f"examines it); got {float(curve[rank - 1])!r} at rank {rank}."
         )
     return curve
 
@@ -80,7 +80,7 @@ def check_log(
     if n_rows == 0:
         raise ValueError("click is empty; the log needs at least one row.")
     if not np.all((click == 0) | (click == 1)):
-        bad = click[(click != 0) & (click != 1)][0]
+        bad = float(click[(click != 0) & (click != 1)][0])
         raise ValueError(f"click must hold 0 (no click) or 1 (click); got {bad!r}.")
     y_score = _real(y_score, "y_score", n_rows)
     qid = _column(qid, "qid", n_rows)
@@ -88,7 +88,7 @@ def check_log(
     codes = codes.reshape(-1)
     rank = _real(logged_rank, "logged_rank", n_rows)
     if np.any(rank < 1) or np.any(rank != np.round(rank)):
-        bad = rank[(rank < 1) | (rank != np.round(rank))][0]
+        bad = float(rank[(rank < 1) | (rank != np.round(rank))][0])
         raise ValueError(
             f"logged_rank must hold whole ranks from 1 (the position at which the log "
             f"showed each document); got {bad!r}."
@@ -97,7 +97,7 @@ def check_log(
     curve = check_propensity(propensity)
     if rank.max() > curve.shape[0]:
         raise ValueError(
-            f"logged_rank reaches {rank.max()}, but propensity covers ranks 1 to "
+            f"logged_rank reaches {int(rank.max())}, but propensity covers ranks 1 to "
             f"{curve.shape[0]}: rows at ranks without a propensity count as documents the "
             "log never showed; drop them from the log (and from y_score)."
         )
@@ -106,7 +106,7 @@ def check_log(
     if repeated.any():
         row = order[1:][repeated][0]
         raise ValueError(
-            f"logged_rank repeats rank {rank[row]} in query {ids[codes[row]]!r}: each row is "
+            f"logged_rank repeats rank {int(rank[row])} in query {ids[codes[row]].item()!r}: each row is "
             "one document shown at one position of one logged ranking; give every logged "
             "ranking its own qid."
         )
