@@ -106,9 +106,9 @@ def check_log(
     if repeated.any():
         row = order[1:][repeated][0]
         raise ValueError(
-            f"logged_rank repeats rank {int(rank[row])} in query {ids[codes[row]].item()!r}: each row is "
-            "one document shown at one position of one logged ranking; give every logged "
-            "ranking its own qid."
+            f"logged_rank repeats rank {int(rank[row])} in query {ids[codes[row]].item()!r}: "
+            "each row is one document shown at one position of one logged ranking; give "
+            "every logged ranking its own qid."
         )
     if logging_probability is not None:
         logging_probability = _real(logging_probability, "logging_probability", n_rows)

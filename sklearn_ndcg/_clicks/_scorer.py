@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 from sklearn import config_context, get_config
 
 from .._compat import validate_params
@@ -44,7 +43,9 @@ class _ClickScorer(_RankingScorer):
 
 def _click_score(click, y_score, *, qid=None, logged_rank=None, **options) -> float:
     """:func:`counterfactual_dcg`'s estimate, saying how to route what is missing."""
-    missing = [name for name, value in (("qid", qid), ("logged_rank", logged_rank)) if value is None]
+    missing = [
+        name for name, value in (("qid", qid), ("logged_rank", logged_rank)) if value is None
+    ]
     if missing:
         if get_config()["enable_metadata_routing"]:
             how = (

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._log import ClickLog, log2_discount, new_ranks
+from ._log import ClickLog, new_ranks
 
 #: click probability of an examined document of each grade 0..4 (the relevance)
 ATTRACTIVENESS = np.array([0.05, 0.2, 0.4, 0.7, 0.95])
@@ -152,5 +152,10 @@ def simulate_clicks(
     return ClickSimulation(qid, grade, X, propensity, click_model, epsilon)
 
 
-__all__ = ["ATTRACTIVENESS", "ClickSimulation", "LoggedClicks", "power_propensity", "simulate_clicks"]
-_ = log2_discount  # the discount the truth shares with the estimators
+__all__ = [
+    "ATTRACTIVENESS",
+    "ClickSimulation",
+    "LoggedClicks",
+    "power_propensity",
+    "simulate_clicks",
+]

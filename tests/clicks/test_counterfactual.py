@@ -58,9 +58,7 @@ def test_ips_is_dcg_with_inverse_propensity_document_weights():
         result = counterfactual_dcg(
             click, score, qid=qid, logged_rank=rank, propensity=propensity, k=k
         )
-        expected = dcg_score(
-            click, score, qid=qid, k=k, document_weight=1 / propensity[rank - 1]
-        )
+        expected = dcg_score(click, score, qid=qid, k=k, document_weight=1 / propensity[rank - 1])
         assert result.estimate == pytest.approx(expected, rel=1e-12)
 
 
@@ -90,21 +88,25 @@ def test_dr_equals_ips_under_deterministic_logging_without_clip():
 
 def test_dr_with_clip_by_hand():
     reward = [0.9, 0.1, 0.3, 0.5, 0.5, 0.2]
-    result = counterfactual_dcg(
-        CLICK, SCORE, estimator="dr", reward_model=reward, clip=0.4, **LOG
-    )
+    result = counterfactual_dcg(CLICK, SCORE, estimator="dr", reward_model=reward, clip=0.4, **LOG)
     # hand computation: sum over rows of d_new * r + w * d_new * (click - a * r), w capped
     # at 2.5; query 1 rows (a, w, new rank): (1, 1, 3), (0.5, 2, 2), (0.25, 2.5, 1)
     q1 = (
-        d(3) * 0.9 + 1 * d(3) * (1 - 1 * 0.9)
-        + d(2) * 0.1 + 2 * d(2) * (0 - 0.5 * 0.1)
-        + d(1) * 0.3 + 2.5 * d(1) * (1 - 0.25 * 0.3)
+        d(3) * 0.9
+        + 1 * d(3) * (1 - 1 * 0.9)
+        + d(2) * 0.1
+        + 2 * d(2) * (0 - 0.5 * 0.1)
+        + d(1) * 0.3
+        + 2.5 * d(1) * (1 - 0.25 * 0.3)
     )
     # query 2 keeps its order: rows (a, w, new rank) (1, 1, 1), (0.5, 2, 2), (0.25, 2.5, 3)
     q2 = (
-        d(1) * 0.5 + 1 * d(1) * (0 - 1 * 0.5)
-        + d(2) * 0.5 + 2 * d(2) * (1 - 0.5 * 0.5)
-        + d(3) * 0.2 + 2.5 * d(3) * (0 - 0.25 * 0.2)
+        d(1) * 0.5
+        + 1 * d(1) * (0 - 1 * 0.5)
+        + d(2) * 0.5
+        + 2 * d(2) * (1 - 0.5 * 0.5)
+        + d(3) * 0.2
+        + 2.5 * d(3) * (0 - 0.25 * 0.2)
     )
     assert_allclose(result.per_query.score, [q1, q2])
 
@@ -160,7 +162,11 @@ def test_snips_divides_by_the_mean_ratio_by_hand():
 def test_stochastic_ties_split_the_position():
     # two tied rows: the new ranker puts each at rank 1 or 2 with probability 1/2
     result = counterfactual_dcg(
-        [1, 1], [3, 3], qid=[0, 0], logged_rank=[1, 2], propensity=[1.0, 0.5],
+        [1, 1],
+        [3, 3],
+        qid=[0, 0],
+        logged_rank=[1, 2],
+        propensity=[1.0, 0.5],
         logging_probability=[0.5, 0.5],
     )
     assert result.estimate == pytest.approx(0.5 / 0.5 / 1.0 * d(1) + 0.5 / 0.5 / 0.5 * d(2))
@@ -173,8 +179,9 @@ def test_normalize_divides_by_the_ideal_dcg_of_the_estimated_relevance():
     expected = [(4 * d(1) + d(3)) / (4 * d(1) + d(2)), 2 * d(2) / (2 * d(1))]
     assert_allclose(result.per_query.score, expected)
     # a query without clicks scores 0
-    zero = counterfactual_dcg([0, 0], [1, 2], qid=[0, 0], logged_rank=[1, 2],
-                              propensity=[1, 1], normalize=True)
+    zero = counterfactual_dcg(
+        [0, 0], [1, 2], qid=[0, 0], logged_rank=[1, 2], propensity=[1, 1], normalize=True
+    )
     assert zero.estimate == 0
 
 
@@ -203,8 +210,12 @@ def test_t_interval():
     rank = np.tile(np.arange(1, 6), 40)
     click = (rng.random(200) < 0.4).astype(float)
     result = counterfactual_dcg(
-        click, rng.normal(size=200), qid=qid, logged_rank=rank,
-        propensity=1 / np.arange(1, 6), confidence_level=0.9,
+        click,
+        rng.normal(size=200),
+        qid=qid,
+        logged_rank=rank,
+        propensity=1 / np.arange(1, 6),
+        confidence_level=0.9,
     )
     # scipy's one-sample t interval of the per-query values
     low, high = stats.ttest_1samp(result.per_query.score, 0).confidence_interval(0.9)
@@ -213,8 +224,7 @@ def test_t_interval():
 
 
 def test_one_query_has_no_interval():
-    result = counterfactual_dcg([1, 0], [1, 2], qid=[0, 0], logged_rank=[1, 2],
-                                propensity=[1, 0.5])
+    result = counterfactual_dcg([1, 0], [1, 2], qid=[0, 0], logged_rank=[1, 2], propensity=[1, 0.5])
     assert np.isnan(result.confidence_interval).all()
 
 
@@ -250,8 +260,15 @@ def test_inputs_are_not_changed():
     reward = np.full(6, 0.3)
     copies = [a.copy() for a in (click, score, rank, propensity, reward)]
     counterfactual_dcg(
-        click, score, qid=LOG["qid"], logged_rank=rank, propensity=propensity,
-        estimator="dr", reward_model=reward, clip=0.5, normalize=True,
+        click,
+        score,
+        qid=LOG["qid"],
+        logged_rank=rank,
+        propensity=propensity,
+        estimator="dr",
+        reward_model=reward,
+        clip=0.5,
+        normalize=True,
     )
     for array, copy in zip((click, score, rank, propensity, reward), copies):
         assert_array_equal(array, copy)
@@ -262,7 +279,9 @@ def test_row_order_does_not_matter():
     order = rng.permutation(6)
     shuffled = {key: np.asarray(value)[order] for key, value in LOG.items() if key != "propensity"}
     result = counterfactual_dcg(
-        np.asarray(CLICK)[order], np.asarray(SCORE)[order],
-        propensity=LOG["propensity"], **shuffled,
+        np.asarray(CLICK)[order],
+        np.asarray(SCORE)[order],
+        propensity=LOG["propensity"],
+        **shuffled,
     )
     assert_allclose(result.per_query.score, counterfactual_dcg(CLICK, SCORE, **LOG).per_query.score)

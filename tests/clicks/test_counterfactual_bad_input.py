@@ -6,8 +6,11 @@ from sklearn.utils._param_validation import InvalidParameterError
 from sklearn_ndcg import counterfactual_dcg
 
 LOG = dict(
-    click=[1, 0, 0, 1], y_score=[0.5, 0.2, 0.9, 0.1], qid=[1, 1, 2, 2],
-    logged_rank=[1, 2, 1, 2], propensity=[1.0, 0.5],
+    click=[1, 0, 0, 1],
+    y_score=[0.5, 0.2, 0.9, 0.1],
+    qid=[1, 1, 2, 2],
+    logged_rank=[1, 2, 1, 2],
+    propensity=[1.0, 0.5],
 )
 
 

@@ -5,7 +5,7 @@ import pytest
 from numpy.testing import assert_array_equal
 
 from sklearn_ndcg import counterfactual_dcg
-from sklearn_ndcg._clicks._log import check_propensity, new_ranks, check_log
+from sklearn_ndcg._clicks._log import check_log, check_propensity, new_ranks
 
 GOOD = dict(
     click=[1, 0, 0, 1],
@@ -34,7 +34,10 @@ def _with(**changes):
         (dict(logged_rank=[1, 2, -1, 1]), "logged_rank must hold whole ranks from 1"),
         (dict(logged_rank=[1, 2, 1.5, 1]), "logged_rank must hold whole ranks"),
         (dict(logged_rank=[1, 2, np.nan, 1]), "logged_rank holds NaN"),
-        (dict(logged_rank=[1, 2, 1, 3]), "logged_rank reaches 3, but propensity covers ranks 1 to 2"),
+        (
+            dict(logged_rank=[1, 2, 1, 3]),
+            "logged_rank reaches 3, but propensity covers ranks 1 to 2",
+        ),
         (dict(logged_rank=[1, 1, 1, 2]), "logged_rank repeats rank 1 in query 1"),
         (dict(propensity=[1.0, 0.0]), r"propensity must lie in \(0, 1\].*got 0\.0 at rank 2"),
         (dict(propensity=[1.2, 0.5]), r"propensity must lie in \(0, 1\].*at rank 1"),
@@ -47,7 +50,10 @@ def _with(**changes):
         (dict(qid=[1, 1, 2]), "qid has 3 entries but click has 4"),
         (dict(logged_rank=[1, 2, 1]), "logged_rank has 3 entries but click has 4"),
         (dict(logging_probability=[0.5, 0.5, 0.5]), "logging_probability has 3 entries"),
-        (dict(logging_probability=[0.5, 0.5, 0.0, 1.0]), r"logging_probability must lie in \(0, 1\]"),
+        (
+            dict(logging_probability=[0.5, 0.5, 0.0, 1.0]),
+            r"logging_probability must lie in \(0, 1\]",
+        ),
         (dict(logging_probability=[0.5, 0.5, 1.5, 1.0]), "logging_probability must lie in"),
     ],
 )
