@@ -97,3 +97,11 @@ def test_new_ranks_of_tie_groups():
     )
     np.testing.assert_allclose(ranks.expected_discount(1), [0, d[0] / 2, d[0] / 2, 0, d[0]])
     np.testing.assert_allclose(ranks.probability_at(np.array([4, 2, 3, 3, 1])), [1, 0.5, 0, 1, 1])
+
+
+@pytest.mark.parametrize("n_ranks", [2, 50])  # keys counted, or sorted when too many
+@pytest.mark.parametrize("qid", [[1, 1, 2, 2], ["b", "b", "a", "a"], [2, 2, 1, 1]])
+def test_repeated_rank_found_either_way(n_ranks, qid):
+    query = qid[2]
+    with pytest.raises(ValueError, match=f"logged_rank repeats rank 2 in query {query!r}"):
+        counterfactual_dcg(**_with(qid=qid, logged_rank=[1, 2, 2, 2], propensity=np.ones(n_ranks)))
