@@ -78,8 +78,16 @@ class ClickSimulation:
         return np.bincount(codes, weights=discount * self.relevance)
 
     def log(self, random_state=None) -> LoggedClicks:
-        """Draw one log: positions (random with ``epsilon``) and clicks."""
-        rng = np.random.default_rng(random_state)
+        """Draw one log: positions (random with ``epsilon``) and clicks.
+
+        An int ``random_state`` seeds a stream apart from the one
+        :func:`simulate_clicks` drew the queries from with the same int: the same
+        uniforms would tie the clicks to the grades.
+        """
+        if isinstance(random_state, (int, np.integer)):
+            rng = np.random.default_rng([int(random_state), 35])
+        else:
+            rng = np.random.default_rng(random_state)
         n_queries = int(self.qid.max()) + 1
         n_documents = self.qid.shape[0] // n_queries
         rank = self.base_rank.copy()

@@ -74,3 +74,12 @@ def test_stochastic_logger_probability():
 def test_bad_click_model():
     with pytest.raises(ValueError, match="click_model must be"):
         simulate_clicks(10, click_model="dbn")
+
+
+def test_a_log_seeded_like_its_queries_draws_clicks_apart_from_the_grades():
+    # with one stream for both, the uniforms that drew high grades would decide the
+    # examinations too, and the clicks would not follow the model
+    sim = simulate_clicks(2000, 10, random_state=3)
+    log = sim.log(3)
+    expected = (sim.propensity[log.logged_rank - 1] * sim.relevance).mean()
+    assert abs(log.click.mean() - expected) < 4 * np.sqrt(expected * (1 - expected) / 20000)
