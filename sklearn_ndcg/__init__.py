@@ -22,6 +22,8 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
   ``PredictionPoweredResult``, ``PredictionPoweredComparison``.
 - Conventions of other libraries (``_conventions``): ``CONVENTIONS``,
   ``positive_part_gain``.
+- Click logs (``_clicks``): ``counterfactual_dcg``, ``make_counterfactual_dcg_scorer``,
+  ``CounterfactualResult``.
 - Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``.
 - Data sets (``_datasets``): ``make_ranking``.
 - Dask: the public module :mod:`sklearn_ndcg.dask`.
@@ -45,6 +47,9 @@ from typing import TYPE_CHECKING
 __version__ = "0.2.0"
 
 if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
+    from ._clicks._counterfactual import counterfactual_dcg
+    from ._clicks._results import CounterfactualResult
+    from ._clicks._scorer import make_counterfactual_dcg_scorer
     from ._conventions import CONVENTIONS, positive_part_gain
     from ._datasets import make_ranking
     from ._engine import JudgmentPool
@@ -90,6 +95,7 @@ _SOURCES = {
     "GeneralizabilityStudy": "_stats._planning",
     "BootstrapResult": "_stats._bootstrap",
     "CONVENTIONS": "_conventions",
+    "CounterfactualResult": "_clicks._results",
     "JudgmentPool": "_engine",
     "ModelComparison": "_stats._model_comparison",
     "ModelComparisonDisplay": "_plot._comparison",
@@ -108,9 +114,11 @@ _SOURCES = {
     "TrecRun": "_ir._trec",
     "bootstrap_ci": "_stats._bootstrap",
     "compare_models": "_stats._compare",
+    "counterfactual_dcg": "_clicks._counterfactual",
     "cross_val_query_scores": "_stats._cross_val",
     "dcg_score": "_metrics._ndcg",
     "evaluate_run": "_ir._trec",
+    "make_counterfactual_dcg_scorer": "_clicks._scorer",
     "make_dcg_scorer": "_model_selection._scorer",
     "make_ndcg_scorer": "_model_selection._scorer",
     "make_ranking": "_datasets",
@@ -137,6 +145,7 @@ __all__ = [
     "GeneralizabilityStudy",
     "BootstrapResult",
     "CONVENTIONS",
+    "CounterfactualResult",
     "JudgmentPool",
     "ModelComparison",
     "ModelComparisonDisplay",
@@ -155,9 +164,11 @@ __all__ = [
     "TrecRun",
     "bootstrap_ci",
     "compare_models",
+    "counterfactual_dcg",
     "cross_val_query_scores",
     "dcg_score",
     "evaluate_run",
+    "make_counterfactual_dcg_scorer",
     "make_dcg_scorer",
     "make_ndcg_scorer",
     "make_ranking",

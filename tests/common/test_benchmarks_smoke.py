@@ -158,3 +158,22 @@ def test_bench_sampled_judgments_smoke():
     }
     assert abs(rows["infNDCG"]) < 0.03
     assert rows['unjudged as 0 (unjudged="zero")'] < -0.1
+
+
+def test_bench_clicks_smoke():
+    # this checkout's package, not an installed one
+    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_clicks.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    for title in ("## Deterministic logging", "## Stochastic logging", "## Cascade clicks"):
+        assert title in result.stdout
+    for row in ("| IPS |", "| SNIPS |", "| DR (fitted reward model) |", "| naive click DCG |"):
+        assert row in result.stdout
+    assert "## Cost: counterfactual_dcg on 100,000 rows" in result.stdout
+    assert "CLICKS CHECK FAILED" not in result.stdout

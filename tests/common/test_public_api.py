@@ -92,6 +92,8 @@ def test_every_validated_function_is_found():
         "make_ndcg_scorer",
         "make_dcg_scorer",
         "make_ranking",
+        "counterfactual_dcg",
+        "make_counterfactual_dcg_scorer",
     }
 
 

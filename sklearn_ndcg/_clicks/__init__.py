@@ -1,0 +1,1 @@
+"""Model selection from click logs: counterfactual DCG, its scorer, a click simulator."""
