@@ -47,9 +47,9 @@ from typing import TYPE_CHECKING
 __version__ = "0.2.0"
 
 if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
+    from ._clicks._click_scorer import make_counterfactual_dcg_scorer
     from ._clicks._counterfactual import counterfactual_dcg
-    from ._clicks._results import CounterfactualResult
-    from ._clicks._scorer import make_counterfactual_dcg_scorer
+    from ._clicks._counterfactual_results import CounterfactualResult
     from ._conventions import CONVENTIONS, positive_part_gain
     from ._datasets import make_ranking
     from ._engine import JudgmentPool
@@ -63,7 +63,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
         read_trec_run,
     )
     from ._judgments._ppi import prediction_powered_difference, prediction_powered_mean
-    from ._judgments._results import PredictionPoweredComparison, PredictionPoweredResult
+    from ._judgments._ppi_results import PredictionPoweredComparison, PredictionPoweredResult
     from ._metrics._diagnostics import TieDiagnostics, tie_diagnostics
     from ._metrics._ndcg import QueryBounds, QueryScores, dcg_score, ndcg_score, query_scores
     from ._model_selection._evaluator import RankingEvaluator
@@ -95,7 +95,7 @@ _SOURCES = {
     "GeneralizabilityStudy": "_stats._planning",
     "BootstrapResult": "_stats._bootstrap",
     "CONVENTIONS": "_conventions",
-    "CounterfactualResult": "_clicks._results",
+    "CounterfactualResult": "_clicks._counterfactual_results",
     "JudgmentPool": "_engine",
     "ModelComparison": "_stats._model_comparison",
     "ModelComparisonDisplay": "_plot._comparison",
@@ -118,7 +118,7 @@ _SOURCES = {
     "cross_val_query_scores": "_stats._cross_val",
     "dcg_score": "_metrics._ndcg",
     "evaluate_run": "_ir._trec",
-    "make_counterfactual_dcg_scorer": "_clicks._scorer",
+    "make_counterfactual_dcg_scorer": "_clicks._click_scorer",
     "make_dcg_scorer": "_model_selection._scorer",
     "make_ndcg_scorer": "_model_selection._scorer",
     "make_ranking": "_datasets",
@@ -126,8 +126,8 @@ _SOURCES = {
     "paired_test": "_stats._paired",
     "prediction_powered_difference": "_judgments._ppi",
     "prediction_powered_mean": "_judgments._ppi",
-    "PredictionPoweredComparison": "_judgments._results",
-    "PredictionPoweredResult": "_judgments._results",
+    "PredictionPoweredComparison": "_judgments._ppi_results",
+    "PredictionPoweredResult": "_judgments._ppi_results",
     "positive_part_gain": "_conventions",
     "query_scores": "_metrics._ndcg",
     "read_sampled_qrels": "_ir._sampled",

@@ -10,8 +10,8 @@ from scipy import stats
 
 from .._compat import Integers, Interval, StrOptions, validate_params
 from .._metrics._ndcg import QueryScores
+from ._counterfactual_results import CounterfactualResult
 from ._log import ClickLog, check_log, ideal_dcg, log2_discount, new_ranks
-from ._results import CounterfactualResult
 
 ESTIMATORS = ("ips", "snips", "dr")
 

@@ -14,7 +14,7 @@ from .._compat import Interval, validate_params
 from .._metrics._ndcg import QueryScores
 from . import _inputs
 from ._estimate import estimate_and_error, tuned_lambda
-from ._results import PredictionPoweredComparison, PredictionPoweredResult
+from ._ppi_results import PredictionPoweredComparison, PredictionPoweredResult
 
 _CONFIDENCE_LEVEL = Interval(Real, 0, 1, closed="neither")
 # checked by _inputs.query_values, whose message says what to give (scikit-learn's

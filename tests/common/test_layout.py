@@ -140,7 +140,7 @@ def _in_cli(name: str) -> bool:
 
 def test_in_cli():
     assert _in_cli("sklearn_ndcg._cli") and _in_cli("sklearn_ndcg._cli._main")
-    assert not _in_cli("sklearn_ndcg._clicks._scorer")
+    assert not _in_cli("sklearn_ndcg._clicks._click_scorer")
 
 
 def test_only_main_imports_the_command_line():
