@@ -1,0 +1,1 @@
+"""Click logs: position bias and counterfactual DCG."""
