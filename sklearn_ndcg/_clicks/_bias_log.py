@@ -137,3 +137,33 @@ def cells(log: BiasLog, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     clicked = np.bincount(index, weights=weight * log.click, minlength=size).reshape(shown.shape)
     rate = np.divide(clicked, shown, out=np.zeros_like(clicked), where=shown > 0)
     return shown, clicked, rate
+
+
+def pair_features(log: BiasLog, features) -> np.ndarray:
+    """The features of each (query, document) pair, shape (n_pairs, n_features).
+
+    Raises ValueError unless ``features`` is a finite 2-D array with one row per row of
+    the log, equal on the rows of each pair.
+    """
+    try:
+        features = np.array(features, dtype=np.float64, copy=True)
+    except (TypeError, ValueError):
+        raise TypeError("features must be numbers, one row of features per row of the log.") from None
+    if features.ndim != 2 or features.shape[0] != log.rank.shape[0]:
+        raise ValueError(
+            f"features must have shape (n_samples, n_features) with n_samples = "
+            f"{log.rank.shape[0]}, one row per row of the log; got shape {features.shape}."
+        )
+    if not np.isfinite(features).all():
+        raise ValueError("features has NaN or infinite values; every row needs finite features.")
+    first = np.zeros(log.n_pairs, dtype=np.intp)
+    first[log.pair[::-1]] = np.arange(log.rank.shape[0])[::-1]  # first row of each pair
+    per_pair = features[first]
+    differs = (per_pair[log.pair] != features).any(axis=1)
+    if differs.any():
+        row = int(np.flatnonzero(differs)[0])
+        raise ValueError(
+            f"features of row {row} differ from those of an earlier row of the same "
+            "(query, document) pair; the relevance model needs one feature vector per pair."
+        )
+    return per_pair

@@ -1,7 +1,12 @@
 """EM under the position-based click model (Wang et al., WSDM 2018).
 
 A click is an examination times a relevance: ``P(click) = theta[rank] * gamma[pair]``.
-Each step works on the cells (pair, rank) of the log at once; no loop over queries.
+The relevance is either free, one per (query, document) pair, or a logistic regression
+on the pair's features (the paper's regression EM, with a logistic model where the paper
+fits gradient-boosted trees). Each step works on the cells (pair, rank) of the log at
+once; no loop over queries. The EM map is accelerated by SQUAREM (Varadhan and Roland,
+Scand. J. Stat. 2008), with a fall-back to the plain step wherever the extrapolation
+lowers the likelihood.
 """
 
 from __future__ import annotations
@@ -10,6 +15,89 @@ import numpy as np
 
 from ._bias_log import BiasLog, cells
 
+_INSIDE = 1e-12  # probabilities are kept in [_INSIDE, 1 - _INSIDE]
+
+
+def _inside(x: np.ndarray) -> np.ndarray:
+    return np.clip(x, _INSIDE, 1.0 - _INSIDE)
+
+
+class _Cells:
+    """The weighted impressions and clicks of every shown (pair, rank) cell."""
+
+    def __init__(self, log: BiasLog, weight: np.ndarray):
+        shown, clicked, _ = cells(log, weight)
+        self.pair, self.rank = np.nonzero(shown)
+        self.clicks = clicked[self.pair, self.rank]
+        self.skips = shown[self.pair, self.rank] - self.clicks
+        n = self.clicks + self.skips
+        self.at_rank = np.bincount(self.rank, weights=n, minlength=log.max_rank)
+        self.at_pair = np.bincount(self.pair, weights=n, minlength=log.n_pairs)
+        self.n_rank = log.max_rank
+
+    def posteriors(self, theta, gamma):
+        """Per cell: expected examinations and expected relevant impressions."""
+        t, g = theta[self.rank], gamma[self.pair]
+        not_clicked = 1.0 - t * g
+        examined = self.clicks + self.skips * t * (1.0 - g) / not_clicked
+        relevant = self.clicks + self.skips * (1.0 - t) * g / not_clicked
+        theta = np.bincount(self.rank, weights=examined, minlength=self.n_rank)
+        theta = np.divide(theta, self.at_rank, out=np.full(self.n_rank, 0.5), where=self.at_rank > 0)
+        return _inside(theta), np.bincount(self.pair, weights=relevant, minlength=self.at_pair.size)
+
+    def log_likelihood(self, theta, gamma) -> float:
+        p = theta[self.rank] * gamma[self.pair]
+        return float(self.clicks @ np.log(p) + self.skips @ np.log1p(-p))
+
+
+class FreeRelevance:
+    """One relevance per (query, document) pair; the parameters are the relevances."""
+
+    bounded = True
+
+    def __init__(self, data: _Cells):
+        self.data = data
+
+    def start(self) -> np.ndarray:
+        rate = np.bincount(self.data.pair, weights=self.data.clicks, minlength=self.data.at_pair.size)
+        rate = np.divide(rate, self.data.at_pair, out=np.full(rate.size, 0.5), where=self.data.at_pair > 0)
+        return np.clip(rate, 0.01, 0.99)
+
+    def gamma(self, params: np.ndarray) -> np.ndarray:
+        return params
+
+    def update(self, params, relevant) -> np.ndarray:
+        at_pair = self.data.at_pair
+        return _inside(np.divide(relevant, at_pair, out=np.full(at_pair.size, 0.5), where=at_pair > 0))
+
+
+class LogisticRelevance:
+    """Relevance ``1 / (1 + exp(-features @ beta))``; the parameters are ``beta``.
+
+    The M-step is one Newton step of the weighted logistic regression on the expected
+    relevances (a generalised EM step).
+    """
+
+    bounded = False
+
+    def __init__(self, data: _Cells, features: np.ndarray):
+        self.data = data
+        self.features = np.hstack([features, np.ones((features.shape[0], 1))])  # intercept
+
+    def start(self) -> np.ndarray:
+        return np.zeros(self.features.shape[1])
+
+    def gamma(self, params: np.ndarray) -> np.ndarray:
+        return _inside(1.0 / (1.0 + np.exp(-(self.features @ params))))
+
+    def update(self, params, relevant) -> np.ndarray:
+        weight = self.data.at_pair
+        g = self.gamma(params)
+        gradient = self.features.T @ (weight * g - relevant)
+        hessian = (self.features * (weight * g * (1.0 - g))[:, None]).T @ self.features
+        hessian[np.diag_indices_from(hessian)] += 1e-9 * max(1.0, float(weight.sum()))
+        return params - np.linalg.solve(hessian, gradient)
+
 
 def em_examination(
     log: BiasLog,
@@ -17,47 +105,53 @@ def em_examination(
     *,
     max_iter: int,
     tol: float,
+    features: np.ndarray | None = None,
     start: tuple[np.ndarray, np.ndarray] | None = None,
-) -> tuple[np.ndarray, np.ndarray, int]:
+) -> tuple[np.ndarray, np.ndarray, bool]:
     """The EM estimate of the examination probability of each rank.
 
-    ``weight`` weighs each row. Returns ``theta`` (NaN at ranks without impressions),
-    the relevance ``gamma`` of each (query, document) pair, and the number of
-    iterations run. ``start`` (theta, gamma) warm-starts the iterations. The iterations
-    stop when no ratio ``theta[k] / theta[0]`` moves by more than ``tol``.
+    ``weight`` weighs each row; ``features`` (one row per pair) switches to the
+    logistic relevance. Returns ``theta`` (NaN at ranks without impressions), the
+    relevance model's parameters, and whether the iterations converged: no ratio
+    ``theta[k] / theta[0]`` moved by more than ``tol`` in the last of at most
+    ``max_iter`` accelerated iterations. ``start`` (theta, parameters) warm-starts them.
     """
-    shown, clicked, _ = cells(log, weight)
-    pair, rank = np.nonzero(shown)
-    n, c = shown[pair, rank], clicked[pair, rank]
-    skipped = n - c  # weighted impressions without a click
-    at_rank = np.bincount(rank, weights=n, minlength=log.max_rank)
-    at_pair = np.bincount(pair, weights=n, minlength=log.n_pairs)
-    seen_rank = at_rank > 0
+    data = _Cells(log, weight)
+    model = FreeRelevance(data) if features is None else LogisticRelevance(data, features)
+    seen = data.at_rank > 0
     if start is None:
-        theta = np.full(log.max_rank, 0.5)
-        gamma = np.bincount(pair, weights=c, minlength=log.n_pairs) / np.maximum(at_pair, 1e-300)
-        gamma = np.clip(gamma, 1e-6, 1 - 1e-6)
+        theta, params = np.full(log.max_rank, 0.5), model.start()
     else:
-        theta, gamma = (np.array(a, dtype=np.float64) for a in start)
-        theta = np.where(np.isnan(theta), 0.5, theta)
-    ratio = theta / theta[0]
-    for iteration in range(1, max_iter + 1):
-        t, g = theta[rank], gamma[pair]
-        not_clicked = 1.0 - t * g
-        # E-step: P(examined | no click) and P(relevant | no click) of each cell
-        examined = t * (1.0 - g) / not_clicked
-        relevant = (1.0 - t) * g / not_clicked
-        # M-step: the expected examinations per rank, relevances per pair
-        theta = np.bincount(rank, weights=c + skipped * examined, minlength=log.max_rank)
-        theta = np.divide(theta, at_rank, out=np.full(log.max_rank, 0.5), where=seen_rank)
-        gamma = np.bincount(pair, weights=c + skipped * relevant, minlength=log.n_pairs)
-        gamma = np.divide(gamma, at_pair, out=np.full(log.n_pairs, 0.5), where=at_pair > 0)
-        # a parameter at exactly 0 or 1 makes 1 - theta * gamma vanish: keep them inside
-        theta = np.clip(theta, 1e-12, 1.0 - 1e-12)
-        gamma = np.clip(gamma, 1e-12, 1.0 - 1e-12)
-        new_ratio = theta / theta[0]
-        moved = np.max(np.abs(new_ratio - ratio)[seen_rank])
-        ratio = new_ratio
+        theta, params = np.where(np.isnan(start[0]), 0.5, start[0]), start[1]
+
+    def step(theta, params):
+        theta, relevant = data.posteriors(theta, model.gamma(params))
+        return theta, model.update(params, relevant)
+
+    def log_likelihood(theta, params):
+        return data.log_likelihood(theta, model.gamma(params))
+
+    split = log.max_rank
+    converged = False
+    for _ in range(max_iter):
+        x0 = np.concatenate([theta, params])
+        x1 = np.concatenate(step(theta, params))
+        x2 = np.concatenate(step(x1[:split], x1[split:]))
+        r, v = x1 - x0, x2 - 2 * x1 + x0
+        new = (x2[:split], x2[split:])
+        norm_v = np.linalg.norm(v)
+        if norm_v > 0:
+            alpha = min(-np.linalg.norm(r) / norm_v, -1.0)
+            x = x0 - 2 * alpha * r + alpha**2 * v
+            x[:split] = _inside(x[:split])
+            if model.bounded:
+                x[split:] = _inside(x[split:])
+            jumped = step(x[:split], x[split:])
+            if log_likelihood(*jumped) >= log_likelihood(*new):
+                new = jumped
+        moved = np.abs(new[0] / new[0][0] - theta / theta[0])[seen].max()
+        theta, params = new
         if moved < tol:
+            converged = True
             break
-    return np.where(seen_rank, theta, np.nan), gamma, iteration
+    return np.where(seen, theta, np.nan), params, converged

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import warnings
 from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
+from sklearn.exceptions import ConvergenceWarning
 
 from .._compat import Integers, Interval, StrOptions, validate_params
-from ._bias_log import BiasLog, cells, check_bias_log
+from ._bias_log import BiasLog, cells, check_bias_log, pair_features
 from ._em import em_examination
 from ._harvesting import all_pairs_examination, harvested_counts
 from ._swaps import swap_examination, swap_experiments
@@ -47,8 +49,12 @@ PositionBias.confidence_level.__doc__ = "Level of the confidence intervals."
 PositionBias.n_bootstrap.__doc__ = "Number of bootstrap resamples of the queries."
 
 
-def _check_method_input(log: BiasLog, method: str) -> np.ndarray | None:
+def _check_method_input(log: BiasLog, method: str, features) -> np.ndarray | None:
     """What a method needs of the log; returns the swap experiments for 'swap'."""
+    if features is not None and method != "em":
+        raise ValueError(
+            f"features is a relevance model of method='em' only; method={method!r} uses none."
+        )
     if method in ("harvesting", "swap") and log.logger is None:
         what = (
             "the logging ranker of each row"
@@ -69,26 +75,32 @@ def _check_method_input(log: BiasLog, method: str) -> np.ndarray | None:
             "logged_rank never is 1: the propensities are scaled to rank 1, which needs "
             "impressions at rank 1."
         )
-    if method == "em":
+    if method == "em" and features is None:
         shown, _, _ = cells(log, np.ones(log.rank.shape[0]))
         if not ((shown > 0).sum(axis=1) > 1).any():
             raise ValueError(
                 "method='em': the log never shows a (query, document) pair at two different "
                 "ranks, so examination and relevance cannot be told apart (every propensity "
                 "fits it equally well). EM needs logs where the rank of a document varies "
-                "between impressions of its query."
+                "between impressions of its query, or relevance features (features=)."
             )
     return None
 
 
-def _fit(log, method, weight, partner, max_iter, tol, start=None):
-    """The propensities (theta / theta[rank 1]) of one weighting of the log's rows."""
+def _fit(log, method, weight, partner, max_iter, tol, features=None, start=None):
+    """The propensities (theta / theta[rank 1]) of one weighting of the log's rows.
+
+    Also returns, for EM, its parameters (to warm-start the resamples) and whether it
+    converged.
+    """
     if method == "em":
-        theta, gamma, _ = em_examination(log, weight, max_iter=max_iter, tol=tol, start=start)
-        return theta / theta[0], (theta, gamma)
+        theta, params, converged = em_examination(
+            log, weight, max_iter=max_iter, tol=tol, features=features, start=start
+        )
+        return theta / theta[0], (theta, params), converged
     if method == "harvesting":
-        return all_pairs_examination(*harvested_counts(log, weight)), None
-    return swap_examination(log, partner, weight), None
+        return all_pairs_examination(*harvested_counts(log, weight)), None, True
+    return swap_examination(log, partner, weight), None, True
 
 
 @validate_params(
@@ -98,6 +110,7 @@ def _fit(log, method, weight, partner, max_iter, tol, start=None):
         "logged_rank": ["array-like"],
         "click": ["array-like"],
         "logger": ["array-like", None],
+        "features": ["array-like", None],
         "method": [StrOptions(set(METHODS))],
         "max_rank": [Integers(1), None],
         "confidence_level": [Interval(Real, 0, 1, closed="neither")],
@@ -115,6 +128,7 @@ def estimate_position_bias(
     click: ArrayLike,
     *,
     logger: ArrayLike | None = None,
+    features: ArrayLike | None = None,
     method: str = "em",
     max_rank: int | None = None,
     confidence_level: float = 0.95,
@@ -151,6 +165,13 @@ def estimate_position_bias(
         logging ranker (at least two). For "swap": the rank ``k`` of the randomized pair
         (1, k) that the row belongs to (its two rows, at ranks 1 and ``k``, whether
         exchanged or not), and 0 for rows in no randomized pair. Not used by "em".
+    features : array-like of shape (n_samples, n_features), default=None
+        Relevance features of each row's (query, document) pair (equal on the rows of a
+        pair), for "em" only: the relevance becomes a logistic regression on them (the
+        regression EM of Wang et al. 2018) instead of one free relevance per pair. This
+        identifies the propensities where each document always sits at one rank (one
+        deterministic ranking per query), as long as similar documents appear at
+        different ranks across queries.
     method : {"em", "harvesting", "swap"}, default="em"
         The estimator.
 
@@ -194,14 +215,18 @@ def estimate_position_bias(
     left them in place, which no rank or click reveals; one label per row names the
     experiment, as it names the ranker for harvesting.
 
-    The EM here has a free relevance per (query, document) pair, where Wang et al.
-    regress it on features. It is identified only where the same document appears at
-    several ranks for its query (sessions of a query ranked differently: rankers
-    retrained over time, candidate sets that change); on a log where every document
-    always sits at one rank it raises a ValueError rather than return an arbitrary
-    curve. Intervention harvesting weighs each (query, document) pair once per rank
-    (its click-through rate there); the pairs' sets of ranks should come from the
-    loggers, not from the clicks.
+    EM without ``features`` has a free relevance per (query, document) pair. It is
+    identified only where the same document appears at several ranks for its query
+    (sessions of a query ranked differently: rankers retrained over time, candidate
+    sets that change); on a log where every document always sits at one rank it raises
+    a ValueError rather than return an arbitrary curve. Its maximum likelihood is
+    biased where pairs have few clicks (one nuisance parameter per pair): the
+    benchmark shows the bias shrinking with the impressions per pair. With
+    ``features`` the relevance is one logistic regression for all pairs (Wang et al.
+    fit gradient-boosted trees there), which needs the model to fit the relevance.
+    Intervention harvesting weighs each (query, document) pair once per rank (its
+    click-through rate there); the ranks at which a pair is shown should depend on the
+    loggers, not on the clicks.
 
     References
     ----------
@@ -234,9 +259,18 @@ def estimate_position_bias(
     array([1. , 0.5])
     """
     log = check_bias_log(qid, doc, logged_rank, click, logger, max_rank)
-    partner = _check_method_input(log, method)
+    partner = _check_method_input(log, method, features)
+    if features is not None:
+        features = pair_features(log, features)
     ones = np.ones(log.rank.shape[0])
-    propensity, start = _fit(log, method, ones, partner, max_iter, tol)
+    propensity, start, converged = _fit(log, method, ones, partner, max_iter, tol, features)
+    if not converged:
+        warnings.warn(
+            f"EM did not converge in max_iter={max_iter} iterations (tol={tol}); the "
+            "propensities may move with more: raise max_iter.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
     interval = np.full((2, log.max_rank), np.nan)
     if n_bootstrap:
         rng = np.random.default_rng(random_state)
@@ -244,7 +278,7 @@ def estimate_position_bias(
         uniform = np.full(log.n_queries, 1.0 / log.n_queries)
         for b in range(n_bootstrap):  # a loop over resamples; each is one array pass
             weight = rng.multinomial(log.n_queries, uniform)[log.query].astype(np.float64)
-            replicates[b], _ = _fit(log, method, weight, partner, max_iter, tol, start)
+            replicates[b] = _fit(log, method, weight, partner, max_iter, tol, features, start)[0]
         alpha = 1.0 - confidence_level
         with np.errstate(invalid="ignore"):
             interval = np.nanquantile(replicates, [alpha / 2, 1 - alpha / 2], axis=0)
