@@ -18,7 +18,9 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
   ``detectable_difference``, ``generalizability_study``, ``GeneralizabilityStudy``.
 - Conventions of other libraries (``_conventions``): ``CONVENTIONS``,
   ``positive_part_gain``.
-- Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``.
+- Click logs (``_clicks``): ``estimate_position_bias``, ``PositionBias``.
+- Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``,
+  ``PositionBiasDisplay``.
 - Data sets (``_datasets``): ``make_ranking``.
 - Dask: the public module :mod:`sklearn_ndcg.dask`.
 
@@ -41,6 +43,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.2.0"
 
 if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
+    from ._clicks._position_bias import PositionBias, estimate_position_bias
     from ._conventions import CONVENTIONS, positive_part_gain
     from ._datasets import make_ranking
     from ._engine import JudgmentPool
@@ -59,6 +62,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._model_selection._splitter import RepeatedGroupKFold
     from ._plot._comparison import ModelComparisonDisplay
     from ._plot._curve import NDCGCurveDisplay
+    from ._plot._position_bias import PositionBiasDisplay
     from ._stats._bootstrap import BootstrapResult, bootstrap_ci
     from ._stats._compare import compare_models
     from ._stats._cross_val import cross_val_query_scores
@@ -87,6 +91,8 @@ _SOURCES = {
     "ModelComparison": "_stats._model_comparison",
     "ModelComparisonDisplay": "_plot._comparison",
     "NDCGCurveDisplay": "_plot._curve",
+    "PositionBias": "_clicks._position_bias",
+    "PositionBiasDisplay": "_plot._position_bias",
     "PairedTestResult": "_stats._paired",
     "QueryScores": "_metrics._ndcg",
     "QueryBounds": "_metrics._ndcg",
@@ -102,6 +108,7 @@ _SOURCES = {
     "compare_models": "_stats._compare",
     "cross_val_query_scores": "_stats._cross_val",
     "dcg_score": "_metrics._ndcg",
+    "estimate_position_bias": "_clicks._position_bias",
     "evaluate_run": "_ir._trec",
     "make_dcg_scorer": "_model_selection._scorer",
     "make_ndcg_scorer": "_model_selection._scorer",
@@ -129,6 +136,8 @@ __all__ = [
     "ModelComparisonDisplay",
     "NDCGCurveDisplay",
     "PairedTestResult",
+    "PositionBias",
+    "PositionBiasDisplay",
     "QueryScores",
     "QueryBounds",
     "RankingEvaluator",
@@ -143,6 +152,7 @@ __all__ = [
     "compare_models",
     "cross_val_query_scores",
     "dcg_score",
+    "estimate_position_bias",
     "evaluate_run",
     "make_dcg_scorer",
     "make_ndcg_scorer",

@@ -30,7 +30,9 @@ def _column(values, name: str) -> np.ndarray:
     """A 1-D copy of one column of the log, without NaN."""
     array = np.array(values, copy=True)
     if array.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, one entry per row of the log; got shape {array.shape}.")
+        raise ValueError(
+            f"{name} must be 1-D, one entry per row of the log; got shape {array.shape}."
+        )
     if array.dtype.kind == "f" and np.isnan(array).any():
         raise ValueError(
             f"{name} has NaN at row {int(np.flatnonzero(np.isnan(array))[0])}; every row of the "
@@ -148,7 +150,9 @@ def pair_features(log: BiasLog, features) -> np.ndarray:
     try:
         features = np.array(features, dtype=np.float64, copy=True)
     except (TypeError, ValueError):
-        raise TypeError("features must be numbers, one row of features per row of the log.") from None
+        raise TypeError(
+            "features must be numbers, one row of features per row of the log."
+        ) from None
     if features.ndim != 2 or features.shape[0] != log.rank.shape[0]:
         raise ValueError(
             f"features must have shape (n_samples, n_features) with n_samples = "

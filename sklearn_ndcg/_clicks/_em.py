@@ -42,7 +42,9 @@ class _Cells:
         examined = self.clicks + self.skips * t * (1.0 - g) / not_clicked
         relevant = self.clicks + self.skips * (1.0 - t) * g / not_clicked
         theta = np.bincount(self.rank, weights=examined, minlength=self.n_rank)
-        theta = np.divide(theta, self.at_rank, out=np.full(self.n_rank, 0.5), where=self.at_rank > 0)
+        theta = np.divide(
+            theta, self.at_rank, out=np.full(self.n_rank, 0.5), where=self.at_rank > 0
+        )
         return _inside(theta), np.bincount(self.pair, weights=relevant, minlength=self.at_pair.size)
 
     def log_likelihood(self, theta, gamma) -> float:
@@ -59,8 +61,12 @@ class FreeRelevance:
         self.data = data
 
     def start(self) -> np.ndarray:
-        rate = np.bincount(self.data.pair, weights=self.data.clicks, minlength=self.data.at_pair.size)
-        rate = np.divide(rate, self.data.at_pair, out=np.full(rate.size, 0.5), where=self.data.at_pair > 0)
+        rate = np.bincount(
+            self.data.pair, weights=self.data.clicks, minlength=self.data.at_pair.size
+        )
+        rate = np.divide(
+            rate, self.data.at_pair, out=np.full(rate.size, 0.5), where=self.data.at_pair > 0
+        )
         return np.clip(rate, 0.01, 0.99)
 
     def gamma(self, params: np.ndarray) -> np.ndarray:
@@ -68,7 +74,9 @@ class FreeRelevance:
 
     def update(self, params, relevant) -> np.ndarray:
         at_pair = self.data.at_pair
-        return _inside(np.divide(relevant, at_pair, out=np.full(at_pair.size, 0.5), where=at_pair > 0))
+        return _inside(
+            np.divide(relevant, at_pair, out=np.full(at_pair.size, 0.5), where=at_pair > 0)
+        )
 
 
 class LogisticRelevance:

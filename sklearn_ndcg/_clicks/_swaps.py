@@ -57,9 +57,9 @@ def swap_examination(log: BiasLog, partner: np.ndarray, weight: np.ndarray) -> n
     index = partner[inside] * 2 + (log.rank[inside] != 0)  # (experiment, at rank k?)
     size = 2 * log.max_rank
     shown = np.bincount(index, weights=weight[inside], minlength=size).reshape(-1, 2)
-    clicked = np.bincount(
-        index, weights=(weight * log.click)[inside], minlength=size
-    ).reshape(-1, 2)
+    clicked = np.bincount(index, weights=(weight * log.click)[inside], minlength=size).reshape(
+        -1, 2
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = clicked / shown
         theta = rate[:, 1] / rate[:, 0]

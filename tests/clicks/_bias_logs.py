@@ -82,9 +82,7 @@ def harvesting_log(n_queries, *, n_loggers=3, n_sessions=6, seed=0, propensity=P
     logger = rng.integers(0, n_loggers, (n_queries, n_sessions))
     doc = order[np.arange(n_queries)[:, None], logger]  # (queries, sessions, ranks)
     rank = np.broadcast_to(np.arange(1, n_rank + 1), doc.shape)
-    shown = np.take_along_axis(
-        np.broadcast_to(relevance[:, None, :], doc.shape), doc, axis=2
-    )
+    shown = np.take_along_axis(np.broadcast_to(relevance[:, None, :], doc.shape), doc, axis=2)
     click = _clicks(rng, shown, rank, propensity)
     qid = np.broadcast_to(np.arange(n_queries)[:, None, None], doc.shape)
     logger = np.broadcast_to(logger[:, :, None], doc.shape)
