@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "clicks"))
-from _bias_logs import em_log, harvesting_log, regression_log, swap_log  # noqa: E402
-from _harness import machine_description, markdown_table, rss_peak_rise  # noqa: E402
+from _bias_logs import em_log, harvesting_log, regression_log, swap_log
+from _harness import machine_description, markdown_table, rss_peak_rise
 
-from sklearn_ndcg import estimate_position_bias  # noqa: E402
+from sklearn_ndcg import estimate_position_bias
 
 
 def _setups(smoke: bool) -> dict:
