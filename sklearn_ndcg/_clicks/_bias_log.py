@@ -87,7 +87,7 @@ def check_bias_log(qid, doc, logged_rank, click, logger=None, max_rank=None) -> 
         bad = int(np.flatnonzero(~whole | (rank < 1))[0])
         raise ValueError(
             f"logged_rank must hold whole numbers >= 1 (rank 1 is the top); row {bad} has "
-            f"{rank[bad]!r}."
+            f"{rank[bad].item()!r}."
         )
     largest = int(rank.max())
     if max_rank is None:
@@ -104,7 +104,7 @@ def check_bias_log(qid, doc, logged_rank, click, logger=None, max_rank=None) -> 
     outside = (click != 0) & (click != 1)
     if outside.any():
         bad = int(np.flatnonzero(outside)[0])
-        raise ValueError(f"click must be 0 or 1 per row; row {bad} has {click[bad]!r}.")
+        raise ValueError(f"click must be 0 or 1 per row; row {bad} has {click[bad].item()!r}.")
 
     _, query = _codes(arrays["qid"], "qid")
     _, doc_code = _codes(arrays["doc"], "doc")

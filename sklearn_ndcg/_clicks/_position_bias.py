@@ -65,7 +65,7 @@ def _check_method_input(log: BiasLog, method: str, features) -> np.ndarray | Non
     if method == "harvesting" and log.logger_labels.shape[0] < 2:
         raise ValueError(
             "method='harvesting' needs logs of at least two logging rankers; logger has the "
-            f"single label {log.logger_labels[0]!r}. Intervention harvesting compares the "
+            f"single label {log.logger_labels[0].item()!r}. Intervention harvesting compares the "
             "ranks that different rankers gave the same document."
         )
     if method == "swap":
@@ -280,9 +280,10 @@ def estimate_position_bias(
             weight = rng.multinomial(log.n_queries, uniform)[log.query].astype(np.float64)
             replicates[b] = _fit(log, method, weight, partner, max_iter, tol, features, start)[0]
         alpha = 1.0 - confidence_level
-        with np.errstate(invalid="ignore"):
-            interval = np.nanquantile(replicates, [alpha / 2, 1 - alpha / 2], axis=0)
-        interval[:, np.isnan(propensity)] = np.nan
+        estimated = ~np.isnan(propensity) & ~np.isnan(replicates).all(axis=0)
+        interval[:, estimated] = np.nanquantile(
+            replicates[:, estimated], [alpha / 2, 1 - alpha / 2], axis=0
+        )
     return PositionBias(
         propensity=propensity,
         confidence_interval=interval,

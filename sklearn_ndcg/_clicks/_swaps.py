@@ -30,7 +30,7 @@ def swap_experiments(log: BiasLog) -> np.ndarray:
     bad = (labels != 0) & ((labels < 2) | (labels > log.max_rank))
     if bad.any():
         raise ValueError(
-            f"logger has the label {labels[bad][0]!r}: for method='swap' a label is the rank "
+            f"logger has the label {labels[bad][0].item()!r}: for method='swap' a label is the rank "
             f"k (2 to max_rank={log.max_rank}) of a randomized pair (1, k), or 0 for rows in "
             "no randomized pair."
         )
@@ -40,9 +40,9 @@ def swap_experiments(log: BiasLog) -> np.ndarray:
     if misplaced.any():
         row = int(np.flatnonzero(misplaced)[0])
         raise ValueError(
-            f"row {row} belongs to the randomized pair (1, {partner[row] + 1}) by its logger "
-            f"label but is logged at rank {log.rank[row] + 1}; only ranks 1 and "
-            f"{partner[row] + 1} are swapped in that pair."
+            f"row {row} belongs to the randomized pair (1, {int(partner[row]) + 1}) by its logger "
+            f"label but is logged at rank {int(log.rank[row]) + 1}; only ranks 1 and "
+            f"{int(partner[row]) + 1} are swapped in that pair."
         )
     return partner
 
