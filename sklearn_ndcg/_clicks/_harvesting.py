@@ -79,7 +79,12 @@ def all_pairs_examination(clicks: np.ndarray, skips: np.ndarray) -> np.ndarray:
     start = np.concatenate([np.full(n, 0.5), np.full(upper[0].size, 0.5)])
     bounds = [(_INSIDE, 1.0 - _INSIDE)] * start.size
     fit = minimize(
-        loss, start, jac=True, method="L-BFGS-B", bounds=bounds, options={"maxiter": 10_000}
+        loss,
+        start,
+        jac=True,
+        method="L-BFGS-B",
+        bounds=bounds,
+        options={"maxiter": 10_000, "ftol": 1e-14, "gtol": 1e-10},
     )
     theta = fit.x[:n]
     return np.where(connected_to_top(clicks, skips), theta / theta[0], np.nan)
