@@ -30,9 +30,9 @@ def swap_experiments(log: BiasLog) -> np.ndarray:
     bad = (labels != 0) & ((labels < 2) | (labels > log.max_rank))
     if bad.any():
         raise ValueError(
-            f"logger has the label {labels[bad][0].item()!r}: for method='swap' a label is the rank "
-            f"k (2 to max_rank={log.max_rank}) of a randomized pair (1, k), or 0 for rows in "
-            "no randomized pair."
+            f"logger has the label {labels[bad][0].item()!r}: for method='swap' a label is "
+            f"the rank k (2 to max_rank={log.max_rank}) of a randomized pair (1, k), or 0 for "
+            "rows in no randomized pair."
         )
     partner = labels.astype(np.intp)[log.logger] - 1  # -1 outside every pair
     inside = partner >= 0
