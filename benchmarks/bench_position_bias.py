@@ -6,7 +6,7 @@ the known propensity ``1 / r ** 0.7`` at ranks 1..10, deterministic loggers. It 
 
 - for each method, the recovery on one log (true and estimated propensity of each rank,
   its 95 % bootstrap interval, covered or not) and the coverage of the intervals over
-  ``--logs`` independent logs (with the mean estimate);
+  ``--logs`` (10) independent logs (with the mean estimate);
 - the bias of EM with a free relevance per (query, document) pair against the number of
   sessions per query (the nuisance-parameter bias of that model);
 - the cost on a 10-million-row log: the time of the estimate alone (``n_bootstrap=0``),
@@ -35,17 +35,17 @@ def _setups(smoke: bool) -> dict:
     """method label -> (method, function of a seed returning (log, features))."""
     scale = 10 if smoke else 1
     return {
-        "em, free relevance (100 queries x 300 sessions)": (
+        "em, free relevance (30 queries x 1,000 sessions)": (
             "em",
-            lambda seed: (em_log(100 // scale, n_sessions=300 // scale, seed=seed), None),
+            lambda seed: (em_log(30, n_sessions=1000 // scale, seed=seed), None),
         ),
-        "em, logistic relevance on features (2,000 queries, one ranking each)": (
+        "em, logistic relevance on features (1,000 queries, one ranking each)": (
             "em",
-            lambda seed: regression_log(2000 // scale, seed=seed),
+            lambda seed: regression_log(1000 // scale, seed=seed),
         ),
-        "harvesting, 3 loggers (1,000 queries x 6 sessions)": (
+        "harvesting, 3 loggers (800 queries x 6 sessions)": (
             "harvesting",
-            lambda seed: (harvesting_log(1000 // scale, seed=seed), None),
+            lambda seed: (harvesting_log(800 // scale, seed=seed), None),
         ),
         "swap, RandPair (1,000 queries x 4 sessions)": (
             "swap",
@@ -148,7 +148,7 @@ def em_bias(smoke: bool, n_logs: int) -> None:
 def cost(smoke: bool) -> None:
     n_rows = 10_000 if smoke else 10_000_000
     print(f"\n### Cost on a {n_rows:,}-row log\n")
-    print("estimate: n_bootstrap=0; per resample: (time with n_bootstrap=3 - estimate) / 3.\n")
+    print("estimate: n_bootstrap=0; per resample: (time with n_bootstrap=2 - estimate) / 2.\n")
     q = n_rows // 100  # 10 ranks x 10 sessions a query
     logs = {
         "em, free relevance": ("em", lambda: (em_log(q // 10, n_sessions=100), None)),
@@ -163,8 +163,8 @@ def cost(smoke: bool) -> None:
         _, rise = rss_peak_rise(_estimate, method, log, features, 0, 0)
         alone = time.perf_counter() - start
         start = time.perf_counter()
-        _estimate(method, log, features, 3, 0)
-        per_resample = (time.perf_counter() - start - alone) / 3
+        _estimate(method, log, features, 2, 0)
+        per_resample = (time.perf_counter() - start - alone) / 2
         rows.append(
             [
                 label,
@@ -186,9 +186,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--smoke", action="store_true", help="small sizes, for the test suite")
     parser.add_argument("--logs", type=int, default=None, help="independent logs per method")
-    parser.add_argument("--resamples", type=int, default=100, help="bootstrap resamples")
+    parser.add_argument("--resamples", type=int, default=200, help="bootstrap resamples")
     args = parser.parse_args()
-    n_logs = args.logs or (2 if args.smoke else 20)
+    n_logs = args.logs or (2 if args.smoke else 10)
     resamples = 20 if args.smoke else args.resamples
     print("## Position bias: recovery of simulated propensities\n")
     print("\n".join(machine_description()))

@@ -13,46 +13,44 @@ def _estimate(log, features=None, **kwargs):
     )
 
 
-# the simulated logs of tests/clicks/_bias_logs.py: method, (log, features) of a seed
+# the simulated logs of tests/clicks/_bias_logs.py: method, (log, features) of a seed.
+# EM with a free relevance per pair needs many sessions per query (its bias shrinks with
+# them: benchmarks/bench_position_bias.py); with features, one ranking per query is enough.
 SETUPS = {
-    "em": ("em", lambda seed: (em_log(60, n_sessions=300, seed=seed), None)),
-    "em-features": ("em", lambda seed: regression_log(1500, seed=seed)),
+    "em-free": ("em", lambda seed: (em_log(30, n_sessions=1000, seed=seed), None)),
+    "em-features": ("em", lambda seed: regression_log(1000, seed=seed)),
     "harvesting": ("harvesting", lambda seed: (harvesting_log(800, seed=seed), None)),
     "swap": ("swap", lambda seed: (swap_log(1000, seed=seed), None)),
 }
 
 
-def _covered(setup, seed, n_bootstrap=100):
+def _covered(setup, seed, n_bootstrap=200):  # the default number of resamples
     method, make = SETUPS[setup]
     log, features = make(seed)
     result = _estimate(log, features, method=method, n_bootstrap=n_bootstrap, random_state=seed)
     low, high = result.confidence_interval
-    return result, (low <= log.propensity) & (log.propensity <= high)
+    steeper = 1.0 / np.arange(1, 11)  # a wrong truth: 1 / r instead of 1 / r ** 0.7
+    return (
+        (low <= log.propensity) & (log.propensity <= high),
+        (low <= steeper) & (steeper <= high),
+    )
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("setup", list(SETUPS))
 def test_recovers_the_simulated_propensities_within_the_intervals(setup):
     # issue 35, Done when: the simulated curve (1 / r ** 0.7, _bias_logs.PROPENSITY) lies
-    # inside the 95 % intervals on >= 95 % of the ranks: here on all 10 ranks of the
-    # first log of each setup (benchmarks/bench_position_bias.py: coverage over 20 logs)
-    result, covered = _covered(setup, seed=0)
-    assert covered.mean() >= 0.95, (result.propensity, result.confidence_interval)
-    # and not because the intervals are wide: the curve 1 / r, a steeper truth, lies
-    # outside the intervals at some rank
-    low, high = result.confidence_interval
-    steeper = 1.0 / np.arange(1, 11)
-    assert not ((low <= steeper) & (steeper <= high)).all()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("setup", ["em-features", "harvesting", "swap"])
-def test_interval_coverage_over_several_logs(setup):
-    # 95 % intervals on 4 independent logs x 9 ranks (rank 1 is 1 by construction):
-    # binomial(36, 0.95) is <= 30 with probability 0.008, so fewer than 31 covered
-    # means intervals that are too narrow or estimates that are biased
-    covered = np.concatenate([_covered(setup, seed)[1][1:] for seed in range(1, 5)])
-    assert covered.sum() >= 31, covered.mean()
+    # inside the 95 % intervals on 95 % of the ranks. One log has 9 free ranks, and 95 %
+    # intervals miss one of 9 about a third of the time, so the ranks of 4 independent
+    # logs are pooled: binomial(36, 0.95) <= 31 has probability 0.03, so 32 or more of
+    # the 36 must be covered (rank 1 is 1 by construction). The coverage over 10 logs is
+    # in benchmarks/RESULTS.md.
+    covered, steeper = zip(*(_covered(setup, seed) for seed in range(1, 5)))
+    covered = np.concatenate([c[1:] for c in covered])
+    assert covered.sum() >= 32, covered.mean()
+    # and not because the intervals are wide: the steeper curve 1 / r is outside the
+    # intervals at some rank of every log
+    assert not any(s.all() for s in steeper)
 
 
 def test_result_shape_and_scaling():
