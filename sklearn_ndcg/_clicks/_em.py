@@ -127,6 +127,8 @@ def em_examination(
     data = _Cells(log, weight)
     model = FreeRelevance(data) if features is None else LogisticRelevance(data, features)
     seen = data.at_rank > 0
+    if not seen[0]:  # a resample without impressions at rank 1: nothing to scale to
+        return np.full(log.max_rank, np.nan), start[1] if start else model.start(), False
     if start is None:
         theta, params = np.full(log.max_rank, 0.5), model.start()
     else:
