@@ -175,8 +175,9 @@ def estimate_position_bias(
     method : {"em", "harvesting", "swap"}, default="em"
         The estimator.
 
-        - "em": expectation-maximisation of the position-based model, one relevance
-          per (query, document) pair (Wang et al. 2018). Needs documents shown at
+        - "em": expectation-maximisation of the position-based model (Wang et al.
+          2018), with one relevance per (query, document) pair, or with a logistic
+          regression on ``features``. Without features it needs documents shown at
           several ranks across the impressions of their query.
         - "harvesting": intervention harvesting (Agarwal et al. 2019), the AllPairs
           maximum-likelihood estimator over the pairs of ranks at which different
@@ -194,9 +195,12 @@ def estimate_position_bias(
     random_state : int, numpy Generator or None, default=None
         Seed of the bootstrap.
     max_iter : int, default=1000
-        Most EM iterations (per fit, resamples included); not used by other methods.
+        Most EM iterations per fit (resamples included), each three EM steps and an
+        extrapolation (SQUAREM); a ConvergenceWarning says when the fit on the whole
+        log ran out of them. Not used by other methods.
     tol : float, default=1e-6
-        EM stops when no propensity moves by more than ``tol`` in an iteration.
+        EM stops when no propensity (relative to rank 1) moves by more than ``tol``
+        in an iteration. Not used by other methods.
 
     Returns
     -------
