@@ -62,7 +62,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._model_selection._splitter import RepeatedGroupKFold
     from ._plot._comparison import ModelComparisonDisplay
     from ._plot._curve import NDCGCurveDisplay
-    from ._plot._position_bias import PositionBiasDisplay
+    from ._plot._propensity import PositionBiasDisplay
     from ._stats._bootstrap import BootstrapResult, bootstrap_ci
     from ._stats._compare import compare_models
     from ._stats._cross_val import cross_val_query_scores
@@ -92,7 +92,7 @@ _SOURCES = {
     "ModelComparisonDisplay": "_plot._comparison",
     "NDCGCurveDisplay": "_plot._curve",
     "PositionBias": "_clicks._position_bias",
-    "PositionBiasDisplay": "_plot._position_bias",
+    "PositionBiasDisplay": "_plot._propensity",
     "PairedTestResult": "_stats._paired",
     "QueryScores": "_metrics._ndcg",
     "QueryBounds": "_metrics._ndcg",

@@ -1,2 +1,2 @@
 """Plotting: ``NDCGCurveDisplay`` (``_curve``), ``ModelComparisonDisplay``
-(``_comparison``) and ``PositionBiasDisplay`` (``_position_bias``)."""
+(``_comparison``) and ``PositionBiasDisplay`` (``_propensity``)."""

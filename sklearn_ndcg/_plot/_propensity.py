@@ -1,4 +1,8 @@
-"""PositionBiasDisplay: the propensity of each rank with its interval."""
+"""PositionBiasDisplay: the propensity of each rank with its interval.
+
+Named ``_propensity``, not ``_position_bias``: the tests of ``_clicks/_position_bias.py``
+are ``tests/clicks/test_position_bias.py``, and pytest needs distinct test file names.
+"""
 
 from __future__ import annotations
 

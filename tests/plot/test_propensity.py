@@ -1,4 +1,4 @@
-"""PositionBiasDisplay: the plotted data, the band, several estimates on one axes."""
+"""PositionBiasDisplay (_plot/_propensity.py): the plotted data, the band, two estimates."""
 
 import numpy as np
 import pytest
