@@ -22,9 +22,10 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
   ``PredictionPoweredResult``, ``PredictionPoweredComparison``.
 - Conventions of other libraries (``_conventions``): ``CONVENTIONS``,
   ``positive_part_gain``.
-- Click logs (``_clicks``): ``counterfactual_dcg``, ``make_counterfactual_dcg_scorer``,
-  ``CounterfactualResult``.
-- Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``.
+- Click logs (``_clicks``): ``estimate_position_bias``, ``PositionBias``,
+  ``counterfactual_dcg``, ``make_counterfactual_dcg_scorer``, ``CounterfactualResult``.
+- Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``,
+  ``PositionBiasDisplay``.
 - Data sets (``_datasets``): ``make_ranking``.
 - Dask: the public module :mod:`sklearn_ndcg.dask`.
 
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._clicks._click_scorer import make_counterfactual_dcg_scorer
     from ._clicks._counterfactual import counterfactual_dcg
     from ._clicks._counterfactual_results import CounterfactualResult
+    from ._clicks._position_bias import PositionBias, estimate_position_bias
     from ._conventions import CONVENTIONS, positive_part_gain
     from ._datasets import make_ranking
     from ._engine import JudgmentPool
@@ -71,6 +73,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._model_selection._splitter import RepeatedGroupKFold
     from ._plot._comparison import ModelComparisonDisplay
     from ._plot._curve import NDCGCurveDisplay
+    from ._plot._propensity import PositionBiasDisplay
     from ._stats._bootstrap import BootstrapResult, bootstrap_ci
     from ._stats._compare import compare_models
     from ._stats._cross_val import cross_val_query_scores
@@ -100,6 +103,8 @@ _SOURCES = {
     "ModelComparison": "_stats._model_comparison",
     "ModelComparisonDisplay": "_plot._comparison",
     "NDCGCurveDisplay": "_plot._curve",
+    "PositionBias": "_clicks._position_bias",
+    "PositionBiasDisplay": "_plot._propensity",
     "PairedTestResult": "_stats._paired",
     "QueryScores": "_metrics._ndcg",
     "QueryBounds": "_metrics._ndcg",
@@ -117,6 +122,7 @@ _SOURCES = {
     "counterfactual_dcg": "_clicks._counterfactual",
     "cross_val_query_scores": "_stats._cross_val",
     "dcg_score": "_metrics._ndcg",
+    "estimate_position_bias": "_clicks._position_bias",
     "evaluate_run": "_ir._trec",
     "make_counterfactual_dcg_scorer": "_clicks._click_scorer",
     "make_dcg_scorer": "_model_selection._scorer",
@@ -151,6 +157,8 @@ __all__ = [
     "ModelComparisonDisplay",
     "NDCGCurveDisplay",
     "PairedTestResult",
+    "PositionBias",
+    "PositionBiasDisplay",
     "QueryScores",
     "QueryBounds",
     "RankingEvaluator",
@@ -167,6 +175,7 @@ __all__ = [
     "counterfactual_dcg",
     "cross_val_query_scores",
     "dcg_score",
+    "estimate_position_bias",
     "evaluate_run",
     "make_counterfactual_dcg_scorer",
     "make_dcg_scorer",

@@ -1,1 +1,1 @@
-"""Model selection from click logs: counterfactual DCG, its scorer, a click simulator."""
+"""Click logs: position bias, counterfactual DCG, its scorer, a click simulator."""

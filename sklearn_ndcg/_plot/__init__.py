@@ -1,2 +1,2 @@
-"""Plotting: ``NDCGCurveDisplay`` (``_curve``) and ``ModelComparisonDisplay``
-(``_comparison``)."""
+"""Plotting: ``NDCGCurveDisplay`` (``_curve``), ``ModelComparisonDisplay``
+(``_comparison``) and ``PositionBiasDisplay`` (``_propensity``)."""

@@ -2,7 +2,8 @@
 
 The rows are in the ``test_*_bad_input.py`` file beside each feature's tests
 (``tests/metrics/``, ``tests/model_selection/``, ``tests/plot/``, ``tests/cli/``,
-``tests/judgments/``, ``tests/test_datasets_bad_input.py``); the convention they follow
+``tests/clicks/``, ``tests/judgments/``, ``tests/test_datasets_bad_input.py``); the
+convention they follow
 and the shared data are in ``tests/_bad_input.py``. This file guards the whole: every file
 is there, each holds the rows of its entry points, and the table as a whole does not shrink
 by accident.
@@ -29,6 +30,7 @@ FILES = {
         "RankingEvaluator.score",
     },
     "plot/test_curve_bad_input.py": {"NDCGCurveDisplay"},
+    "clicks/test_position_bias_bad_input.py": {"estimate_position_bias", "PositionBiasDisplay"},
     "cli/test_demo_bad_input.py": {"demo_cli"},
     "test_datasets_bad_input.py": {"make_ranking"},
     "judgments/test_ppi_bad_input.py": {

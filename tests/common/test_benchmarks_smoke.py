@@ -177,3 +177,27 @@ def test_bench_clicks_smoke():
         assert row in result.stdout
     assert "## Cost: counterfactual_dcg on 100,000 rows" in result.stdout
     assert "CLICKS CHECK FAILED" not in result.stdout
+
+
+def test_bench_position_bias_smoke():
+    # this checkout's package, not an installed one
+    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_position_bias.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    for label in (
+        "### em, free relevance",
+        "### em, logistic relevance",
+        "### harvesting",
+        "### swap",
+    ):
+        assert label in result.stdout
+    assert result.stdout.count("| 10 | 0.200 |") == 4  # rank 10 and its truth, each method
+    assert "### EM with a free relevance per pair: bias against sessions per query" in result.stdout
+    for method in ("em, free relevance", "em, logistic relevance", "harvesting", "swap"):
+        assert f"| {method} | 10,000 |" in result.stdout

@@ -1,0 +1,298 @@
+"""estimate_position_bias: the examination probability of each rank, from a click log."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Real
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.exceptions import ConvergenceWarning
+
+from .._compat import Integers, Interval, StrOptions, validate_params
+from ._bias_log import BiasLog, cells, check_bias_log, pair_features
+from ._em import em_examination
+from ._harvesting import all_pairs_examination, harvested_counts
+from ._swaps import swap_examination, swap_experiments
+
+METHODS = ("em", "harvesting", "swap")
+
+
+class PositionBias(NamedTuple):
+    """Result of :func:`estimate_position_bias`: the propensity of each rank.
+
+    ``propensity[r - 1]`` is the probability that a user examines the document at rank
+    ``r``, relative to rank 1 (``propensity[0] == 1``); pass the result, or its
+    ``propensity``, wherever the package takes propensities indexed by rank - 1.
+    """
+
+    propensity: np.ndarray
+    confidence_interval: np.ndarray
+    method: str
+    n_queries: int
+    confidence_level: float
+    n_bootstrap: int
+
+
+PositionBias.propensity.__doc__ = (
+    "ndarray of shape (max_rank,): examination probability of rank r at index r - 1, "
+    "rank 1 scaled to 1; NaN at ranks the log cannot estimate."
+)
+PositionBias.confidence_interval.__doc__ = (
+    "ndarray of shape (2, max_rank): lower and upper edge of the bootstrap interval of "
+    "each rank's propensity (queries resampled); NaN with n_bootstrap=0."
+)
+PositionBias.method.__doc__ = "The estimator: 'em', 'harvesting' or 'swap'."
+PositionBias.n_queries.__doc__ = "Number of distinct query ids in the log."
+PositionBias.confidence_level.__doc__ = "Level of the confidence intervals."
+PositionBias.n_bootstrap.__doc__ = "Number of bootstrap resamples of the queries."
+
+
+def _check_method_input(log: BiasLog, method: str, features) -> np.ndarray | None:
+    """What a method needs of the log; returns the swap experiments for 'swap'."""
+    if features is not None and method != "em":
+        raise ValueError(
+            f"features is a relevance model of method='em' only; method={method!r} uses none."
+        )
+    if method in ("harvesting", "swap") and log.logger is None:
+        what = (
+            "the logging ranker of each row"
+            if method == "harvesting"
+            else "the randomized pair (1, k) of each row, as its rank k (0 outside)"
+        )
+        raise ValueError(f"method={method!r} needs logger=, {what}.")
+    if method == "harvesting" and log.logger_labels.shape[0] < 2:
+        raise ValueError(
+            "method='harvesting' needs logs of at least two logging rankers; logger has the "
+            f"single label {log.logger_labels[0].item()!r}. Intervention harvesting compares the "
+            "ranks that different rankers gave the same document."
+        )
+    if method == "swap":
+        return swap_experiments(log)
+    if not (log.rank == 0).any():
+        raise ValueError(
+            "logged_rank never is 1: the propensities are scaled to rank 1, which needs "
+            "impressions at rank 1."
+        )
+    if method == "em" and features is None:
+        shown, _, _ = cells(log, np.ones(log.rank.shape[0]))
+        if not ((shown > 0).sum(axis=1) > 1).any():
+            raise ValueError(
+                "method='em': the log never shows a (query, document) pair at two different "
+                "ranks, so examination and relevance cannot be told apart (every propensity "
+                "fits it equally well). EM needs logs where the rank of a document varies "
+                "between impressions of its query, or relevance features (features=)."
+            )
+    return None
+
+
+def _fit(log, method, weight, partner, max_iter, tol, features=None, start=None):
+    """The propensities (theta / theta[rank 1]) of one weighting of the log's rows.
+
+    Also returns, for EM, its parameters (to warm-start the resamples) and whether it
+    converged.
+    """
+    if method == "em":
+        theta, params, converged = em_examination(
+            log, weight, max_iter=max_iter, tol=tol, features=features, start=start
+        )
+        return theta / theta[0], (theta, params), converged
+    if method == "harvesting":
+        return all_pairs_examination(*harvested_counts(log, weight)), None, True
+    return swap_examination(log, partner, weight), None, True
+
+
+@validate_params(
+    {
+        "qid": ["array-like"],
+        "doc": ["array-like"],
+        "logged_rank": ["array-like"],
+        "click": ["array-like"],
+        "logger": ["array-like", None],
+        "features": ["array-like", None],
+        "method": [StrOptions(set(METHODS))],
+        "max_rank": [Integers(1), None],
+        "confidence_level": [Interval(Real, 0, 1, closed="neither")],
+        "n_bootstrap": [Integers(0)],
+        "random_state": [None, Integers(0), np.random.Generator],
+        "max_iter": [Integers(1)],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+    },
+    prefer_skip_nested_validation=True,
+)
+def estimate_position_bias(
+    qid: ArrayLike,
+    doc: ArrayLike,
+    logged_rank: ArrayLike,
+    click: ArrayLike,
+    *,
+    logger: ArrayLike | None = None,
+    features: ArrayLike | None = None,
+    method: str = "em",
+    max_rank: int | None = None,
+    confidence_level: float = 0.95,
+    n_bootstrap: int = 200,
+    random_state: int | np.random.Generator | None = None,
+    max_iter: int = 1000,
+    tol: float = 1e-6,
+) -> PositionBias:
+    """Estimate the examination probability of each rank from a click log.
+
+    Under the position-based click model a user clicks a document when they examine
+    it, with a probability that depends on its rank only (the propensity), and find
+    it relevant. The propensities are what inverse propensity scoring divides the
+    clicks by. Three estimators: EM on the log as it is, intervention harvesting from
+    the logs of several rankers, and randomized swaps. The interval of each rank comes
+    from a bootstrap over queries.
+
+    Read more in the :ref:`User Guide <position_bias>`.
+
+    Parameters
+    ----------
+    qid : array-like of shape (n_samples,)
+        Query id of each row (one impression of one document). Rows of the same query
+        id are the impressions of that query in every session; the bootstrap resamples
+        whole queries.
+    doc : array-like of shape (n_samples,)
+        Document id of each row; a (query, document) pair is one document of one query.
+    logged_rank : array-like of shape (n_samples,)
+        The rank (from 1, the top) at which the document was shown.
+    click : array-like of shape (n_samples,)
+        1 if the document was clicked, 0 if not.
+    logger : array-like of shape (n_samples,), default=None
+        Which logging policy produced each row. For "harvesting": the label of the
+        logging ranker (at least two). For "swap": the rank ``k`` of the randomized pair
+        (1, k) that the row belongs to (its two rows, at ranks 1 and ``k``, whether
+        exchanged or not), and 0 for rows in no randomized pair. Not used by "em".
+    features : array-like of shape (n_samples, n_features), default=None
+        Relevance features of each row's (query, document) pair (equal on the rows of a
+        pair), for "em" only: the relevance becomes a logistic regression on them (the
+        regression EM of Wang et al. 2018) instead of one free relevance per pair. This
+        identifies the propensities where each document always sits at one rank (one
+        deterministic ranking per query), as long as similar documents appear at
+        different ranks across queries.
+    method : {"em", "harvesting", "swap"}, default="em"
+        The estimator.
+
+        - "em": expectation-maximisation of the position-based model (Wang et al.
+          2018), with one relevance per (query, document) pair, or with a logistic
+          regression on ``features``. Without features it needs documents shown at
+          several ranks across the impressions of their query.
+        - "harvesting": intervention harvesting (Agarwal et al. 2019), the AllPairs
+          maximum-likelihood estimator over the pairs of ranks at which different
+          loggers showed the same (query, document).
+        - "swap": RandPair (Joachims et al. 2017): the click-through rate at rank
+          ``k`` over that at rank 1 in the sessions whose documents at ranks 1 and
+          ``k`` were shown in a random order.
+    max_rank : int, default=None
+        Number of ranks estimated; None means the largest logged rank. Ranks without
+        impressions get NaN.
+    confidence_level : float, default=0.95
+        Level of the percentile bootstrap intervals.
+    n_bootstrap : int, default=200
+        Number of bootstrap resamples of the queries; 0 skips the intervals (NaN).
+    random_state : int, numpy Generator or None, default=None
+        Seed of the bootstrap.
+    max_iter : int, default=1000
+        Most EM iterations per fit (resamples included), each three EM steps and an
+        extrapolation (SQUAREM); a ConvergenceWarning says when the fit on the whole
+        log ran out of them. Not used by other methods.
+    tol : float, default=1e-6
+        EM stops when no propensity (relative to rank 1) moves by more than ``tol``
+        in an iteration. Not used by other methods.
+
+    Returns
+    -------
+    result : PositionBias
+        ``propensity`` of shape (max_rank,), indexed by rank - 1 and 1 at rank 1, and
+        ``confidence_interval`` of shape (2, max_rank).
+
+    See Also
+    --------
+    PositionBiasDisplay : Plot the propensities and their intervals.
+
+    Notes
+    -----
+    Why ``logger`` marks the swaps: the estimate of rank ``k`` needs the rows of the
+    randomized pair (1, k) at both ranks, including the sessions where the random order
+    left them in place, which no rank or click reveals; one label per row names the
+    experiment, as it names the ranker for harvesting.
+
+    EM without ``features`` has a free relevance per (query, document) pair. It is
+    identified only where the same document appears at several ranks for its query
+    (sessions of a query ranked differently: rankers retrained over time, candidate
+    sets that change); on a log where every document always sits at one rank it raises
+    a ValueError rather than return an arbitrary curve. Its maximum likelihood is
+    biased where pairs have few clicks (one nuisance parameter per pair): the
+    benchmark shows the bias shrinking with the impressions per pair. With
+    ``features`` the relevance is one logistic regression for all pairs (Wang et al.
+    fit gradient-boosted trees there), which needs the model to fit the relevance.
+    Intervention harvesting weighs each (query, document) pair once per rank (its
+    click-through rate there); the ranks at which a pair is shown should depend on the
+    loggers, not on the clicks.
+
+    References
+    ----------
+    .. [1] T. Joachims, A. Swaminathan and T. Schnabel, "Unbiased Learning-to-Rank with
+       Biased Feedback", WSDM 2017.
+    .. [2] X. Wang, N. Golbandi, M. Bendersky, D. Metzler and M. Najork, "Position Bias
+       Estimation for Unbiased Learning to Rank in Personal Search", WSDM 2018.
+    .. [3] A. Agarwal, I. Zaitsev, X. Wang, C. Li, M. Najork and T. Joachims,
+       "Estimating Position Bias without Intrusive Interventions", WSDM 2019.
+
+    Examples
+    --------
+    Two rankers show the documents of one query in opposite orders:
+
+    >>> import numpy as np
+    >>> from sklearn_ndcg import estimate_position_bias
+    >>> qid = np.zeros(8, dtype=int)
+    >>> doc = [0, 1, 0, 1, 0, 1, 0, 1]
+    >>> logged_rank = [1, 2, 2, 1, 1, 2, 2, 1]
+    >>> click = [1, 0, 1, 1, 1, 1, 0, 1]
+    >>> logger = ["A", "A", "B", "B", "A", "A", "B", "B"]
+    >>> bias = estimate_position_bias(
+    ...     qid, doc, logged_rank, click, logger=logger, method="harvesting", n_bootstrap=0)
+    >>> bias.propensity.round(3)
+    array([1. , 0.5])
+
+    EM on the same log:
+
+    >>> estimate_position_bias(qid, doc, logged_rank, click, n_bootstrap=0).propensity.round(3)
+    array([1. , 0.5])
+    """
+    log = check_bias_log(qid, doc, logged_rank, click, logger, max_rank)
+    partner = _check_method_input(log, method, features)
+    if features is not None:
+        features = pair_features(log, features)
+    ones = np.ones(log.rank.shape[0])
+    propensity, start, converged = _fit(log, method, ones, partner, max_iter, tol, features)
+    if not converged:
+        warnings.warn(
+            f"EM did not converge in max_iter={max_iter} iterations (tol={tol}); the "
+            "propensities may move with more: raise max_iter.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    interval = np.full((2, log.max_rank), np.nan)
+    if n_bootstrap:
+        rng = np.random.default_rng(random_state)
+        replicates = np.empty((n_bootstrap, log.max_rank))
+        uniform = np.full(log.n_queries, 1.0 / log.n_queries)
+        for b in range(n_bootstrap):  # a loop over resamples; each is one array pass
+            weight = rng.multinomial(log.n_queries, uniform)[log.query].astype(np.float64)
+            replicates[b] = _fit(log, method, weight, partner, max_iter, tol, features, start)[0]
+        alpha = 1.0 - confidence_level
+        estimated = ~np.isnan(propensity) & ~np.isnan(replicates).all(axis=0)
+        interval[:, estimated] = np.nanquantile(
+            replicates[:, estimated], [alpha / 2, 1 - alpha / 2], axis=0
+        )
+    return PositionBias(
+        propensity=propensity,
+        confidence_interval=interval,
+        method=method,
+        n_queries=log.n_queries,
+        confidence_level=float(confidence_level),
+        n_bootstrap=int(n_bootstrap),
+    )
