@@ -15,7 +15,8 @@ import sys
 
 import sklearn_ndcg
 
-# docs/ itself, for gallery_reset (named by import path in sphinx_gallery_conf)
+# docs/ itself, for gallery_reset and gallery_order (named by import path in
+# sphinx_gallery_conf)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 project = "sklearn-ndcg"
@@ -84,7 +85,8 @@ sphinx_gallery_conf = {
     "examples_dirs": "examples",
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
-    "within_subsection_order": "FileNameSortKey",
+    # the tutorial first (docs/gallery_order.py), then by file name
+    "within_subsection_order": "gallery_order.TutorialFirst",
     "download_all_examples": False,
     "show_memory": False,
     "image_scrapers": ("matplotlib",),
