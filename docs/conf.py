@@ -10,7 +10,11 @@ default and the build works offline; set ``SKLEARN_NDCG_DOCS_INTERSPHINX=1``
 to turn them on.
 """
 
+import importlib.util
 import os
+import re
+import shutil
+import subprocess
 import sys
 
 import sklearn_ndcg
@@ -80,11 +84,69 @@ if os.environ.get("SKLEARN_NDCG_DOCS_INTERSPHINX") == "1":
 else:
     intersphinx_mapping = {}
 
+
 # -- sphinx-gallery ----------------------------------------------------------------
+def spark_example_skipped(environ=os.environ) -> str | None:
+    """Why the Spark example cannot run here, or None when it can.
+
+    It needs pyspark (the ``spark`` and ``docs`` extras) and a Java runtime, found as
+    pyspark's launcher (``bin/spark-class``) finds it: ``$JAVA_HOME/bin/java`` when
+    ``JAVA_HOME`` is set, ``java`` on the ``PATH`` otherwise; the runtime must answer
+    ``java -version``. ``SKLEARN_NDCG_DOCS_SPARK=0`` skips it on purpose (a faster build).
+    """
+    if environ.get("SKLEARN_NDCG_DOCS_SPARK") == "0":
+        return "SKLEARN_NDCG_DOCS_SPARK=0 was set"
+    if importlib.util.find_spec("pyspark") is None:
+        return 'pyspark is not installed (pip install ".[spark]")'
+    home = environ.get("JAVA_HOME")
+    java = (
+        os.path.join(home, "bin", "java")
+        if home
+        else shutil.which("java", path=environ.get("PATH"))
+    )
+    if not java or not os.access(java, os.X_OK):
+        where = f"JAVA_HOME={home}" if home else "the PATH"
+        return f"no Java runtime was found ({where} has no java)"
+    try:
+        answered = subprocess.run([java, "-version"], capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        answered = None
+    if answered is None or answered.returncode != 0:
+        return f"the Java runtime {java} did not start"
+    return None
+
+
+SPARK_SKIPPED = spark_example_skipped()
+SPARK_EXAMPLE = "auto_examples/plot_spark"
+
+
+def note_skipped_example(source: str, reason: str) -> str:
+    """``source`` (a gallery page) with a note under its title saying why it did not run."""
+    note = (
+        "\n.. note::\n\n"
+        f"   This example did not run in this build of the documentation: {reason}. Its\n"
+        "   code is shown without its output. It needs the ``spark`` extra and a Java\n"
+        "   runtime (17 or 21, through ``JAVA_HOME`` or ``java`` on the ``PATH``).\n"
+    )
+    title = re.search(r"^[^\n]+\n=+\n", source, flags=re.MULTILINE)
+    return source[: title.end()] + note + source[title.end() :]
+
+
+def _note_skipped(app, docname, source):
+    if docname == SPARK_EXAMPLE and SPARK_SKIPPED is not None:
+        source[0] = note_skipped_example(source[0], SPARK_SKIPPED)
+
+
+def setup(app):
+    app.connect("source-read", _note_skipped)
+
+
 sphinx_gallery_conf = {
     "examples_dirs": "examples",
     "gallery_dirs": "auto_examples",
-    "filename_pattern": r"/plot_",
+    # every example runs, but the Spark one where it cannot (no pyspark or no Java): its
+    # page then shows its code without output, and a note (see _note_skipped)
+    "filename_pattern": r"/plot_" if SPARK_SKIPPED is None else r"/plot_(?!spark)",
     # the tutorial first (docs/gallery_order.py), then by file name
     "within_subsection_order": "gallery_order.TutorialFirst",
     "download_all_examples": False,
@@ -111,7 +173,7 @@ html_theme_options = {
     "show_toc_level": 2,
     # every page of the index's toctree in the navbar (short titles there), none
     # behind the "More" menu: "API reference" and "Examples" are one click away
-    "header_links_before_dropdown": 12,
+    "header_links_before_dropdown": 16,
     # the links next to the title and the search as an icon (Ctrl+K), so that they
     # fit on one line at 1280 px, with two more pages too
     "navbar_align": "left",

@@ -133,8 +133,8 @@ Where this command differs from trec_eval:
     they are errors.
   - A UTF-8 byte-order mark at the start of a file is skipped; trec_eval
     reads it as part of the first query id.
-  - Only -q, -c, -J, -M, -l and -m are known; -l has no effect on these
-    measures. Errors exit with status 2.
+  - Only -q, -c, -J, -M, -l and -m of trec_eval's options are known, and -B;
+    -l has no effect on these measures. Errors exit with status 2.
   - -B is this command's own: after each measure M it prints M@judged,
     M@lower and M@upper (0 and the levels of the qrels that are not negative
     assigned to the unjudged documents, the ideal DCG changing with them; a
