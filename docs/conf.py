@@ -19,8 +19,8 @@ import sys
 
 import sklearn_ndcg
 
-# docs/ itself, for gallery_reset and gallery_order (named by import path in
-# sphinx_gallery_conf)
+# docs/ itself, for gallery_reset, gallery_figures and gallery_order (named by import
+# path in sphinx_gallery_conf)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 project = "sklearn-ndcg"
@@ -154,7 +154,11 @@ sphinx_gallery_conf = {
     "image_scrapers": ("matplotlib",),
     # each example starts from scikit-learn's default configuration (metadata
     # routing off) and matplotlib's defaults, and leaves them so
-    "reset_modules": ("matplotlib", "gallery_reset.reset_sklearn"),
+    "reset_modules": (
+        "matplotlib",
+        "gallery_figures.reset_figures",  # figures legible on a phone too
+        "gallery_reset.reset_sklearn",
+    ),
     "reset_modules_order": "both",
     # the computation-times page loads DataTables from a CDN; the docs must
     # read offline

@@ -198,7 +198,7 @@ print(
 # queries says the same in its own terms (with only 60 queries it may not *show* them
 # equivalent: the margin is tight for so few). The figure shows both intervals.
 
-fig, ax = plt.subplots(figsize=(6, 2.4))
+fig, ax = plt.subplots(figsize=(5, 2.6))
 for row, (_, scores, interval) in enumerate(held_out.values()):
     mean = scores.score.mean()
     ax.errorbar(mean, row, xerr=[[mean - interval[0]], [interval[1] - mean]], fmt="o")

@@ -165,7 +165,8 @@ def _table(results: dict, cutoffs: list[int], refit: str, width: int | None = WI
     """The candidates, best first, with the mean (± std) of each NDCG over the folds.
 
     The richest table that fits in ``width`` characters: every cutoff with its standard
-    deviation, then the refit cutoff's only, then the means alone.
+    deviation; every mean and the refit cutoff's standard deviation; the refit cutoff
+    alone with its standard deviation; the means alone.
     """
     order = np.argsort(results[f"rank_test_{refit}"], kind="stable")
     labels = [_describe(results["params"][i]) for i in order]
@@ -175,8 +176,8 @@ def _table(results: dict, cutoffs: list[int], refit: str, width: int | None = WI
         mean = f"{results[f'mean_test_{name}'][i]:.3f}"
         return f"{mean} ± {results[f'std_test_{name}'][i]:.3f}" if with_std else mean
 
-    def lines(with_std):
-        columns = [(f"NDCG@{c}", f"ndcg@{c}", with_std(f"ndcg@{c}")) for c in cutoffs]
+    def lines(shown, with_std):
+        columns = [(f"NDCG@{c}", f"ndcg@{c}", with_std(f"ndcg@{c}")) for c in shown]
         widths = [13 if std else 7 for _, _, std in columns]
         header = f"{'rank':>4}  {'model':<{name_width}}" + "".join(
             f"  {title:>{w}}" for (title, _, _), w in zip(columns, widths)
@@ -190,13 +191,14 @@ def _table(results: dict, cutoffs: list[int], refit: str, width: int | None = WI
         return rows
 
     variants = [
-        lines(lambda name: True),
-        lines(lambda name: name == refit),
-        lines(lambda name: False),
+        lines(cutoffs, lambda name: True),
+        lines(cutoffs, lambda name: name == refit),
+        lines([int(refit.removeprefix("ndcg@"))], lambda name: True),
+        lines(cutoffs, lambda name: False),
     ]
     chosen = _fit(variants, width)
     if chosen is not variants[0]:
-        chosen = [*chosen, "(--wide shows the standard deviation of every NDCG over the folds)"]
+        chosen = [*chosen, "(--wide shows every cutoff with its standard deviation over the folds)"]
     return "\n".join(chosen)
 
 
@@ -348,8 +350,8 @@ def _sentence(chosen: str, best: str, held_out: dict, k: int, n_test: int, per_q
     )
     if chosen == best:
         return (
-            f"In a report: we chose {chosen}, the best mean out-of-fold NDCG@{k} "
-            f"on {n_train} queries; {held}."
+            f"In a report: we chose {chosen}, the candidate with the best mean out-of-fold "
+            f"NDCG@{k} on {n_train} queries; {held}."
         )
     best_mean, (best_low, best_high) = values[1]
     return (
