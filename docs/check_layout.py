@@ -88,7 +88,8 @@ window.addEventListener("load", () => setTimeout(() => {
                     return r.width > 0 && (r.right > window.innerWidth + 1 || r.left < -1); })
     .length;
   const scales = [...document.querySelectorAll("article img")]
-    .filter(img => img.naturalWidth > 200 && img.offsetParent !== null)
+    .filter(img => img.naturalWidth > 200 && img.offsetParent !== null
+                   && !img.closest(".sphx-glr-thumbcontainer"))  // figures, not thumbnails
     .map(img => img.getBoundingClientRect().width / img.naturalWidth);
   out.figure_scale = scales.length ? Math.min(...scales) : null;
   let prose = 0;

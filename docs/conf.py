@@ -198,3 +198,6 @@ html_theme_options = {
 html_sidebars = {"**": []}
 html_static_path = ["_static"]
 html_css_files = ["sklearn_ndcg.css"]
+# wraps each gallery figure in a box of its own, which scrolls sideways on a phone rather
+# than shrink the figure's text below 9 px (see the stylesheet)
+html_js_files = ["sklearn_ndcg.js"]

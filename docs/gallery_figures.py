@@ -7,12 +7,12 @@ column is about 358 px wide, so the figure shrinks to 0.72 and its smallest text
 (``small``, 9.2 pt = 12.7 px) shows at about 9 px; the tick labels at about 11 px.
 """
 
-import matplotlib
-
 FIGURES = {"figure.figsize": (5.0, 3.5), "font.size": 11.0}
 """The defaults every gallery example starts from."""
 
 
 def reset_figures(gallery_conf, fname):
     """Set the gallery's figure defaults (after sphinx-gallery's matplotlib reset)."""
+    import matplotlib
+
     matplotlib.rcParams.update(FIGURES)

@@ -313,7 +313,7 @@ def _phone_media() -> str:
 def test_css_prose_lines_are_at_most_about_90_characters():
     value = _declared(".bd-article p", "max-width")
     assert value is not None and value.endswith("ch"), value
-    # an average character of the body font is narrower than "0" (the ch): 76ch holds
+    # an average character of the body font is narrower than "0" (the ch): 72ch holds
     # about 90 characters of prose (docs/check_layout.py measures it in Chromium)
     assert 60 <= float(value[:-2]) <= 80
 
@@ -354,3 +354,32 @@ def test_gallery_figures_keep_legible_text_on_a_phone():
     assert scale * small_px >= 9.0
     conf = (ROOT / "docs" / "conf.py").read_text()
     assert '"gallery_figures.reset_figures"' in conf
+
+
+def test_gallery_figures_scroll_in_their_own_box_on_a_phone():
+    """Figures drawn wider than 500 px (two panels) are boxed by sklearn_ndcg.js and shown
+    at no less than 0.72 of their width on a phone: 12.7 px text at 0.72 is 9.1 px."""
+    media = _phone_media()
+    assert _declared(".bd-article .sklearn-ndcg-figure", "overflow-x", media) == "auto"
+    width = _declared(".bd-article .sklearn-ndcg-figure img", "width", media)
+    factor = float(re.search(r"var\(--natural-width[^)]*\)\s*\*\s*([\d.]+)", width).group(1))
+    assert factor * 12.7 >= 9.0
+    assert _declared(".bd-article .sklearn-ndcg-figure img", "max-width", media) == "none"
+    script = (ROOT / "docs" / "_static" / "sklearn_ndcg.js").read_text()
+    assert "img.sphx-glr-single-img" in script and '"sklearn-ndcg-figure"' in script
+    assert "--natural-width" in script
+    assert 'html_js_files = ["sklearn_ndcg.js"]' in (ROOT / "docs" / "conf.py").read_text()
+
+
+def test_verdict_tables_of_the_pages_fit_at_1280px():
+    """The code blocks of the pages that print a verdict column hold lines the content
+    column shows whole at 1280 px (112 characters in a block, 116 less an indentation)."""
+    tables = 0
+    for page in sorted((ROOT / "docs").glob("*.rst")):
+        for block in re.findall(r"\.\. code-block:: text\n\n((?: {4}.*\n|\n)+)", page.read_text()):
+            lines = [line[4:] for line in block.splitlines()]
+            if any(re.search(r"\bverdict\s*$", line) for line in lines):
+                tables += 1
+                too_long = [line for line in lines if len(line) > 112]
+                assert not too_long, (page.name, too_long)
+    assert tables >= 1
