@@ -114,3 +114,5 @@ print(f"{per_query.size} queries, mean {per_query.mean():.4f}")
 # about the connections it closes.
 logging.getLogger("py4j").setLevel(logging.CRITICAL)
 spark.stop()
+jvm_log.close()
+os.unlink(jvm_log.name)  # kept only when the example fails before this line
