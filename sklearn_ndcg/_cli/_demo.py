@@ -71,12 +71,12 @@ class _ProgressGridSearchCV(GridSearchCV):
             results = evaluate_candidates([params])
             score = results[f"mean_test_{self.refit}"][-1]
             _LOG.info(
-                "candidate %d/%d: %s  %s %.3f",
+                "%d/%d %s %.3f %s",  # 100 characters at most, as the report
                 i,
                 len(candidates),
-                _describe(params),
                 self.refit.upper(),
                 score,
+                _describe(params),
             )
 
 

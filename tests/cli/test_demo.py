@@ -41,7 +41,8 @@ def test_main_runs_end_to_end(capsys):
     assert "Best mean NDCG@5: HistGradientBoostingRegressor(" in captured.out
     assert "Held-out NDCG@5" in captured.out
     # progress goes to stderr, the report to stdout
-    assert "candidate 4/4" in captured.err and "candidate 1/4" not in captured.out
+    assert re.search(r"\] 4/4 NDCG@5 \d\.\d{3} HistGradientBoostingRegressor\(", captured.err)
+    assert "1/4 NDCG@5" not in captured.out
 
 
 def test_search_holds_no_stream(tmp_path):
@@ -53,7 +54,7 @@ def test_search_holds_no_stream(tmp_path):
         )
         pickle.loads(pickle.dumps(search))
         copy.deepcopy(search)
-    assert "candidate 4/4" in (tmp_path / "progress.txt").read_text()
+    assert "] 4/4 NDCG@10 " in (tmp_path / "progress.txt").read_text()
 
 
 def test_quiet_hides_progress(capsys):
@@ -193,8 +194,9 @@ def test_recommended_and_best_mean_held_out_when_they_differ(monkeypatch):
 
 
 def test_no_line_over_100_characters_and_every_verdict_explained(demo_output):
-    _, out, _ = demo_output
+    _, out, progress = demo_output
     assert max(len(line) for line in out.splitlines()) <= 100
+    assert max(len(line) for line in progress.splitlines()) <= 100
     table = out[out.index("95% CI of mean") :].split("\n\n")[0].splitlines()[2:]
     verdicts = {row.split()[-1] for row in table}
     assert verdicts and verdicts <= {"reference", "equivalent", "worse", "better", "inconclusive"}

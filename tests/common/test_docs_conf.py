@@ -75,3 +75,17 @@ def test_skipped_example_is_not_run_and_says_why(conf):
     assert noted.startswith(".. _sphx_glr_x:\n\nNDCG of Spark\n=============\n\n.. note::")
     assert "did not run in this build of the documentation: no Java runtime" in noted
     assert noted.endswith("\nText.\n")
+
+
+@pytest.mark.parametrize("text", ["M@judged, M@lower and M@upper", "mean NDCG@10 of them"])
+def test_no_email_links(conf, text):
+    """docutils links name@xx as an e-mail address; the build's transform unlinks it."""
+    from docutils import nodes
+    from docutils.core import publish_doctree
+
+    doctree = publish_doctree(text)
+    links = [r for r in doctree.findall(nodes.reference) if "mailto:" in r.get("refuri", "")]
+    assert links  # what docutils does alone
+    conf.NoEmailLinks(doctree).apply()
+    assert not [r for r in doctree.findall(nodes.reference)]
+    assert doctree.astext() == text
