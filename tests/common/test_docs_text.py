@@ -96,3 +96,20 @@ def test_no_issue_numbers_in_the_docs():
         if re.search(r"\bissues? #?\d+", line, flags=re.I)
     ]
     assert not cited, cited
+
+
+def test_install_lines_work_from_a_checkout():
+    """Every ``pip install "sklearn-ndcg[...]"`` of the pages (the package is not
+    published) comes with the line that works from a checkout, ``pip install ".[...]"``,
+    first, and says it is for once the package is published."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.rst"))]
+    for page in pages:
+        for paragraph in re.split(r"\n\s*\n", page.read_text()):
+            for extras in re.findall(r'pip install "sklearn-ndcg\[([\w,]+)\]"', paragraph):
+                text = " ".join(paragraph.split())
+                checkout = text.find(f'pip install ".[{extras}]"')
+                assert 0 <= checkout < text.find(f'pip install "sklearn-ndcg[{extras}]"'), (
+                    page.name,
+                    text[:200],
+                )
+                assert "published" in text, (page.name, text[:200])
