@@ -6,7 +6,8 @@ NDCG of a Spark DataFrame, and a Spark ML search by NDCG
 numbers of the in-memory functions, and :class:`sklearn_ndcg.spark.NDCGEvaluator` lets
 Spark ML's ``CrossValidator`` select a model by NDCG, with every query kept whole in one
 fold by :func:`sklearn_ndcg.spark.query_folds`. This example needs the ``spark`` extra
-and Java; it runs on a local session of two threads.
+and a Java runtime (17 or 21); it runs on a local session of two threads. A docs build
+without them shows its code without output (``docs/conf.py`` skips it, with a note).
 """
 
 # %%
@@ -15,8 +16,10 @@ and Java; it runs on a local session of two threads.
 # :func:`sklearn_ndcg.make_ranking` draws 150 queries with graded labels 0..4; each row
 # becomes one document of the Spark DataFrame.
 
+import logging
 import os
 import sys
+import tempfile
 import warnings
 
 import numpy as np
@@ -29,13 +32,23 @@ from sklearn_ndcg import spark as ndcg_spark
 
 os.environ["PYSPARK_PYTHON"] = sys.executable
 warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
-spark = (
-    SparkSession.builder.master("local[2]")
-    .config("spark.ui.enabled", "false")
-    .config("spark.ui.showConsoleProgress", "false")
-    .config("spark.sql.shuffle.partitions", "4")
-    .getOrCreate()
-)
+# Spark's Python workers print a BrokenPipeError traceback to the JVM's error stream
+# whenever a job stops reading their output early, which is harmless: the JVM, started
+# here, writes its error stream to a log file instead of this console.
+jvm_log = tempfile.NamedTemporaryFile(prefix="spark-jvm-", suffix=".log", delete=False)
+console = os.dup(2)
+os.dup2(jvm_log.fileno(), 2)
+try:
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate()
+    )
+finally:
+    os.dup2(console, 2)
+    os.close(console)
 spark.sparkContext.setLogLevel("ERROR")
 
 X, y, qid = make_ranking(
@@ -95,4 +108,11 @@ worst = ndcg_spark.query_scores(scored, y_score="prediction", k=10).orderBy("sco
 worst.show(5)
 per_query = np.array([row["score"] for row in worst.collect()])
 print(f"{per_query.size} queries, mean {per_query.mean():.4f}")
+
+# %%
+# Stop the session: the JVM and its workers end here, and py4j's logger stays quiet
+# about the connections it closes.
+logging.getLogger("py4j").setLevel(logging.CRITICAL)
 spark.stop()
+jvm_log.close()
+os.unlink(jvm_log.name)  # kept only when the example fails before this line

@@ -90,7 +90,8 @@ print(results.round(4).to_string(index=False))
 # scorer, so the cutoff is given again with ``k=10``.
 scores = search_query_scores(search, X, y, qid=qid, n_candidates=5, k=10, describe=describe)
 comparison = compare_models(scores, margin=0.01, random_state=0)
-print(comparison)
+columns = ["name", "mean", "difference", "adjusted_pvalue", "not_shown_different", "verdict"]
+print(comparison.to_frame()[columns].round(4).to_string(index=False))
 
 # %%
 # Each candidate is compared with the best, ``Ridge(alpha=10.0)``, by the

@@ -28,10 +28,12 @@ def _parser() -> argparse.ArgumentParser:
         help="tune ranking models by NDCG on synthetic data",
         description=(
             "Generate a synthetic ranking dataset, hold out a quarter of the queries, "
-            "tune gradient boosting (and LGBMRanker / XGBRanker when installed) with "
-            "GridSearchCV and GroupKFold scored by NDCG@1, @5 and @10, refit on "
-            "NDCG@k, and compare the best model on the held-out queries with random "
-            "scores and a perfect ranking. Progress goes to stderr, the report to stdout."
+            "tune gradient boosting (and LGBMRanker, XGBRanker and CatBoostRanker when "
+            "installed) with GridSearchCV and GroupKFold scored by NDCG@1, @5 and @10, "
+            "compare the best candidates query by query with a margin of NDCG@k, recommend "
+            "one, and report the held-out NDCG@k of the recommended and the best-mean model "
+            "with intervals, next to random scores and a perfect ranking. Progress goes to "
+            "stderr, the report to stdout."
         ),
     )
     demo.add_argument(
@@ -61,7 +63,10 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--no-ltr",
         action="store_true",
-        help="leave out LGBMRanker and XGBRanker even if they are installed",
+        help=(
+            "leave out LGBMRanker, XGBRanker and CatBoostRanker (the ltr extra: LightGBM, "
+            "XGBoost, CatBoost) even if they are installed"
+        ),
     )
     demo.add_argument(
         "--n-jobs",
@@ -71,6 +76,11 @@ def _parser() -> argparse.ArgumentParser:
         help="folds fitted in parallel processes, one thread each (default: 1)",
     )
     demo.add_argument("--quiet", action="store_true", help="do not show progress")
+    demo.add_argument(
+        "--wide",
+        action="store_true",
+        help="print every column of the tables (by default no line is over 100 characters)",
+    )
     _add_trec_eval(commands)
     return parser
 
@@ -139,8 +149,8 @@ Where this command differs from trec_eval:
     they are errors.
   - A UTF-8 byte-order mark at the start of a file is skipped; trec_eval
     reads it as part of the first query id.
-  - Only -q, -c, -J, -M, -l and -m are known; -l has no effect on these
-    measures. Errors exit with status 2.
+  - Only -q, -c, -J, -M, -l and -m of trec_eval's options are known, and -B;
+    -l has no effect on these measures. Errors exit with status 2.
   - -B is this command's own: after each measure M it prints M@judged,
     M@lower and M@upper (0 and the levels of the qrels that are not negative
     assigned to the unjudged documents, the ideal DCG changing with them; a
@@ -293,5 +303,6 @@ def main(argv: list[str] | None = None) -> int:
         use_ltr=not args.no_ltr,
         n_jobs=args.n_jobs,
         progress=None if args.quiet else sys.stderr,
+        wide=args.wide,
     )
     return 0

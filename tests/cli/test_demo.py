@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from sklearn_ndcg import make_ranking, ndcg_score
+from sklearn_ndcg import make_ranking
 from sklearn_ndcg.__main__ import main
 from sklearn_ndcg._cli._demo import run_demo
 
@@ -26,19 +26,23 @@ def demo_output():
 
 
 def test_main_runs_end_to_end(capsys):
-    assert main([*SMALL, "--no-ltr", "-k", "5"]) == 0
+    assert main([*SMALL, "--no-ltr", "-k", "5", "--wide"]) == 0
     captured = capsys.readouterr()
     assert re.search(r"rank\s+model\s+NDCG@1\s+NDCG@5\s+NDCG@10\n", captured.out)
+    # --wide: every column, the comparison's own table included (wider than 100 characters)
+    assert "effect_size" in captured.out
+    assert max(len(line) for line in captured.out.splitlines()) > 100
     # 2 x 2 grid of HistGradientBoostingRegressor, mean ± std per cutoff
     rows = re.findall(
         r"^\s+\d\s+HistGradientBoostingRegressor\(.*$", captured.out, flags=re.MULTILINE
     )
     assert len(rows) == 4
     assert all(len(re.findall(r"\d\.\d{3} ± \d\.\d{3}", row)) == 3 for row in rows)
-    assert "Best parameters (by NDCG@5): HistGradientBoostingRegressor(" in captured.out
+    assert "Best mean NDCG@5: HistGradientBoostingRegressor(" in captured.out
     assert "Held-out NDCG@5" in captured.out
     # progress goes to stderr, the report to stdout
-    assert "candidate 4/4" in captured.err and "candidate 1/4" not in captured.out
+    assert re.search(r"\] 4/4 NDCG@5 \d\.\d{3} HistGradientBoostingRegressor\(", captured.err)
+    assert "1/4 NDCG@5" not in captured.out
 
 
 def test_search_holds_no_stream(tmp_path):
@@ -50,13 +54,13 @@ def test_search_holds_no_stream(tmp_path):
         )
         pickle.loads(pickle.dumps(search))
         copy.deepcopy(search)
-    assert "candidate 4/4" in (tmp_path / "progress.txt").read_text()
+    assert "] 4/4 NDCG@10 " in (tmp_path / "progress.txt").read_text()
 
 
 def test_quiet_hides_progress(capsys):
     main([*SMALL, "--no-ltr", "--quiet", "--n-splits", "2"])
     captured = capsys.readouterr()
-    assert captured.err == "" and "Best parameters" in captured.out
+    assert captured.err == "" and "Best mean NDCG@10" in captured.out
 
 
 def test_table_matches_the_search(demo_output):
@@ -64,13 +68,12 @@ def test_table_matches_the_search(demo_output):
     results = search.cv_results_
     n_candidates = len(results["params"])
     assert f"NDCG of {n_candidates} candidates" in out
-    # the first row of the table is the best candidate, with its fold scores
+    # the first row of the table is the best candidate, with its mean ± std of NDCG@10
+    # (the other cutoffs need --wide when the names are long)
     best = search.best_index_
     first_row = re.search(r"^\s+1\s+(\S.*)$", out, flags=re.MULTILINE).group(1)
-    for cutoff in (1, 5, 10):
-        mean = results[f"mean_test_ndcg@{cutoff}"][best]
-        std = results[f"std_test_ndcg@{cutoff}"][best]
-        assert f"{mean:.3f} ± {std:.3f}" in first_row
+    mean, std = results["mean_test_ndcg@10"][best], results["std_test_ndcg@10"][best]
+    assert f"{mean:.3f} ± {std:.3f}" in first_row
     assert results["rank_test_ndcg@10"][best] == 1
 
 
@@ -89,29 +92,120 @@ def test_ltr_candidates_only_when_installed(demo_output):
             assert f"{name}(" in out
 
 
-def test_held_out_scores(demo_output):
-    search, out, progress = demo_output
-    # recompute the held-out split and the perfect ranking independently
+def _held_out_lines(out):
+    """{label: (mean, low, high)} of the held-out section (high and low None if absent)."""
+    pattern = (
+        r"^  (recommended.*|best mean.*|random scores|perfect ranking)\s{2,}(\d\.\d{3})"
+        r"(?:  \[(\d\.\d{3}), (\d\.\d{3})\])?$"
+    )
+    return {
+        label.strip(): tuple(float(v) if v else None for v in values)
+        for label, *values in re.findall(pattern, out, flags=re.MULTILINE)
+    }
+
+
+def _recommended_name(out):
+    text = " ".join(out.split())  # the report wraps its sentences
+    return re.search(r"Recommended: (.*?)(?:\. Its NDCG|, the best\.)", text).group(1)
+
+
+def _ndcg_by_sklearn(y, scores, qid, k):
+    """Mean over queries of scikit-learn's ndcg_score, one query (one row) at a time."""
+    from sklearn.metrics import ndcg_score as sklearn_ndcg
+
+    values = [
+        sklearn_ndcg([y[qid == q]], [scores[qid == q]], k=k) if (y[qid == q] > 0).any() else 0.0
+        for q in np.unique(qid)
+    ]
+    return float(np.mean(values))
+
+
+def _refit(search, name, X, y, qid):
+    """The candidate called ``name``, fitted on all of X (the demo's training queries)."""
+    from sklearn.base import clone
+
+    from sklearn_ndcg._cli._demo import _describe
+
+    params = next(p for p in search.cv_results_["params"] if _describe(p) == name)
+    return clone(search.estimator).set_params(**params).fit(X, y, qid=qid)
+
+
+def _split(n_queries, seed):
     from sklearn.model_selection import GroupShuffleSplit
 
-    X, y, qid = make_ranking(n_queries=40, random_state=3)
-    _, test = next(
-        GroupShuffleSplit(n_splits=1, test_size=0.25, random_state=3).split(X, y, groups=qid)
+    X, y, qid = make_ranking(n_queries=n_queries, random_state=seed)
+    split = GroupShuffleSplit(n_splits=1, test_size=0.25, random_state=seed)
+    train, test = next(split.split(X, y, groups=qid))
+    return X, y, qid, train, test
+
+
+def test_held_out_scores(demo_output):
+    """The held-out lines: the recommended model refitted on the training queries, scored
+    on the held-out ones, recomputed with scikit-learn's ndcg_score query by query."""
+    search, out, progress = demo_output
+    X, y, qid, train, test = _split(40, 3)
+    values = _held_out_lines(out)
+    recommended = next(label for label in values if label.startswith("recommended"))
+    assert {"random scores", "perfect ranking"} < set(values)
+    name = _recommended_name(out)
+    model = _refit(search, name, X[train], y[train], qid[train])
+    expected = _ndcg_by_sklearn(y[test], model.predict(X[test]), qid[test], 10)
+    mean, low, high = values[recommended]
+    assert mean == pytest.approx(expected, abs=5e-4)
+    assert low <= mean <= high
+    assert values["perfect ranking"][0] == pytest.approx(1.0)
+    assert values["random scores"][0] < mean
+    assert f"on {len(np.unique(qid[test]))} held-out queries its NDCG@10 is {mean:.3f}" in " ".join(
+        out.split()
     )
-    values = dict(
-        re.findall(
-            r"^  (best model|random scores|perfect ranking)\s+(\S+)$", out, flags=re.MULTILINE
-        )
-    )
-    assert set(values) == {"best model", "random scores", "perfect ranking"}
-    perfect = ndcg_score(y[test], y[test], qid=qid[test], k=10)
-    assert float(values["perfect ranking"]) == pytest.approx(perfect, abs=5e-4)
-    best = search.best_estimator_.predict(X[test])
-    best_score = ndcg_score(y[test], best, qid=qid[test], k=10)
-    assert float(values["best model"]) == pytest.approx(best_score, abs=5e-4)
-    assert float(values["random scores"]) < float(values["best model"])
-    assert f"{len(np.unique(qid[test]))} queries" in out
     assert "search done" in progress
+
+
+def test_recommended_and_best_mean_held_out_when_they_differ(monkeypatch):
+    """When the recommended candidate is not the best mean, both get a held-out line, and
+    the recommended one is the candidate refitted, not ``search.best_estimator_``."""
+
+    def second(comparison, fit_time):
+        return comparison.columns["name"][1]
+
+    monkeypatch.setattr("sklearn_ndcg._cli._demo._recommended", second)
+    out = io.StringIO()
+    search = run_demo(n_queries=40, n_splits=2, seed=3, use_ltr=False, out=out)
+    out = out.getvalue()
+    X, y, qid, train, test = _split(40, 3)
+    values = _held_out_lines(out)
+    from sklearn_ndcg._cli._demo import _describe
+
+    order = np.argsort(search.cv_results_["rank_test_ndcg@10"], kind="stable")
+    second_name = _describe(search.cv_results_["params"][order[1]])
+    assert _recommended_name(out) == second_name
+    model = _refit(search, second_name, X[train], y[train], qid[train])
+    rank = search.cv_results_["rank_test_ndcg@10"][order[1]]
+    recommended = values[f"recommended (rank {rank})"][0]
+    assert recommended == pytest.approx(
+        _ndcg_by_sklearn(y[test], model.predict(X[test]), qid[test], 10), abs=5e-4
+    )
+    best = values["best mean (rank 1)"][0]
+    assert best == pytest.approx(
+        _ndcg_by_sklearn(y[test], search.best_estimator_.predict(X[test]), qid[test], 10),
+        abs=5e-4,
+    )
+    assert f"against {best:.3f}" in " ".join(out.split())
+
+
+def test_no_line_over_100_characters_and_every_verdict_explained(demo_output):
+    _, out, progress = demo_output
+    assert max(len(line) for line in out.splitlines()) <= 100
+    assert max(len(line) for line in progress.splitlines()) <= 100
+    table = out[out.index("95% CI of mean") :].split("\n\n")[0].splitlines()[2:]
+    verdicts = {row.split()[-1] for row in table}
+    assert verdicts and verdicts <= {"reference", "equivalent", "worse", "better", "inconclusive"}
+    legend = out[out.index("verdict, of each candidate") :].split("\n\n")[0]
+    for verdict in verdicts:
+        assert re.search(rf"^  {verdict}\s{{2,}}\S", legend, flags=re.MULTILINE), verdict
+    assert '"no" together with "equivalent" means significant but equivalent' in " ".join(
+        legend.split()
+    )
 
 
 def test_help(capsys):
@@ -119,8 +213,9 @@ def test_help(capsys):
         main(["demo", "--help"])
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
-    for option in ("--n-queries", "--k", "--seed", "--n-splits", "--no-ltr", "--n-jobs"):
+    for option in ("--n-queries", "--k", "--seed", "--n-splits", "--no-ltr", "--n-jobs", "--wide"):
         assert option in out
+    assert "CatBoostRanker" in out and "CatBoost" in out
 
 
 @pytest.mark.parametrize(
@@ -158,7 +253,7 @@ def test_reports_the_candidates_tied_with_the_best(demo_output):
     prints equal an independent out-of-fold loop on the search's folds."""
     from sklearn.base import clone
 
-    from sklearn_ndcg._cli._demo import N_COMPARED, _describe
+    from sklearn_ndcg._cli._demo import N_COMPARED
 
     search, out, _ = demo_output
     assert f"The best {N_COMPARED} candidates, out-of-fold NDCG@10 per query" in out
@@ -176,7 +271,8 @@ def test_reports_the_candidates_tied_with_the_best(demo_output):
             query_scores_of(model, X[train][test_rows], y[train][test_rows], qid[train][test_rows])
         )
     mean = np.mean(np.concatenate(values))
-    row = next(line for line in out.splitlines() if line.startswith(_describe(search.best_params_)))
+    rank = search.cv_results_["rank_test_ndcg@10"][best]
+    row = next(line for line in out.splitlines() if re.match(rf"^\s+{rank}\s+0\.\d{{4}}\s", line))
     assert f"{mean:.4f}" in row
 
 

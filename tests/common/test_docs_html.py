@@ -1,4 +1,5 @@
-"""The built docs read well in a browser at 1280 px (issue 27's defects, kept fixed).
+"""The built docs read well in a browser at 1280 px (issue 27's defects, kept fixed) and
+on a 390 px phone (issue 37).
 
 Checked over the HTML of a docs build, without a browser:
 
@@ -36,7 +37,8 @@ ROOT = Path(__file__).resolve().parents[2]
 HTML = Path(os.environ.get("SKLEARN_NDCG_DOCS_HTML", ROOT / "docs" / "_build" / "html"))
 
 # Named explicitly (as CI does after its docs build), the HTML must be there: no skip.
-pytestmark = pytest.mark.skipif(
+# The checks of the stylesheet's source (at the end) need no build.
+needs_html = pytest.mark.skipif(
     "SKLEARN_NDCG_DOCS_HTML" not in os.environ and not (HTML / "index.html").is_file(),
     reason=f"the docs are not built in {HTML} (pip install '.[docs]', then "
     "python -m sphinx -W --keep-going -b html docs docs/_build/html)",
@@ -166,12 +168,14 @@ def _lines(text: str) -> list[str]:
     return unescape(text).rstrip("\n").split("\n")
 
 
+@needs_html
 def test_html_is_found():
     assert (HTML / "index.html").is_file(), f"no docs build in {HTML}"
     pages = _pages()
     assert len(pages) > 20, [p.name for p in pages]
 
 
+@needs_html
 @pytest.mark.parametrize(
     "path", _pages(), ids=lambda p: str(p.relative_to(HTML)) if isinstance(p, Path) else str(p)
 )
@@ -189,6 +193,7 @@ def test_no_empty_sidebar(path):
         )
 
 
+@needs_html
 def test_every_top_level_page_is_in_the_navbar():
     page = _parse(HTML / "index.html")
     assert not page.navbar_dropdown, f"the navbar hides links in a 'More' menu: {page.navbar}"
@@ -203,6 +208,7 @@ def test_every_top_level_page_is_in_the_navbar():
     assert len(page.navbar) == len(entries), (page.navbar, entries)
 
 
+@needs_html
 def test_code_fits_the_column_at_1280px():
     total, cut = 0, []
     for path in _pages():
@@ -221,6 +227,7 @@ def test_code_fits_the_column_at_1280px():
     )
 
 
+@needs_html
 def test_capacity_model_matches_chromium():
     # docs/check_layout.py in headless Chromium at 1280 px: 116 characters on a page
     # without primary sidebar (at 1920 px: 140, the article's max-width binding)
@@ -230,6 +237,7 @@ def test_capacity_model_matches_chromium():
     assert 138 <= _capacity(page, window=1920) <= 142
 
 
+@needs_html
 @pytest.mark.parametrize(
     "anchor",
     [
@@ -251,3 +259,127 @@ def test_public_methods_have_anchors(anchor):
     cls = ".".join(anchor.split(".")[:2])
     page = (HTML / "generated" / f"{cls}.html").read_text(encoding="utf-8")
     assert f'id="{anchor}"' in page
+
+
+# -- the stylesheet's source (no build needed): the rules behind issue 37's layout -----
+
+CSS_SOURCE = ROOT / "docs" / "_static" / "sklearn_ndcg.css"
+PHONE = 390  # px
+PHONE_COLUMN = 358  # px of content at 390 px (the article's padding, 1rem each side)
+
+
+def _css_rules() -> list[tuple[str | None, str, dict[str, str]]]:
+    """(media query or None, selector, {property: value}) of every rule of the source."""
+    css = re.sub(r"/\*.*?\*/", "", CSS_SOURCE.read_text(), flags=re.S)
+    rules, media = [], None
+    for token in re.finditer(r"(@media[^{]+)\{|([^{}]+)\{([^{}]*)\}|\}", css):
+        if token.group(1):
+            media = " ".join(token.group(1).split())
+        elif token.group(2):
+            body = dict(
+                (name.strip(), value.strip())
+                for name, _, value in (d.partition(":") for d in token.group(3).split(";"))
+                if value.strip()
+            )
+            for selector in token.group(2).split(","):
+                rules.append((media, " ".join(selector.split()), body))
+        else:
+            media = None
+    return rules
+
+
+def _declared(selector: str, prop: str, media: str | None = None) -> str | None:
+    """The last value of ``prop`` for exactly ``selector`` (in ``media`` if given)."""
+    values = [
+        body[prop]
+        for where, sel, body in _css_rules()
+        if sel == selector
+        and prop in body
+        and (media is None or where == media)
+        and (media is not None or where is None)
+    ]
+    return values[-1] if values else None
+
+
+def _phone_media() -> str:
+    """The media query of the phone rules: a max-width that a 390 px screen satisfies."""
+    queries = {where for where, _, _ in _css_rules() if where and "max-width" in where}
+    (query,) = queries
+    width = float(re.search(r"max-width:\s*([\d.]+)px", query).group(1))
+    assert PHONE <= width < 768, query  # phones, not tablets or laptops
+    return query
+
+
+def test_css_prose_lines_are_at_most_about_90_characters():
+    value = _declared(".bd-article p", "max-width")
+    assert value is not None and value.endswith("ch"), value
+    # an average character of the body font is narrower than "0" (the ch): 72ch holds
+    # about 90 characters of prose (docs/check_layout.py measures it in Chromium)
+    assert 60 <= float(value[:-2]) <= 80
+
+
+def test_css_wide_tables_scroll_inside_their_own_box():
+    assert _declared(".bd-article table", "overflow-x") == "auto"
+    assert _declared(".bd-article table", "max-width") == "100%"
+    assert _declared(".bd-article table", "display") == "block"
+
+
+def test_css_nothing_is_wider_than_the_column():
+    assert _declared(".bd-article img", "max-width") == "100%"
+    assert _declared(".bd-article img", "height") == "auto"
+    assert _declared(".bd-article div.highlight pre", "max-width") == "100%"
+    assert _declared(".bd-article div.highlight pre", "overflow-x") == "auto"
+    assert _declared(".bd-article", "overflow-wrap") in {"break-word", "anywhere"}
+
+
+def test_css_api_summaries_stack_on_a_phone():
+    media = _phone_media()
+    for selector in ("tr", "td"):
+        assert _declared(f".bd-article table.autosummary {selector}", "display", media) == ("block")
+    assert _declared(".bd-article table.autosummary td + td", "padding-left", media)
+
+
+def test_gallery_figures_keep_legible_text_on_a_phone():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "gallery_figures", ROOT / "docs" / "gallery_figures.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    pytest.importorskip("matplotlib")
+    spec.loader.exec_module(module)
+    width_px = module.FIGURES["figure.figsize"][0] * 100  # matplotlib's 100 dpi
+    scale = min(1.0, PHONE_COLUMN / width_px)
+    small_px = module.FIGURES["font.size"] * 0.833 * 100 / 72  # "small" text, in px
+    assert scale * small_px >= 9.0
+    conf = (ROOT / "docs" / "conf.py").read_text()
+    assert '"gallery_figures.reset_figures"' in conf
+
+
+def test_gallery_figures_scroll_in_their_own_box_on_a_phone():
+    """Figures drawn wider than 500 px (two panels) are boxed by sklearn_ndcg.js and shown
+    at no less than 0.72 of their width on a phone: 12.7 px text at 0.72 is 9.1 px."""
+    media = _phone_media()
+    assert _declared(".bd-article .sklearn-ndcg-figure", "overflow-x", media) == "auto"
+    width = _declared(".bd-article .sklearn-ndcg-figure img", "width", media)
+    factor = float(re.search(r"var\(--natural-width[^)]*\)\s*\*\s*([\d.]+)", width).group(1))
+    assert factor * 12.7 >= 9.0
+    assert _declared(".bd-article .sklearn-ndcg-figure img", "max-width", media) == "none"
+    script = (ROOT / "docs" / "_static" / "sklearn_ndcg.js").read_text()
+    assert "img.sphx-glr-single-img" in script and '"sklearn-ndcg-figure"' in script
+    assert "--natural-width" in script
+    assert 'html_js_files = ["sklearn_ndcg.js"]' in (ROOT / "docs" / "conf.py").read_text()
+
+
+def test_verdict_tables_of_the_pages_fit_at_1280px():
+    """The code blocks of the pages that print a verdict column hold lines the content
+    column shows whole at 1280 px (112 characters in a block, 116 less an indentation)."""
+    tables = 0
+    for page in sorted((ROOT / "docs").glob("*.rst")):
+        for block in re.findall(r"\.\. code-block:: text\n\n((?: {4}.*\n|\n)+)", page.read_text()):
+            lines = [line[4:] for line in block.splitlines()]
+            if any(re.search(r"\bverdict\s*$", line) for line in lines):
+                tables += 1
+                too_long = [line for line in lines if len(line) > 112]
+                assert not too_long, (page.name, too_long)
+    assert tables >= 1
