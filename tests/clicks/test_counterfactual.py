@@ -217,8 +217,9 @@ def test_t_interval():
         propensity=1 / np.arange(1, 6),
         confidence_level=0.9,
     )
-    # scipy's one-sample t interval of the per-query values
-    low, high = stats.ttest_1samp(result.per_query.score, 0).confidence_interval(0.9)
+    # scipy's Student's t interval of the per-query values' mean
+    values = result.per_query.score
+    low, high = stats.t.interval(0.9, values.size - 1, loc=values.mean(), scale=stats.sem(values))
     assert_allclose(result.confidence_interval, (low, high))
     assert result.confidence_level == 0.9
 
