@@ -15,6 +15,7 @@ never imports it.
 from __future__ import annotations
 
 import contextlib
+import re
 import warnings
 
 import numpy as np
@@ -50,6 +51,12 @@ _ROLE = {
     "document_weight": "document weights",
     "docno": "document id of each row",
 }
+
+
+# an error of the package raised on an executor travels to the driver inside Spark's own
+# exception, as text; these marks find its class and message there (see driver_errors)
+_OPEN, _CLOSE = "<sklearn_ndcg>", "</sklearn_ndcg>"
+_CARRIED = re.compile(rf"\b(ValueError|TypeError): {_OPEN}(.*?){_CLOSE}", re.DOTALL)
 
 
 def import_pyspark_sql():
@@ -200,7 +207,8 @@ def score_frame(rows, spec, *, options: RankingOptions, qid_field):
     def scores(batches):
         import pyarrow as pa
 
-        result = partition_scores(batches, spec=spec, options=options)
+        with marked_errors():
+            result = partition_scores(batches, spec=spec, options=options)
         if result is None:
             return
         ids, score, weight, qid_type = result
@@ -221,7 +229,8 @@ def mean_of_frame(rows, spec, *, options: RankingOptions) -> float:
     def sums(batches):
         import pyarrow as pa
 
-        result = partition_scores(batches, spec=spec, options=options)
+        with marked_errors():
+            result = partition_scores(batches, spec=spec, options=options)
         if result is None:
             return
         _, score, weight, _ = result
@@ -230,10 +239,35 @@ def mean_of_frame(rows, spec, *, options: RankingOptions) -> float:
         row = [*(float(v) for v in partial), float(score.size), scale]
         yield pa.RecordBatch.from_arrays([pa.array([v]) for v in row], names=list(SUMS))
 
-    with larger_arrow_batches(rows.sparkSession):
+    with larger_arrow_batches(rows.sparkSession), driver_errors():
         collected = _map_in_arrow(rows, sums, schema).collect()
     partials = np.array([[row[name] for name in SUMS] for row in collected], dtype=float)
     return combine_sums(partials.reshape(-1, len(SUMS)))
+
+
+@contextlib.contextmanager
+def marked_errors():
+    """On an executor: the package's ValueError or TypeError, marked for
+    :func:`driver_errors` (its class and message are all that reach the driver)."""
+    try:
+        yield
+    except (ValueError, TypeError) as error:
+        raise type(error)(f"{_OPEN}{error}{_CLOSE}") from error
+
+
+@contextlib.contextmanager
+def driver_errors():
+    """On the driver, around a Spark job: an error of the package raised on an
+    executor is raised again here, its class and message first, without the
+    Java and worker stack traces that Spark wraps it in."""
+    try:
+        yield
+    except Exception as error:
+        found = _CARRIED.search(str(error))
+        if found is None:
+            raise
+        kind = ValueError if found.group(1) == "ValueError" else TypeError
+        raise kind(found.group(2)) from None
 
 
 @contextlib.contextmanager
@@ -308,12 +342,14 @@ def partition_scores(batches, *, spec: dict, options: RankingOptions):
     if spec.get("run") and options.unjudged == "drop":
         # trec_eval's -J, as the in-memory evaluate_run: a negative level is pooled, not judged
         column[_Y] = np.where(column[_Y] < 0, np.nan, column[_Y])
-    if options.ties == DOCNO:  # trec_eval's order: tied scores by decreasing docno
-        if _DOC in column:
-            # str order is code-point order, the byte order of UTF-8 (trec_eval's strcmp)
-            codes = np.unique(column[_DOC].astype(str), return_inverse=True)[1].ravel()
-            column[_S] = trec_order_score(column[_S], codes)
+    if options.ties == DOCNO and _DOC in column:
+        # trec_eval's order: tied scores by decreasing docno; str order is code-point
+        # order, the byte order of UTF-8 (trec_eval's strcmp)
+        codes = np.unique(column[_DOC].astype(str), return_inverse=True)[1].ravel()
+        column[_S] = trec_order_score(column[_S], codes)
         options = options.replace(ties="first")
+    # without document ids, "docno" stays: the engine refuses tied documents of different
+    # labels as in memory, rather than ordering them by the partition's row order
     ids, score, weight = per_query(
         column[_Y],
         column[_S],
