@@ -37,9 +37,10 @@ def test_routing_without_qid_raises_naming_the_fix(evaluator):
 def test_routing_without_qid_gives_no_score(evaluator):
     """With the default error_score, every fold's score fails, with the message: the
     search shows NaN, never the NDCG of folds scored as one query."""
-    with sklearn.config_context(enable_metadata_routing=True), warnings.catch_warnings(
-        record=True
-    ) as caught:
+    with (
+        sklearn.config_context(enable_metadata_routing=True),
+        warnings.catch_warnings(record=True) as caught,
+    ):
         warnings.simplefilter("always")
         search = _search(evaluator).fit(X, Y, groups=QID)
     assert np.isnan(search.best_score_)
