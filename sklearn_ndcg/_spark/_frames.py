@@ -21,7 +21,14 @@ import warnings
 import numpy as np
 
 from .._compat import INSTALL_HINT
-from .._engine import JudgmentPool, RankingOptions, WeightedSums
+from .._engine import (
+    JudgmentPool,
+    RankingOptions,
+    WeightedSums,
+    as_float_array,
+    query_values,
+    stage,
+)
 from .._ir import trec_order_score
 from .._metrics._query_scores import per_query
 from .._options import DOCNO
@@ -41,6 +48,7 @@ _Q, _Y, _S, _W, _D, _R, _DOC, _KIND, _I = (
 # Spark's default Arrow batch, 10,000 rows, costs per batch on both sides of the Python
 # boundary; a partition is read whole anyway, so this module's own jobs use larger ones
 ARROW_BATCH, BATCH_ROWS = "spark.sql.execution.arrow.maxRecordsPerBatch", 100_000
+BOUNDS = ("judged", "lower", "upper")  # the per-query columns of bounds=True
 SUMS = ("weighted_sum", "kept_weight", "total_weight", "n_kept", "n_queries", "scale")
 
 _ROLE = {
@@ -196,11 +204,11 @@ def score_frame(rows, spec, *, options: RankingOptions, qid_field):
     """Per-query (qid, score, weight) of ``rows``, a Spark DataFrame (not collected)."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
+    extra = BOUNDS if "levels" in spec else ()
     schema = StructType(
         [
             StructField(qid_field.name, qid_field.dataType, True),
-            StructField("score", DoubleType(), True),
-            StructField("weight", DoubleType(), True),
+            *(StructField(name, DoubleType(), True) for name in ("score", "weight", *extra)),
         ]
     )
 
@@ -211,10 +219,11 @@ def score_frame(rows, spec, *, options: RankingOptions, qid_field):
             result = partition_scores(batches, spec=spec, options=options)
         if result is None:
             return
-        ids, score, weight, qid_type = result
+        ids, score, weight, qid_type, *bounds = result
         yield pa.RecordBatch.from_arrays(
-            [pa.array(ids, type=qid_type), pa.array(score), pa.array(weight)],
-            names=[qid_field.name, "score", "weight"],
+            [pa.array(ids, type=qid_type), pa.array(score), pa.array(weight)]
+            + [pa.array(values) for values in bounds],
+            names=[qid_field.name, "score", "weight", *extra],
         )
 
     return _map_in_arrow(rows, scores, schema)
@@ -233,7 +242,7 @@ def mean_of_frame(rows, spec, *, options: RankingOptions) -> float:
             result = partition_scores(batches, spec=spec, options=options)
         if result is None:
             return
-        _, score, weight, _ = result
+        score, weight = result[1], result[2]
         scale = float(weight.max()) if weight.size else 0.0
         partial = WeightedSums.of(score, weight / max(scale, np.finfo(float).tiny))
         row = [*(float(v) for v in partial), float(score.size), scale]
@@ -292,6 +301,51 @@ def larger_arrow_batches(session):
             session.conf.unset(ARROW_BATCH)
 
 
+_NOT_FINITE = re.compile(r"^(y_true|y_score|sample_weight) contains missing or infinite values")
+
+
+def raise_located(error: ValueError, frame, columns: dict) -> None:
+    """A partition's error for missing or infinite values counts and numbers that
+    partition's rows only: find them in the whole ``frame`` (rows numbered in its
+    order, as ``frame.collect()`` lists them; more Spark jobs, on this error path only)
+    and raise the in-memory function's error for the same rows. Returns if ``error``
+    is another one."""
+    if _NOT_FINITE.match(str(error)) is None:
+        return
+    import math
+
+    from pyspark.sql import functions as F
+
+    # in the order the in-memory function checks them, whichever partition failed first
+    for name in ("y_true", "y_score", "sample_weight"):
+        if name not in columns:
+            continue
+        values = frame.select(
+            F.col(columns["qid"]).alias("q"), F.col(columns[name]).cast("double").alias("v")
+        )
+        bad = values.rdd.zipWithIndex().filter(
+            lambda pair: pair[0][1] is None or not math.isfinite(pair[0][1])
+        )
+        n_bad = bad.count()
+        if n_bad == 0:
+            continue
+        first = bad.takeOrdered(5, key=lambda pair: pair[1])
+        chosen = [(i, row[0], math.nan if row[1] is None else row[1]) for row, i in first]
+        for kind in ("nan", "inf"):
+            if not any(_is(kind, value) for _, _, value in chosen):
+                more = bad.filter(lambda pair, kind=kind: _is(kind, pair[0][1]))
+                chosen += [(i, row[0], row[1] or math.nan) for row, i in more.take(1)]
+        rows, ids, found = zip(*sorted(chosen, key=lambda c: c[0]))
+        as_float_array(np.array(found), name, qid=list(ids), rows=np.array(rows), n_bad=n_bad)
+
+
+def _is(kind: str, value) -> bool:
+    """Whether a Spark value is missing (null or NaN: "nan") or infinite ("inf")."""
+    if kind == "nan":
+        return value is None or value != value
+    return value is not None and value in (float("inf"), float("-inf"))
+
+
 def combine_sums(partials: np.ndarray) -> float:
     """The weighted mean from the partitions' sums (rows of :data:`SUMS`)."""
     if partials[:, 4].sum() == 0:
@@ -339,8 +393,9 @@ def partition_scores(batches, *, spec: dict, options: RankingOptions):
         # the exchange delivers runs of increasing keys, one per map task: timsort merges them
         order = np.argsort(row_key, kind="stable")
         column = {name: values[order] for name, values in column.items()}
-    if spec.get("run") and options.unjudged == "drop":
-        # trec_eval's -J, as the in-memory evaluate_run: a negative level is pooled, not judged
+    if spec.get("run") and (options.unjudged == "drop" or "levels" in spec):
+        # trec_eval's -J and -B, as the in-memory evaluate_run: a negative level is pooled,
+        # not judged
         column[_Y] = np.where(column[_Y] < 0, np.nan, column[_Y])
     if options.ties == DOCNO and _DOC in column:
         # trec_eval's order: tied scores by decreasing docno; str order is code-point
@@ -350,6 +405,11 @@ def partition_scores(batches, *, spec: dict, options: RankingOptions):
         options = options.replace(ties="first")
     # without document ids, "docno" stays: the engine refuses tied documents of different
     # labels as in memory, rather than ordering them by the partition's row order
+    if "levels" in spec:  # evaluate_run(bounds=True): as the in-memory query_scores
+        staged = stage(column[_Y], column[_S], options.replace(pool=pool), qid=column[_Q])
+        result = query_values(staged, options.replace(pool=pool), levels=spec["levels"])
+        ids, score = result.ids, result.values
+        return ids, score, np.ones(ids.shape[0]), qid_type, *result.bounds
     ids, score, weight = per_query(
         column[_Y],
         column[_S],
