@@ -62,7 +62,7 @@ def _relevant_gain(y_true: np.ndarray) -> np.ndarray:
 class _CutoffWhenNone(str):
     """A discount name that also carries a library's cutoff for ``k=None``.
 
-    XGBoost's ``ndcg`` metric without ``@k`` is NDCG@32 (``DefaultK() = 32`` in
+    XGBoost's ``ndcg`` metric without ``@k`` cuts at 32 documents (``DefaultK() = 32`` in
     its src/common/ranking_utils.h, used by the ranking metrics of
     src/metric/rank_metric.cc), not NDCG of whole queries. Its preset keeps the
     ``"log2"`` discount, equal to the string ``"log2"`` everywhere, and
@@ -136,7 +136,7 @@ class _Conventions(dict):
     LightGBM and XGBoost order tied scores stably, keeping the input order of
     the rows, which is ``ties="first"``. XGBoost predicts in float32, so scores
     that differ only beyond float32 precision tie there. XGBoost's ``ndcg``
-    without ``@k`` is NDCG@32 (its ``DefaultK()``): with the ``"xgboost"``
+    without ``@k`` cuts at 32 documents (its ``DefaultK()``): with the ``"xgboost"``
     preset, ``k=None`` means ``k=32`` (the preset's ``"log2"`` discount carries
     that cutoff), so that it equals XGBoost at ``k=None`` as at every ``k``; its
     ``ndcg@k`` for ``k`` above 32 is that ``k``. LightGBM has no metric without a
@@ -214,7 +214,11 @@ class _Conventions(dict):
     The ideal DCG@k counts ``min(k, number of relevant ids)`` ones, also for
     relevant ids that were not predicted: give those as the pool. With every
     document of a query in the frame (its whole candidate list ranked), the
-    pool is not needed.
+    pool is not needed. A query whose set of relevant ids is empty scores 0 in
+    Spark, but a pool made by exploding the sets has no row for it, and a query
+    the pool lacks is left out (as trec_eval leaves out queries without qrels):
+    give such a query one pool row of label 0 (``explode_outer`` makes one, with a
+    null document id; label it 0), so that its ideal DCG is 0 and it scores 0.
 
     Examples
     --------

@@ -137,13 +137,15 @@ def evaluate_run(
     y_true : str, default="relevance"
         Name of the relevance column of ``qrels``.
     bounds : bool, default=False
-        Also give each query's share of judged documents in the top ``k`` and the
-        lowest and highest NDCG over every assignment of ``levels`` to its unjudged
-        documents, as :func:`sklearn_ndcg.evaluate_run` with ``bounds=True`` and the
-        ``trec-eval -B`` command do (a negative level is in the pool but not judged).
+        Also give, per query, ``judged``, ``lower`` and ``upper`` as columns of
+        ``per_query``: the values of :func:`sklearn_ndcg.evaluate_run` with
+        ``bounds=True`` and of the ``trec-eval -B`` command (a document the qrels list
+        with a negative level is in the pool but not judged). Read more in the
+        :ref:`User Guide <unjudged_bounds>`.
     levels : array-like, default=None
-        With ``bounds=True``: the levels an unjudged document may take. None means 0
-        and the qrels' levels that are not negative.
+        With ``bounds=True``: the judgment scale, the levels an unjudged document may
+        take. None means 0 and the distinct levels of the qrels that are not negative
+        (an unjudged document can always be non-relevant).
 
     Returns
     -------

@@ -104,11 +104,11 @@ class NDCGEvaluator(
         :func:`~sklearn_ndcg.ndcg_score`.
     zeroDivision : {0.0, 1.0, nan}, default=0.0
         NDCG of a query without relevant document (``zero_division``).
+    normalize : {"ideal", "minmax"}, default="ideal"
+        What the DCG of each query is divided by; see :func:`~sklearn_ndcg.ndcg_score`.
     zero_division : {0.0, 1.0, nan}, default=None
         The same as ``zeroDivision``, under the name of the presets, so that
         ``NDCGEvaluator(k=10, **CONVENTIONS["lightgbm"])`` works; give one of them.
-    normalize : {"ideal", "minmax"}, default="ideal"
-        What the DCG of each query is divided by; see :func:`~sklearn_ndcg.ndcg_score`.
 
     See Also
     --------
