@@ -307,13 +307,11 @@ _NOT_FINITE = re.compile(r"^(y_true|y_score|sample_weight) contains missing or i
 def raise_located(error: ValueError, frame, columns: dict) -> None:
     """A partition's error for missing or infinite values counts and numbers that
     partition's rows only: find them in the whole ``frame`` (rows numbered in its
-    order, as ``frame.collect()`` lists them; more Spark jobs, on this error path only)
-    and raise the in-memory function's error for the same rows. Returns if ``error``
-    is another one."""
+    order, as ``frame.collect()`` lists them; one more Spark job per column, on this
+    error path only) and raise the in-memory function's error for the same rows.
+    Returns if ``error`` is another one."""
     if _NOT_FINITE.match(str(error)) is None:
         return
-    import math
-
     from pyspark.sql import functions as F
 
     # in the order the in-memory function checks them, whichever partition failed first
@@ -323,27 +321,36 @@ def raise_located(error: ValueError, frame, columns: dict) -> None:
         values = frame.select(
             F.col(columns["qid"]).alias("q"), F.col(columns[name]).cast("double").alias("v")
         )
-        bad = values.rdd.zipWithIndex().filter(
-            lambda pair: pair[0][1] is None or not math.isfinite(pair[0][1])
-        )
-        n_bad = bad.count()
+        # per partition, in order: (rows, how many bad, the first five and the first
+        # NaN and infinity as (row, query id, value))
+        summaries = values.rdd.mapPartitionsWithIndex(_bad_rows).collect()
+        offset, n_bad, candidates = 0, 0, []
+        for _, size, count, picked in sorted(summaries):
+            candidates += [(offset + row, q, v) for row, q, v in picked]
+            offset, n_bad = offset + size, n_bad + count
         if n_bad == 0:
             continue
-        first = bad.takeOrdered(5, key=lambda pair: pair[1])
-        chosen = [(i, row[0], math.nan if row[1] is None else row[1]) for row, i in first]
-        for kind in ("nan", "inf"):
-            if not any(_is(kind, value) for _, _, value in chosen):
-                more = bad.filter(lambda pair, kind=kind: _is(kind, pair[0][1]))
-                chosen += [(i, row[0], row[1] or math.nan) for row, i in more.take(1)]
-        rows, ids, found = zip(*sorted(chosen, key=lambda c: c[0]))
+        chosen = candidates[:5]
+        for test in (np.isnan, np.isinf):
+            if not any(test(value) for _, _, value in chosen):
+                chosen += [c for c in candidates if test(c[2])][:1]
+        rows, ids, found = zip(*chosen)
         as_float_array(np.array(found), name, qid=list(ids), rows=np.array(rows), n_bad=n_bad)
 
 
-def _is(kind: str, value) -> bool:
-    """Whether a Spark value is missing (null or NaN: "nan") or infinite ("inf")."""
-    if kind == "nan":
-        return value is None or value != value
-    return value is not None and value in (float("inf"), float("-inf"))
+def _bad_rows(index: int, rows):
+    """One summary of a partition's (query id, value) rows for :func:`raise_located`."""
+    size, count, picked, kinds = 0, 0, [], set()
+    for size, (q, v) in enumerate(rows, start=1):
+        value = float("nan") if v is None else v
+        if np.isfinite(value):
+            continue
+        count += 1
+        kind = "nan" if np.isnan(value) else "inf"
+        if count <= 5 or kind not in kinds:
+            picked.append((size - 1, q, value))
+        kinds.add(kind)
+    yield index, size, count, picked
 
 
 def combine_sums(partials: np.ndarray) -> float:
