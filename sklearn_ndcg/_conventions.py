@@ -59,6 +59,29 @@ def _relevant_gain(y_true: np.ndarray) -> np.ndarray:
     return (y_true > 0).astype(np.float64)
 
 
+class _CutoffWhenNone(str):
+    """A discount name that also carries a library's cutoff for ``k=None``.
+
+    XGBoost's ``ndcg`` metric without ``@k`` cuts at 32 documents (``DefaultK() = 32`` in
+    its src/common/ranking_utils.h, used by the ranking metrics of
+    src/metric/rank_metric.cc), not NDCG of whole queries. Its preset keeps the
+    ``"log2"`` discount, equal to the string ``"log2"`` everywhere, and
+    :func:`~sklearn_ndcg._options.ranking_options` reads :attr:`default_k` when
+    ``k`` is None, so that the preset equals XGBoost at ``k=None`` as at every
+    ``k``. It pickles with its cutoff (scorers travel to joblib workers).
+    """
+
+    default_k: int
+
+    def __new__(cls, name: str, default_k: int):
+        value = super().__new__(cls, name)
+        value.default_k = default_k
+        return value
+
+    def __getnewargs__(self):
+        return (str(self), self.default_k)
+
+
 class _Conventions(dict):
     """Keyword presets that reproduce the NDCG of other libraries.
 
@@ -112,7 +135,13 @@ class _Conventions(dict):
     -----
     LightGBM and XGBoost order tied scores stably, keeping the input order of
     the rows, which is ``ties="first"``. XGBoost predicts in float32, so scores
-    that differ only beyond float32 precision tie there.
+    that differ only beyond float32 precision tie there. XGBoost's ``ndcg``
+    without ``@k`` cuts at 32 documents (its ``DefaultK()``): with the ``"xgboost"``
+    preset, ``k=None`` means ``k=32`` (the preset's ``"log2"`` discount carries
+    that cutoff), so that it equals XGBoost at ``k=None`` as at every ``k``; its
+    ``ndcg@k`` for ``k`` above 32 is that ``k``. LightGBM has no metric without a
+    cutoff: ``k=None`` equals its ``ndcg@k`` for any ``k`` at least the longest
+    query.
 
     With query weights, LightGBM and XGBoost add 1 for each query without a
     relevant document *unweighted*, then divide by the sum of all weights; the
@@ -185,7 +214,11 @@ class _Conventions(dict):
     The ideal DCG@k counts ``min(k, number of relevant ids)`` ones, also for
     relevant ids that were not predicted: give those as the pool. With every
     document of a query in the frame (its whole candidate list ranked), the
-    pool is not needed.
+    pool is not needed. A query whose set of relevant ids is empty scores 0 in
+    Spark, but a pool made by exploding the sets has no row for it, and a query
+    the pool lacks is left out (as trec_eval leaves out queries without qrels):
+    give such a query one pool row of label 0 (``explode_outer`` makes one, with a
+    null document id; label it 0), so that its ideal DCG is 0 and it scores 0.
 
     Examples
     --------
@@ -234,10 +267,13 @@ CONVENTIONS: dict[str, MappingProxyType] = _Conventions(
                 "zero_division": 1.0,
             }
         ),
+        # XGBoost's "ndcg" without "@k" cuts at 32 documents: DefaultK() in
+        # src/common/ranking_utils.h (dmlc/xgboost), read by the ndcg metric of
+        # src/metric/rank_metric.cc when no "@k" is given
         "xgboost": MappingProxyType(
             {
                 "gain": "exponential",
-                "discount": "log2",
+                "discount": _CutoffWhenNone("log2", 32),
                 "ties": "first",
                 "zero_division": 1.0,
             }

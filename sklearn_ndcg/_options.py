@@ -186,11 +186,13 @@ def ranking_options(
     ties = resolve_ties(ties, ignore_ties)
     zero_division = resolve_zero_division(zero_division, replace_undefined_by)
     check_pool_options(pool, unjudged, missing_queries)
+    if k is None:  # a preset's cutoff for k=None (CONVENTIONS["xgboost"]: 32, as XGBoost)
+        k = getattr(discount, "default_k", None)
     return RankingOptions(
         metric=metric,
         k=k,
         gain=gain,
-        discount=discount,
+        discount=str(discount) if isinstance(discount, str) else discount,
         ties=str(ties),
         zero_division=zero_division,
         normalize=normalize,

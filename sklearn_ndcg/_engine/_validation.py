@@ -99,31 +99,84 @@ _NOT_FINITE = "missing or infinite values (NaN, None, NA or inf)"
 
 
 def _missing_error(
-    name: str, rows: np.ndarray, what: str = "missing values", found: str | None = None
+    name: str,
+    rows: np.ndarray,
+    what: str = "missing values",
+    found: str | None = None,
+    first: str = "",
+    n_bad: int | None = None,
 ) -> ValueError:
-    """``found`` says what the values are in scikit-learn's words ("NaN", "infinity")."""
-    where = ", ".join(str(i) for i in rows[:5]) + (", ..." if rows.shape[0] > 5 else "")
+    """``found`` says what the values are in scikit-learn's words ("NaN", "infinity");
+    ``first`` where the first of them is (see :func:`_first_place`); ``n_bad`` how many
+    there are when ``rows`` lists only the first ones (Dask and Spark)."""
+    n_bad = rows.shape[0] if n_bad is None else n_bad
+    where = ", ".join(str(i) for i in rows[:5]) + (", ..." if n_bad > 5 else "")
     found = "" if found is None else f" ({name} contains {found})"
     return ValueError(
-        f"{name} contains {what} at {rows.shape[0]} position(s) of the flattened "
-        f"input (e.g. {where}){found}; every value must be given and finite."
+        f"{name} contains {what} at {n_bad} position(s) of the flattened "
+        f"input (e.g. {where}){found}{first}; every value must be given and finite."
     )
 
 
-def _not_finite_error(name: str, values: np.ndarray, bad: np.ndarray) -> ValueError:
-    """The error for the NaN (missing) and infinite ``values`` where ``bad``."""
+def _first_place(position: int, shape: tuple, qid=None, row: int | None = None) -> str:
+    """Where the value at flat ``position`` is, for an error message: the query and
+    document of 2-D input; the row (``row``, else ``position``) and its query id (from
+    ``qid``, one per row, when it has one) of long-format input."""
+    if len(shape) == 2:
+        return f"; the first is in query (row) {position // shape[1]}, document " + str(
+            position % shape[1]
+        )
+    row = position if row is None else row
+    query = ""
+    try:
+        ids = np.asarray(qid, dtype=object).reshape(-1)
+        if qid is not None and ids.shape[0] == int(np.prod(shape)):
+            value = ids[position]
+            value = value.item() if hasattr(value, "item") else value
+            query = f", of query {value!r}" if isinstance(value, str) else f", of query {value}"
+    except (TypeError, ValueError):  # ids the message cannot show: the row only
+        query = ""
+    return f"; the first is in row {row}{query}"
+
+
+def _not_finite_error(
+    name: str,
+    values: np.ndarray,
+    bad: np.ndarray,
+    qid=None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
+) -> ValueError:
+    """The error for the NaN (missing) and infinite ``values`` where ``bad``; ``rows``
+    numbers the values' rows in the user's data (default: their positions)."""
     bad_values = values[bad]
     found = [
         word for word, test in (("NaN", np.isnan), ("infinity", np.isinf)) if test(bad_values).any()
     ]
-    return _missing_error(name, np.flatnonzero(bad), _NOT_FINITE, " and ".join(found))
+    positions = np.flatnonzero(bad)
+    shown = positions if rows is None else np.asarray(rows).reshape(-1)[positions]
+    first = _first_place(int(positions[0]), values.shape, qid, int(shown[0]))
+    return _missing_error(name, shown, _NOT_FINITE, " and ".join(found), first, n_bad)
 
 
-def as_float_array(x, name: str, missing_ok: bool = False) -> np.ndarray:
+def as_float_array(
+    x,
+    name: str,
+    missing_ok: bool = False,
+    *,
+    qid=None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
+) -> np.ndarray:
     """Return ``x`` as a float64 array, or raise an error naming ``name``.
 
     With ``missing_ok``, missing values (NaN, None, ``pd.NA``) become NaN
-    instead of an error; infinite values are refused all the same.
+    instead of an error; infinite values are refused all the same. The error
+    for missing or infinite values names the first one's row and query: ``qid``
+    holds the query id of each value of 1-D ``x`` (read only for the message).
+    Dask and Spark give the bad values they found (``x``), their row numbers in the
+    whole frame (``rows``) and how many there are in all (``n_bad``), so that the
+    message is the one the in-memory function gives on the same rows.
     """
     array = _as_array(x, name)
     if array.dtype.kind == "c":
@@ -133,7 +186,16 @@ def as_float_array(x, name: str, missing_ok: bool = False) -> np.ndarray:
     if array.dtype.kind == "O":  # e.g. pandas nullable dtypes with pd.NA
         missing = missing_rows(array)
         if missing.shape[0] and not missing_ok:
-            raise _missing_error(name, missing, _NOT_FINITE, "NaN")
+            bad = np.zeros(array.size, dtype=bool)
+            bad[missing] = True
+            raise _not_finite_error(
+                name,
+                np.where(bad, np.nan, 0.0).reshape(array.shape),
+                bad.reshape(array.shape),
+                qid,
+                rows,
+                n_bad,
+            )
         if missing.shape[0]:
             array = array.copy()
             array.reshape(-1)[missing] = np.nan
@@ -148,7 +210,7 @@ def as_float_array(x, name: str, missing_ok: bool = False) -> np.ndarray:
         return result
     bad = ~np.isfinite(result) & ~(missing_ok & np.isnan(result))
     if bad.any():
-        raise _not_finite_error(name, result, bad)
+        raise _not_finite_error(name, result, bad, qid, rows, n_bad)
     return result
 
 
@@ -160,7 +222,7 @@ def _all_finite(values: np.ndarray) -> bool:
         return bool(np.isfinite(np.add.reduce(values, axis=None)))
 
 
-def as_score_array(x, name: str = "y_score") -> np.ndarray:
+def as_score_array(x, name: str = "y_score", *, qid=None) -> np.ndarray:
     """Scores as float64 that order exactly like ``x``.
 
     Only the order of the scores matters. Integers beyond 2**53, extended
@@ -169,7 +231,7 @@ def as_score_array(x, name: str = "y_score") -> np.ndarray:
     the input.
     """
     array = _as_array(x, name)
-    result = as_float_array(array, name)
+    result = as_float_array(array, name, qid=qid)
     kind, size = array.dtype.kind, array.dtype.itemsize
     exact = (kind in "biu" and (size < 8 or np.abs(result).max(initial=0) < 2.0**53)) or (
         kind == "f" and size <= 8
@@ -203,9 +265,9 @@ def check_ranking_input(
     2-D input are laid out in scikit-learn's order for ``ignore_ties=True``
     (see :func:`argsort_layout`), so that the tie rule "first" reproduces it.
     """
-    y_true = as_float_array(y_true, "y_true", missing_ok=unjudged_ok)
+    y_true = as_float_array(y_true, "y_true", missing_ok=unjudged_ok, qid=qid)
     raw_score = _as_array(y_score, "y_score")
-    y_score = as_score_array(raw_score, "y_score")
+    y_score = as_score_array(raw_score, "y_score", qid=qid)
     for name, array in (("y_true", y_true), ("y_score", y_score)):
         if array.ndim not in (1, 2):
             raise ValueError(
@@ -258,7 +320,7 @@ def check_ranking_input(
             "same for y_score."
         )
     qid = check_qid(qid, n_rows)
-    sample_weight = check_weight(sample_weight, n_rows, "one per document")
+    sample_weight = check_weight(sample_weight, n_rows, "one per document", qid=qid)
     document_weight = _check_document_weight(document_weight, y_true.shape)
     return RankingInput(y_true, y_score, qid, None, sample_weight, document_weight)
 
@@ -369,11 +431,12 @@ def _qid_array(qid) -> np.ndarray:
     return array
 
 
-def check_weight(sample_weight, n: int, expected: str) -> np.ndarray | None:
-    """Return ``sample_weight`` as ``n`` finite, non-negative float64 weights (or None)."""
+def check_weight(sample_weight, n: int, expected: str, *, qid=None) -> np.ndarray | None:
+    """Return ``sample_weight`` as ``n`` finite, non-negative float64 weights (or None);
+    ``qid``, one per weight, names the query of a bad one."""
     if sample_weight is None:
         return None
-    weight = as_float_array(sample_weight, "sample_weight")
+    weight = as_float_array(sample_weight, "sample_weight", qid=qid)
     if weight.ndim != 1 or weight.shape[0] != n:
         found = weight.shape[0] if weight.ndim else 1
         raise ValueError(

@@ -160,7 +160,9 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     query ids to both. **Turn routing on first**: without it, scikit-learn's
     searches pass ``qid`` to ``fit`` only, and :meth:`score` of an evaluator
     fitted with ``qid`` then raises rather than score a whole test fold as one
-    query (the search shows NaN scores and this message). An evaluator fitted
+    query (the search shows NaN scores and this message). With routing enabled,
+    :meth:`score` without ``qid`` raises as well (a search given ``groups=qid``
+    but no ``qid``), as the NDCG scorer does. Otherwise an evaluator fitted
     without ``qid`` scores rows without ``qid`` as one query, with a warning.
 
     :meth:`score` ranks the documents as the scorers do (``response_method="auto"``
@@ -470,7 +472,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         qid : array-like of shape (n_samples,), default=None
             Query id of each document. None means all rows are one query, with
             a warning (a search without metadata routing passes no qid), unless
-            the evaluator's ``qid`` names the column of ``X`` that holds them.
+            the evaluator's ``qid`` names the column of ``X`` that holds them;
+            refused with metadata routing enabled or after a fit with ``qid``.
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each query in the mean, given per document (equal within
             a query).
@@ -504,6 +507,17 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             "sklearn.set_config(enable_metadata_routing=True) and pass qid to fit, so "
             "that each test fold gets its query ids."
         )
+        if _routing_enabled():
+            # a search with routing on that was given no qid (fit(X, y, groups=qid)):
+            # as the scorer, refuse rather than score each test fold as one query
+            raise ValueError(
+                f"{type(self).__name__}.score got 1-D y (one row per document) but no qid, "
+                f"so it cannot tell the queries apart; scoring all {len(y)} rows as one "
+                "query would pick models by a wrong NDCG. Metadata routing is enabled: pass "
+                "qid with the data, e.g. search.fit(X, y, groups=qid, qid=qid) or "
+                "cross_validate(..., params={'groups': qid, 'qid': qid}), or score(X, y, "
+                "qid=...) (qid=np.zeros(len(y)) for one query)."
+            )
         if getattr(self, "_fitted_with_qid", False):
             raise ValueError(
                 f"{type(self).__name__} was fitted with qid, but score got no qid: "

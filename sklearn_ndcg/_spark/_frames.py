@@ -15,12 +15,20 @@ never imports it.
 from __future__ import annotations
 
 import contextlib
+import re
 import warnings
 
 import numpy as np
 
 from .._compat import INSTALL_HINT
-from .._engine import JudgmentPool, RankingOptions, WeightedSums
+from .._engine import (
+    JudgmentPool,
+    RankingOptions,
+    WeightedSums,
+    as_float_array,
+    query_values,
+    stage,
+)
 from .._ir import trec_order_score
 from .._metrics._query_scores import per_query
 from .._options import DOCNO
@@ -40,6 +48,7 @@ _Q, _Y, _S, _W, _D, _R, _DOC, _KIND, _I = (
 # Spark's default Arrow batch, 10,000 rows, costs per batch on both sides of the Python
 # boundary; a partition is read whole anyway, so this module's own jobs use larger ones
 ARROW_BATCH, BATCH_ROWS = "spark.sql.execution.arrow.maxRecordsPerBatch", 100_000
+BOUNDS = ("judged", "lower", "upper")  # the per-query columns of bounds=True
 SUMS = ("weighted_sum", "kept_weight", "total_weight", "n_kept", "n_queries", "scale")
 
 _ROLE = {
@@ -50,6 +59,12 @@ _ROLE = {
     "document_weight": "document weights",
     "docno": "document id of each row",
 }
+
+
+# an error of the package raised on an executor travels to the driver inside Spark's own
+# exception, as text; these marks find its class and message there (see driver_errors)
+_OPEN, _CLOSE = "<sklearn_ndcg>", "</sklearn_ndcg>"
+_CARRIED = re.compile(rf"\b(ValueError|TypeError): {_OPEN}(.*?){_CLOSE}", re.DOTALL)
 
 
 def import_pyspark_sql():
@@ -189,24 +204,26 @@ def score_frame(rows, spec, *, options: RankingOptions, qid_field):
     """Per-query (qid, score, weight) of ``rows``, a Spark DataFrame (not collected)."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
+    extra = BOUNDS if "levels" in spec else ()
     schema = StructType(
         [
             StructField(qid_field.name, qid_field.dataType, True),
-            StructField("score", DoubleType(), True),
-            StructField("weight", DoubleType(), True),
+            *(StructField(name, DoubleType(), True) for name in ("score", "weight", *extra)),
         ]
     )
 
     def scores(batches):
         import pyarrow as pa
 
-        result = partition_scores(batches, spec=spec, options=options)
+        with marked_errors():
+            result = partition_scores(batches, spec=spec, options=options)
         if result is None:
             return
-        ids, score, weight, qid_type = result
+        ids, score, weight, qid_type, *bounds = result
         yield pa.RecordBatch.from_arrays(
-            [pa.array(ids, type=qid_type), pa.array(score), pa.array(weight)],
-            names=[qid_field.name, "score", "weight"],
+            [pa.array(ids, type=qid_type), pa.array(score), pa.array(weight)]
+            + [pa.array(values) for values in bounds],
+            names=[qid_field.name, "score", "weight", *extra],
         )
 
     return _map_in_arrow(rows, scores, schema)
@@ -221,19 +238,45 @@ def mean_of_frame(rows, spec, *, options: RankingOptions) -> float:
     def sums(batches):
         import pyarrow as pa
 
-        result = partition_scores(batches, spec=spec, options=options)
+        with marked_errors():
+            result = partition_scores(batches, spec=spec, options=options)
         if result is None:
             return
-        _, score, weight, _ = result
+        score, weight = result[1], result[2]
         scale = float(weight.max()) if weight.size else 0.0
         partial = WeightedSums.of(score, weight / max(scale, np.finfo(float).tiny))
         row = [*(float(v) for v in partial), float(score.size), scale]
         yield pa.RecordBatch.from_arrays([pa.array([v]) for v in row], names=list(SUMS))
 
-    with larger_arrow_batches(rows.sparkSession):
+    with larger_arrow_batches(rows.sparkSession), driver_errors():
         collected = _map_in_arrow(rows, sums, schema).collect()
     partials = np.array([[row[name] for name in SUMS] for row in collected], dtype=float)
     return combine_sums(partials.reshape(-1, len(SUMS)))
+
+
+@contextlib.contextmanager
+def marked_errors():
+    """On an executor: the package's ValueError or TypeError, marked for
+    :func:`driver_errors` (its class and message are all that reach the driver)."""
+    try:
+        yield
+    except (ValueError, TypeError) as error:
+        raise type(error)(f"{_OPEN}{error}{_CLOSE}") from error
+
+
+@contextlib.contextmanager
+def driver_errors():
+    """On the driver, around a Spark job: an error of the package raised on an
+    executor is raised again here, its class and message first, without the
+    Java and worker stack traces that Spark wraps it in."""
+    try:
+        yield
+    except Exception as error:
+        found = _CARRIED.search(str(error))
+        if found is None:
+            raise
+        kind = ValueError if found.group(1) == "ValueError" else TypeError
+        raise kind(found.group(2)) from None
 
 
 @contextlib.contextmanager
@@ -256,6 +299,58 @@ def larger_arrow_batches(session):
     finally:
         if not chosen:
             session.conf.unset(ARROW_BATCH)
+
+
+_NOT_FINITE = re.compile(r"^(y_true|y_score|sample_weight) contains missing or infinite values")
+
+
+def raise_located(error: ValueError, frame, columns: dict) -> None:
+    """A partition's error for missing or infinite values counts and numbers that
+    partition's rows only: find them in the whole ``frame`` (rows numbered in its
+    order, as ``frame.collect()`` lists them; one more Spark job per column, on this
+    error path only) and raise the in-memory function's error for the same rows.
+    Returns if ``error`` is another one."""
+    if _NOT_FINITE.match(str(error)) is None:
+        return
+    from pyspark.sql import functions as F
+
+    # in the order the in-memory function checks them, whichever partition failed first
+    for name in ("y_true", "y_score", "sample_weight"):
+        if name not in columns:
+            continue
+        values = frame.select(
+            F.col(columns["qid"]).alias("q"), F.col(columns[name]).cast("double").alias("v")
+        )
+        # per partition, in order: (rows, how many bad, the first five and the first
+        # NaN and infinity as (row, query id, value))
+        summaries = values.rdd.mapPartitionsWithIndex(_bad_rows).collect()
+        offset, n_bad, candidates = 0, 0, []
+        for _, size, count, picked in sorted(summaries):
+            candidates += [(offset + row, q, v) for row, q, v in picked]
+            offset, n_bad = offset + size, n_bad + count
+        if n_bad == 0:
+            continue
+        chosen = candidates[:5]
+        for test in (np.isnan, np.isinf):
+            if not any(test(value) for _, _, value in chosen):
+                chosen += [c for c in candidates if test(c[2])][:1]
+        rows, ids, found = zip(*chosen)
+        as_float_array(np.array(found), name, qid=list(ids), rows=np.array(rows), n_bad=n_bad)
+
+
+def _bad_rows(index: int, rows):
+    """One summary of a partition's (query id, value) rows for :func:`raise_located`."""
+    size, count, picked, kinds = 0, 0, [], set()
+    for size, (q, v) in enumerate(rows, start=1):
+        value = float("nan") if v is None else v
+        if np.isfinite(value):
+            continue
+        count += 1
+        kind = "nan" if np.isnan(value) else "inf"
+        if count <= 5 or kind not in kinds:
+            picked.append((size - 1, q, value))
+        kinds.add(kind)
+    yield index, size, count, picked
 
 
 def combine_sums(partials: np.ndarray) -> float:
@@ -305,15 +400,23 @@ def partition_scores(batches, *, spec: dict, options: RankingOptions):
         # the exchange delivers runs of increasing keys, one per map task: timsort merges them
         order = np.argsort(row_key, kind="stable")
         column = {name: values[order] for name, values in column.items()}
-    if spec.get("run") and options.unjudged == "drop":
-        # trec_eval's -J, as the in-memory evaluate_run: a negative level is pooled, not judged
+    if spec.get("run") and (options.unjudged == "drop" or "levels" in spec):
+        # trec_eval's -J and -B, as the in-memory evaluate_run: a negative level is pooled,
+        # not judged
         column[_Y] = np.where(column[_Y] < 0, np.nan, column[_Y])
-    if options.ties == DOCNO:  # trec_eval's order: tied scores by decreasing docno
-        if _DOC in column:
-            # str order is code-point order, the byte order of UTF-8 (trec_eval's strcmp)
-            codes = np.unique(column[_DOC].astype(str), return_inverse=True)[1].ravel()
-            column[_S] = trec_order_score(column[_S], codes)
+    if options.ties == DOCNO and _DOC in column:
+        # trec_eval's order: tied scores by decreasing docno; str order is code-point
+        # order, the byte order of UTF-8 (trec_eval's strcmp)
+        codes = np.unique(column[_DOC].astype(str), return_inverse=True)[1].ravel()
+        column[_S] = trec_order_score(column[_S], codes)
         options = options.replace(ties="first")
+    # without document ids, "docno" stays: the engine refuses tied documents of different
+    # labels as in memory, rather than ordering them by the partition's row order
+    if "levels" in spec:  # evaluate_run(bounds=True): as the in-memory query_scores
+        staged = stage(column[_Y], column[_S], options.replace(pool=pool), qid=column[_Q])
+        result = query_values(staged, options.replace(pool=pool), levels=spec["levels"])
+        ids, score = result.ids, result.values
+        return ids, score, np.ones(ids.shape[0]), qid_type, *result.bounds
     ids, score, weight = per_query(
         column[_Y],
         column[_S],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
+import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
@@ -17,7 +18,14 @@ from .._options import (
     UNJUDGED,
     ranking_options,
 )
-from ._frames import check_columns, check_frame, mean_of_frame, score_frame, staged_rows
+from ._frames import (
+    check_columns,
+    check_frame,
+    mean_of_frame,
+    raise_located,
+    score_frame,
+    staged_rows,
+)
 
 
 class SparkRunEvaluation(NamedTuple):
@@ -41,6 +49,8 @@ class SparkRunEvaluation(NamedTuple):
         "docno": [str],
         "y_score": [str],
         "y_true": [str],
+        "bounds": ["boolean"],
+        "levels": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -61,6 +71,8 @@ def evaluate_run(
     docno: str = "docno",
     y_score: str = "score",
     y_true: str = "relevance",
+    bounds: bool = False,
+    levels: ArrayLike | None = None,
 ) -> SparkRunEvaluation:
     """NDCG of a run against relevance judgments (qrels), both Spark DataFrames.
 
@@ -124,13 +136,24 @@ def evaluate_run(
         Name of the score column of ``run``.
     y_true : str, default="relevance"
         Name of the relevance column of ``qrels``.
+    bounds : bool, default=False
+        Also give, per query, ``judged``, ``lower`` and ``upper`` as columns of
+        ``per_query``: the values of :func:`sklearn_ndcg.evaluate_run` with
+        ``bounds=True`` and of the ``trec-eval -B`` command (a document the qrels list
+        with a negative level is in the pool but not judged). Read more in the
+        :ref:`User Guide <unjudged_bounds>`.
+    levels : array-like, default=None
+        With ``bounds=True``: the judgment scale, the levels an unjudged document may
+        take. None means 0 and the distinct levels of the qrels that are not negative
+        (an unjudged document can always be non-relevant).
 
     Returns
     -------
     result : SparkRunEvaluation
         Named tuple ``(score, per_query)``: the mean over the evaluated queries, and
         their values as a Spark DataFrame ``(qid, score, weight)`` (query ids as
-        strings), not collected.
+        strings), not collected; with ``bounds=True`` also ``judged``, ``lower`` and
+        ``upper``.
 
     See Also
     --------
@@ -185,12 +208,42 @@ def evaluate_run(
         pool_columns={"qid": qid, "docno": docno, "y_true": y_true},
     )
     spec["run"] = True
+    if levels is not None and not bounds:
+        raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
+    if bounds:
+        spec["levels"] = _bound_levels(qrels, y_true, levels, options)
     try:
         score = mean_of_frame(rows, spec, options=options)
     except ValueError as error:
+        raise_located(error, run, {"qid": qid, "y_score": y_score})
         if "frame has no rows" not in str(error):
             raise
         raise ValueError("no query of the run is in the qrels; do the query ids match?") from None
     qid_field = next(field for field in run.schema.fields if field.name == qid)
     per_query = score_frame(rows, spec, options=options, qid_field=qid_field)
     return SparkRunEvaluation(score, per_query)
+
+
+def _bound_levels(qrels, y_true: str, levels, options) -> np.ndarray:
+    """The levels of ``bounds=True``, checked as in memory: given, or 0 and the qrels'
+    levels that are not negative (one small Spark job)."""
+    from pyspark.sql import functions as F
+
+    from .._metrics._query_scores import _check_bounds_request
+
+    _check_bounds_request(
+        pool=True,
+        metric=options.metric,
+        normalize=options.normalize,
+        unjudged=options.unjudged,
+        document_weight=None,
+        ties=options.ties,
+        log_base=None,
+    )
+    if levels is not None:
+        levels = np.asarray(levels, dtype=np.float64)
+        if levels.ndim != 1 or levels.shape[0] == 0 or not np.isfinite(levels).all():
+            raise ValueError("levels must be a non-empty 1-D array of finite labels.")
+        return np.unique(levels)
+    found = qrels.where(F.col(y_true) >= 0).select(y_true).distinct().collect()
+    return np.unique(np.append(np.array([row[0] for row in found], dtype=np.float64), 0.0))

@@ -18,7 +18,14 @@ from .._options import (
     POOL,
     ranking_options,
 )
-from ._frames import check_columns, check_frame, mean_of_frame, score_frame, staged_rows
+from ._frames import (
+    check_columns,
+    check_frame,
+    mean_of_frame,
+    raise_located,
+    score_frame,
+    staged_rows,
+)
 
 _OPTIONS = {
     "frame": "no_validation",  # checked by check_frame, with a Spark-specific message
@@ -73,14 +80,16 @@ def _prepare(
         frame, columns=columns, ties=options.ties, pool=pool, pool_columns=pool_columns
     )
     qid_field = next(field for field in frame.schema.fields if field.name == qid)
-    return rows, spec, qid_field
+    return rows, spec, qid_field, columns
 
 
-def _mean(rows, spec, options: RankingOptions, pool) -> float:
-    """The weighted mean over queries; with a pool, say so if no query is judged."""
+def _mean(rows, spec, options: RankingOptions, pool, frame, columns) -> float:
+    """The weighted mean over queries; with a pool, say so if no query is judged; a
+    missing or infinite value is located in the whole frame."""
     try:
         return mean_of_frame(rows, spec, options=options)
     except ValueError as error:
+        raise_located(error, frame, columns)
         if pool is None or "frame has no rows" not in str(error):
             raise
         raise ValueError(
@@ -229,7 +238,7 @@ def ndcg_score(
         missing_queries=missing_queries,
         pool=pool,
     ).replace(pool=None)
-    rows, spec, _ = _prepare(
+    rows, spec, _, columns = _prepare(
         frame,
         qid=qid,
         y_true=y_true,
@@ -240,7 +249,7 @@ def ndcg_score(
         docno=docno,
         options=options,
     )
-    return _mean(rows, spec, options, pool)
+    return _mean(rows, spec, options, pool, frame, columns)
 
 
 @validate_params({**_OPTIONS, "log_base": LOG_BASE}, prefer_skip_nested_validation=True)
@@ -360,7 +369,7 @@ def dcg_score(
         missing_queries=missing_queries,
         pool=pool,
     ).replace(pool=None)
-    rows, spec, _ = _prepare(
+    rows, spec, _, columns = _prepare(
         frame,
         qid=qid,
         y_true=y_true,
@@ -371,7 +380,7 @@ def dcg_score(
         docno=docno,
         options=options,
     )
-    return _mean(rows, spec, options, pool)
+    return _mean(rows, spec, options, pool, frame, columns)
 
 
 @validate_params(
@@ -518,7 +527,7 @@ def query_scores(
         missing_queries=missing_queries,
         pool=pool,
     ).replace(pool=None)
-    rows, spec, qid_field = _prepare(
+    rows, spec, qid_field, _ = _prepare(
         frame,
         qid=qid,
         y_true=y_true,

@@ -13,15 +13,47 @@ from pyspark.ml.param.shared import HasLabelCol, HasPredictionCol, HasWeightCol
 from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
 from .._compat import Integers, validate_params
+from .._conventions import _relevant_gain, positive_part_gain
 from ._frames import check_columns, check_frame
 from ._metrics import ndcg_score
 
+# the gain functions of CONVENTIONS' presets, saved by these names (a function cannot be)
+_PRESET_GAINS = {"positive_part": positive_part_gain, "relevant": _relevant_gain}
+_PRESET_GAIN_NAMES = {function: name for name, function in _PRESET_GAINS.items()}
+
 
 def _to_gain(value):
-    """A gain name, or a sequence of gains indexed by label (persistable as JSON)."""
+    """A gain name, a preset's gain function (kept by its name), or a sequence of gains
+    indexed by label (persistable as JSON)."""
     if isinstance(value, str):
         return value
+    if callable(value):
+        if value in _PRESET_GAIN_NAMES:
+            return _PRESET_GAIN_NAMES[value]
+        raise TypeError(
+            f"gain={value!r}: NDCGEvaluator takes a gain name, a list of gains or the gain of "
+            "a preset of CONVENTIONS (its params are saved with it, a function cannot be); "
+            "use sklearn_ndcg.spark.ndcg_score for other gain functions."
+        )
     return TypeConverters.toListFloat(value)
+
+
+def _preset_keywords(kwargs: dict) -> dict:
+    """The constructor's keywords as params: ``zero_division`` (the presets' name) is
+    ``zeroDivision``, and a preset's cutoff for ``k=None`` (XGBoost's 32) becomes ``k``."""
+    kwargs = dict(kwargs)
+    if "zero_division" in kwargs:
+        if "zeroDivision" in kwargs:
+            raise ValueError(
+                "zeroDivision and zero_division are the same parameter; give one of them."
+            )
+        kwargs["zeroDivision"] = kwargs.pop("zero_division")
+    default_k = getattr(kwargs.get("discount"), "default_k", None)
+    if default_k is not None and kwargs.get("k") is None:
+        kwargs["k"] = default_k
+    if isinstance(kwargs.get("discount"), str):
+        kwargs["discount"] = str(kwargs["discount"])
+    return {name: value for name, value in kwargs.items() if value is not None}
 
 
 class NDCGEvaluator(
@@ -58,8 +90,10 @@ class NDCGEvaluator(
         in the DCG and in the ideal DCG. None means all documents.
     gain : {"linear", "exponential"} or list of float, default="linear"
         Gain of a document from its relevance label: "linear" (the label),
-        "exponential" (``2**label - 1``) or a list of gains indexed by label
-        (LightGBM's ``label_gain``); see :func:`~sklearn_ndcg.ndcg_score`.
+        "exponential" (``2**label - 1``), a list of gains indexed by label
+        (LightGBM's ``label_gain``) or the gain function of a preset of
+        :data:`~sklearn_ndcg.CONVENTIONS` (saved as "positive_part" or "relevant");
+        see :func:`~sklearn_ndcg.ndcg_score`.
     discount : {"log2", "reciprocal", "none"}, default="log2"
         Weight of the document at rank ``r``; see :func:`~sklearn_ndcg.ndcg_score`.
     ties : {"average", "first", "optimistic", "pessimistic", "docno"}, default="average"
@@ -72,6 +106,9 @@ class NDCGEvaluator(
         NDCG of a query without relevant document (``zero_division``).
     normalize : {"ideal", "minmax"}, default="ideal"
         What the DCG of each query is divided by; see :func:`~sklearn_ndcg.ndcg_score`.
+    zero_division : {0.0, 1.0, nan}, default=None
+        The same as ``zeroDivision``, under the name of the presets, so that
+        ``NDCGEvaluator(k=10, **CONVENTIONS["lightgbm"])`` works; give one of them.
 
     See Also
     --------
@@ -82,7 +119,10 @@ class NDCGEvaluator(
     -----
     Options that are Python objects (callables, mappings, a judgment pool)
     cannot be saved with the evaluator, so the evaluator takes named options and
-    lists of gains only; use :func:`sklearn_ndcg.spark.ndcg_score` for the rest.
+    lists of gains only, and the presets of :data:`~sklearn_ndcg.CONVENTIONS`
+    (their gain functions are saved by name, and the ``"xgboost"`` preset's cutoff
+    for ``k=None``, 32, is set as ``k``); use :func:`sklearn_ndcg.spark.ndcg_score`
+    for the rest.
 
     Examples
     --------
@@ -132,6 +172,7 @@ class NDCGEvaluator(
         ties: str = "average",
         zeroDivision: float = 0.0,
         normalize: str = "ideal",
+        zero_division: float | None = None,
     ):
         super().__init__()
         self._setDefault(
@@ -144,8 +185,7 @@ class NDCGEvaluator(
             zeroDivision=0.0,
             normalize="ideal",
         )
-        kwargs = self._input_kwargs
-        self._set(**{name: value for name, value in kwargs.items() if value is not None})
+        self._set(**_preset_keywords(self._input_kwargs))
 
     @keyword_only
     def setParams(
@@ -161,6 +201,7 @@ class NDCGEvaluator(
         ties: str = "average",
         zeroDivision: float = 0.0,
         normalize: str = "ideal",
+        zero_division: float | None = None,
     ) -> NDCGEvaluator:
         """Set the given parameters (those of the constructor); only those given are set.
 
@@ -186,14 +227,15 @@ class NDCGEvaluator(
             NDCG of a query without relevant document.
         normalize : str, optional
             "ideal" or "minmax".
+        zero_division : float, optional
+            The same as ``zeroDivision`` (the presets' name).
 
         Returns
         -------
         self : NDCGEvaluator
             The evaluator.
         """
-        kwargs = self._input_kwargs
-        return self._set(**{name: value for name, value in kwargs.items() if value is not None})
+        return self._set(**_preset_keywords(self._input_kwargs))
 
     def _options(self) -> dict:
         weight = self.getOrDefault(self.weightCol) if self.isDefined(self.weightCol) else None
@@ -204,7 +246,7 @@ class NDCGEvaluator(
             "y_score": self.getOrDefault(self.predictionCol),
             "sample_weight": weight or None,
             "k": self.getOrDefault(self.k) if self.isDefined(self.k) else None,
-            "gain": gain if isinstance(gain, str) else list(gain),
+            "gain": _PRESET_GAINS.get(gain, gain) if isinstance(gain, str) else list(gain),
             "discount": self.getOrDefault(self.discount),
             "ties": self.getOrDefault(self.ties),
             "zero_division": self.getOrDefault(self.zeroDivision),

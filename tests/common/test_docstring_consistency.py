@@ -61,6 +61,8 @@ CANONICAL = {
     "missing_queries": "ndcg_score",
     "ignore_ties": "ndcg_score",
     "docno": "spark.ndcg_score",
+    "bounds": "evaluate_run",
+    "levels": "evaluate_run",
 }
 
 _REFERENCE = "ndcg_score is the reference: the full text that the others point to"
@@ -127,6 +129,9 @@ DIFFERENT = {
     ("docno", "spark.evaluate_run"): "a column of the run and of the qrels (always given)",
     ("unjudged", "spark.evaluate_run"): "always has a pool (the qrels)",
     ("missing_queries", "spark.evaluate_run"): "always has a pool (the qrels)",
+    ("bounds", "query_scores"): "the full text, for any pool (evaluate_run points to it)",
+    ("levels", "query_scores"): "the levels of a JudgmentPool, not of qrels",
+    ("bounds", "spark.evaluate_run"): "per_query is a Spark DataFrame: three more columns",
     ("unjudged", "evaluate_run"): "always has a pool (the qrels)",
     ("missing_queries", "evaluate_run"): "always has a pool (the qrels)",
 }

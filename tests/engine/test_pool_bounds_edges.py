@@ -11,6 +11,7 @@ and the ``trec-eval -B`` report and lines.
 
 import itertools
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -298,3 +299,95 @@ def test_command_lines_with_negative_levels(tmp_path, capsys):
     ).per_query  # fmt: skip
     assert got.judged.tolist() == [0.5]
     assert got.lower.tolist() == [1.0] and got.upper.tolist() == [1.0]
+
+
+# Spark's evaluate_run and the trec-eval command's -B lines, against the same brute force
+
+
+def _spark_frames(spark, qrels_text, run_text):
+    run = [line.split() for line in run_text.splitlines()]
+    qrels = [line.split() for line in qrels_text.splitlines()]
+    return (
+        spark.createDataFrame(
+            [(q, d, float(s)) for q, _, d, _, s, _ in run], "qid string, docno string, score double"
+        ),
+        spark.createDataFrame(
+            [(q, d, int(v)) for q, _, d, v in qrels], "qid string, docno string, relevance int"
+        ),
+    )
+
+
+@pytest.mark.filterwarnings(*__import__("_spark_session").SPARK_WARNINGS)
+def test_spark_evaluate_run_bounds_equal_brute_force(spark, tmp_path):
+    # negative levels, qrels of relevant documents only, tied scores (docno order), every
+    # zero_division; a few queries each, all cases in few Spark jobs
+    from sklearn_ndcg import spark as ndcg_spark
+
+    rng = np.random.default_rng(3411)
+    cases = [
+        (levels, zero_division)
+        for levels in ([0, 1, 2], [-1, 0, 1, 2], [-2, -1, 1], [1, 2])
+        for zero_division in ZERO_DIVISIONS
+    ]
+    for levels, zero_division in cases:
+        qrels_text, run_text = _files(rng, levels)
+        run, qrels = _spark_frames(spark, qrels_text, run_text)
+        options = {**CONVENTIONS["trec_eval"], "zero_division": zero_division}
+        got = ndcg_spark.evaluate_run(run, qrels, k=2, bounds=True, **options)
+        rows = sorted(got.per_query.collect(), key=lambda row: row["qid"])
+        expected = _brute_force_of_files(qrels_text, run_text, 2, zero_division)
+        where = f"levels {levels}, zero_division {zero_division}:\n{qrels_text}\n{run_text}"
+        assert [row["qid"] for row in rows] == sorted(expected), where
+        for column, field in enumerate(("judged", "lower", "upper")):
+            want = [expected[row["qid"]][column] for row in rows]
+            _assert_same([row[field] for row in rows], want, f"{field}, {where}")
+        # the same mean as the in-memory evaluate_run (which may warn that nothing matches)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            memory = evaluate_run(
+                read_trec_run_text(tmp_path, run_text),
+                read_trec_qrels_text(tmp_path, qrels_text),
+                k=2,
+                bounds=True,
+                **options,
+            )
+        assert got.score == pytest.approx(memory.score, abs=1e-12, nan_ok=True), where
+
+
+def test_spark_evaluate_run_bounds_refusals(spark):
+    from sklearn_ndcg import spark as ndcg_spark
+
+    run, qrels = _spark_frames(spark, "q 0 d1 1\n", "q Q0 d1 0 1 r\n")
+    with pytest.raises(ValueError, match='bounds=True needs unjudged="zero"'):
+        ndcg_spark.evaluate_run(run, qrels, bounds=True, unjudged="drop")
+    with pytest.raises(ValueError, match="levels is the judgment scale of bounds=True"):
+        ndcg_spark.evaluate_run(run, qrels, levels=[0, 1])
+
+
+def read_trec_run_text(tmp_path, text):
+    (tmp_path / "run").write_text(text)
+    return read_trec_run(tmp_path / "run")
+
+
+def read_trec_qrels_text(tmp_path, text):
+    (tmp_path / "qrels").write_text(text)
+    return read_trec_qrels(tmp_path / "qrels")
+
+
+def test_command_bounds_lines_equal_brute_force(tmp_path, capsys):
+    # the trec-eval command's own -q -B lines (not only its report function); it prints
+    # four decimals as trec_eval, and scores a query without relevant document 0
+    rng = np.random.default_rng(77)
+    for case in range(9):
+        qrels_text, run_text = _files(rng, [[-1, 0, 1, 2], [1, 2], [0, 0, 1]][case % 3])
+        (tmp_path / "qrels").write_text(qrels_text)
+        (tmp_path / "run").write_text(run_text)
+        args = ["trec-eval", "-q", "-B", "-m", "ndcg_cut.2"]
+        assert main([*args, str(tmp_path / "qrels"), str(tmp_path / "run")]) == 0
+        lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+        values = {(name.strip(), q): float(v) for name, q, v in lines}
+        expected = _brute_force_of_files(qrels_text, run_text, 2)
+        for q, want in expected.items():
+            where = f"case {case}, query {q}:\n{qrels_text}\n{run_text}"
+            got = [values[(f"ndcg_cut_2@{field}", q)] for field in ("judged", "lower", "upper")]
+            np.testing.assert_allclose(got, want, rtol=0, atol=5e-5, err_msg=where)

@@ -106,3 +106,58 @@ def test_graded_relevance_is_dropped_by_pyspark(spark):
         assert with_relevance == pytest.approx(without, abs=1e-15)
         graded_ndcg = ndcg_score(label, score, qid=qid, k=k, gain="exponential")
         assert abs(graded_ndcg - with_relevance) > 1e-3
+
+
+def test_empty_ground_truth_scores_0_with_the_pool_recipe(spark):
+    """Spark's own example (RankingMetricsSuite in apache/spark, mllib/src/test/scala/org/
+    apache/spark/mllib/evaluation/RankingMetricsSuite.scala): three queries, the last with
+    an empty set of relevant ids, which Spark scores 0: ndcgAt(3) = 1/3, not the 0.5 of
+    the other two. A pool built by exploding the relevant-id sets has no row for that
+    query, which is then left out (as trec_eval leaves out queries without qrels); the
+    recipe of the docs gives it one row of label 0 (explode_outer's null document id),
+    so that its ideal DCG is 0 and zero_division=0 scores it 0."""
+    from pyspark.mllib.evaluation import RankingMetrics
+    from pyspark.sql import functions as F
+
+    examples = [
+        ([1, 6, 2, 7, 8, 3, 9, 10, 4, 5], [1, 2, 3, 4, 5]),
+        ([4, 1, 5, 6, 2, 7, 3, 8, 9, 10], [1, 2, 3]),
+        ([1, 2, 3, 4, 5], []),
+    ]
+    expected = RankingMetrics(
+        spark.sparkContext.parallelize([(p, r) for p, r in examples], 2)
+    ).ndcgAt(3)
+    assert expected == pytest.approx(1 / 3, abs=1e-15)
+    sets = spark.createDataFrame(
+        [(q, p, r) for q, (p, r) in enumerate(examples)],
+        "qid long, prediction array<long>, relevant array<long>",
+    )
+    frame = sets.select("qid", F.posexplode("prediction").alias("rank", "docno")).select(
+        "qid", F.col("docno").cast("string").alias("docno"), (-F.col("rank")).alias("score")
+    )
+    exploded = sets.select("qid", F.explode_outer("relevant").alias("docno"))
+    pool = exploded.select(
+        "qid",
+        F.col("docno").cast("string").alias("docno"),
+        F.when(F.col("docno").isNull(), 0.0).otherwise(1.0).alias("label"),
+    )
+    got = ndcg_spark.ndcg_score(frame, k=3, pool=pool, **CONVENTIONS["spark"])
+    assert got == pytest.approx(expected, abs=1e-15)
+    # explode (not _outer) drops the empty set: the query is left out, 0.5
+    dropped = pool.where(F.col("docno").isNotNull())
+    left_out = ndcg_spark.ndcg_score(frame, k=3, pool=dropped, **CONVENTIONS["spark"])
+    assert left_out == pytest.approx(0.5, abs=1e-15)
+    # in memory, the same recipe: one pool row of label 0 for the empty set
+    rows = frame.collect()
+    judged = {(q, str(d)) for q, (_, r) in enumerate(examples) for d in r}
+    label = [1.0 if (row["qid"], row["docno"]) in judged else np.nan for row in rows]
+    pool_qid = [q for q, (_, r) in enumerate(examples) for _ in r] + [2]
+    in_memory = ndcg_score(
+        label,
+        [row["score"] for row in rows],
+        qid=[row["qid"] for row in rows],
+        k=3,
+        pool=JudgmentPool(pool_qid, [1.0] * (len(pool_qid) - 1) + [0.0]),
+        **CONVENTIONS["spark"],
+    )
+    assert in_memory == pytest.approx(expected, abs=1e-15)
