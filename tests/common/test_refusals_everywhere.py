@@ -19,6 +19,7 @@ import inspect
 import numpy as np
 import pytest
 from _bad_input import Y_SCORE, Y_TRUE
+from _spark_session import SPARK_WARNINGS
 
 import sklearn_ndcg
 from sklearn_ndcg._engine import RankingOptions
@@ -144,6 +145,7 @@ def test_dask_refuses_as_in_memory(case, variant, options):
     _same_refusal(got, expected, f"dask {case}")
 
 
+@pytest.mark.filterwarnings(*SPARK_WARNINGS)
 def test_spark_refuses_as_in_memory(spark):
     """All cases in one test: one frame per data variant."""
     from sklearn_ndcg import spark as ndcg_spark

@@ -354,6 +354,7 @@ def test_spark_evaluate_run_bounds_equal_brute_force(spark, tmp_path):
         assert got.score == pytest.approx(memory.score, abs=1e-12, nan_ok=True), where
 
 
+@pytest.mark.filterwarnings(*__import__("_spark_session").SPARK_WARNINGS)
 def test_spark_evaluate_run_bounds_refusals(spark):
     from sklearn_ndcg import spark as ndcg_spark
 
