@@ -365,6 +365,7 @@ def _test_pair(
         equivalence_alpha=equivalence_alpha,
         names=(f"scores[{a!r}]", f"scores[{b!r}]"),
         strata=strata,
+        interval=False,  # the table shows each model's interval, not the pair's
     )
 
 

@@ -269,11 +269,13 @@ def _paired_test(
     equivalence_alpha=None,
     names=("a", "b"),
     strata=None,
+    interval=True,
 ) -> PairedTestResult:
     """paired_test, with the names of the two models for the error messages.
 
     ``equivalence_alpha`` (default ``1 - confidence_level``) sets the level of
-    the TOST interval, ``1 - 2 * equivalence_alpha``.
+    the TOST. ``interval=False`` skips the confidence interval (``(nan, nan)``, no
+    warning), for callers that do not report it (:func:`compare_models`).
     """
     if margin is not None and alternative != "two-sided":
         raise ValueError(
@@ -294,6 +296,7 @@ def _paired_test(
         margin=margin,
         equivalence_alpha=equivalence_alpha,
         names=names,
+        interval=interval,
     )
     result = _paired_core(a, b, weight, labels, random_state=random_state, **options)
     if labels is None:
@@ -327,6 +330,7 @@ def _paired_core(
     margin,
     equivalence_alpha,
     names,
+    interval=True,
 ) -> PairedTestResult:
     """The paired test of aligned arrays; ``labels``: strata of the bootstrap, or None."""
     test = METHODS[method]
@@ -363,7 +367,7 @@ def _paired_core(
         bootstrap_seed=bootstrap_seed,
         permutation_seed=permutation_seed,
     )
-    low, high = test.interval(x, settings)
+    low, high = test.interval(x, settings) if interval else (np.nan, np.nan)
     if (d == 0).all():
         statistic, pvalue = 0.0, 1.0
     else:
