@@ -14,7 +14,6 @@ pytestmark = pytest.mark.filterwarnings(
 )
 
 
-
 @pytest.mark.slow
 def test_bootstrap_ci_coverage():
     # 400 samples of 200 queries from Beta(0.5, 2): skewed, in [0, 1], mean 0.5 / 2.5 = 0.2

@@ -72,8 +72,9 @@ def test_reported_intervals_cover_light_and_heavy_tailed(method, n):
     for scenario, (a, b) in samples.items():
         intervals = np.array(
             [
-                paired_test(x, y, method=method, n_resamples=199, random_state=i)
-                .confidence_interval
+                paired_test(
+                    x, y, method=method, n_resamples=199, random_state=i
+                ).confidence_interval
                 for i, (x, y) in enumerate(zip(a, b))
             ]
         )

@@ -18,7 +18,6 @@ pytestmark = pytest.mark.filterwarnings(
 )
 
 
-
 def test_stratified_resamples_keep_the_stratum_sizes():
     # two strata of constant values: every stratified resample has the same mean
     values = np.r_[np.full(10, 0.9), np.full(30, 0.3)]
