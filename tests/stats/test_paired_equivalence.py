@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from sklearn_ndcg import compare_models, paired_test
 from sklearn_ndcg._stats._methods import FULL_TOST_QUERIES
@@ -78,15 +79,18 @@ def test_verdicts_on_hand_made_differences():
         assert paired_test(a, base, method="t").verdict is None
 
 
-def test_equivalence_interval_of_resampling_methods_is_the_bootstrap_percentile_interval():
+@pytest.mark.parametrize("method", ["randomization", "wilcoxon", "bootstrap"])
+def test_equivalence_interval_of_resampling_methods_is_the_t_interval(method):
+    # every method's TOST is on Student's t interval (issue 34): on 50 queries, below
+    # FULL_TOST_QUERIES, the 1 - alpha one; by hand: mean +- t quantile * sd / sqrt(n)
     rng = np.random.default_rng(0)
     b = rng.uniform(0.3, 0.9, 50)
     a = b + rng.normal(0.0, 0.01, 50)
-    result = paired_test(a, b, margin=0.01, random_state=0)
-    low, high = result.equivalence_interval
-    # independent: a plain percentile bootstrap of the mean difference (not the same draws)
-    draws = rng.choice(a - b, size=(20000, 50)).mean(axis=1)
-    np.testing.assert_allclose([low, high], np.quantile(draws, [0.05, 0.95]), atol=1e-3)
+    result = paired_test(a, b, method=method, margin=0.01, random_state=0)
+    d = a - b
+    half = stats.t.ppf(1 - ALPHA / 2, 49) * d.std(ddof=1) / np.sqrt(50)
+    expected = (d.mean() - half, d.mean() + half)
+    np.testing.assert_allclose(result.equivalence_interval, expected, rtol=1e-12)
     assert result.verdict == "equivalent"
 
 
