@@ -87,6 +87,10 @@ class Population:
         self._cache[delta] = d
         return d
 
+    def system_a(self) -> np.ndarray:
+        """The first system's per-query NDCG over the population (one system's values)."""
+        return _ndcg(self.base + self.noise_a)
+
     def systems(self, k: int, rng: np.random.Generator, n: int, reps: int) -> np.ndarray:
         """``k`` truly equal systems on ``n`` queries, ``reps`` times: shape (reps, k, n)."""
         base = rng.normal(0.3, 1.1, (reps, 1, n))

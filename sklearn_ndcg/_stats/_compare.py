@@ -127,7 +127,8 @@ def compare_models(
         The equivalence margin δ (e.g. 0.01 of NDCG); see :func:`paired_test`.
         With a correction, each model's equivalence interval is the
         Bonferroni-adjusted ``1 - 2 * alpha / n_comparisons`` interval
-        (``n_comparisons``: the pairs, against the best), so
+        (``n_comparisons``: the pairs, against the best; below 250 queries
+        ``1 - alpha / n_comparisons``, as :func:`paired_test` does), so
         that the models called equivalent are all equivalent with family-wise
         error ``alpha``; with "tukey", the simultaneous Tukey intervals at
         ``1 - 2 * alpha``. Not available with "randomized_tukey".
@@ -365,6 +366,7 @@ def _test_pair(
         equivalence_alpha=equivalence_alpha,
         names=(f"scores[{a!r}]", f"scores[{b!r}]"),
         strata=strata,
+        interval=False,  # the table shows each model's interval, not the pair's
     )
 
 

@@ -1,5 +1,7 @@
 """paired_test and bootstrap_ci (and the result types) against scipy, enumeration and by hand."""
 
+import warnings
+
 import numpy as np
 import pytest
 from _stats_data import pair as _pair
@@ -9,6 +11,13 @@ from numpy.testing import assert_equal
 from sklearn_ndcg._stats._bootstrap import bootstrap_ci
 from sklearn_ndcg._stats._compare import compare_models
 from sklearn_ndcg._stats._paired import PairedTestResult, paired_test
+
+# below MIN_INTERVAL_QUERIES queries paired_test reports no interval, with this warning
+# (tested in test_paired_calibration.py); these tests are about the rest of the result
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:too few queries. no confidence interval:UserWarning"
+)
+
 
 ALTERNATIVES = ["two-sided", "greater", "less"]
 
@@ -21,13 +30,20 @@ ALTERNATIVES = ["two-sided", "greater", "less"]
 
 @pytest.mark.parametrize("method", ["randomization", "t", "wilcoxon", "bootstrap"])
 def test_all_differences_zero(method):
-    # the two models agree on every query: nothing to tell them apart (and no warning)
-    a = np.array([0.5, 1.0, 0.25, 0.0, 0.75])
-    result = paired_test(a, a.copy(), method=method, random_state=0)
+    # the two models agree on every query: nothing to tell them apart (and no warning
+    # from MIN_INTERVAL_QUERIES queries on; below, no interval: the warning says why)
+    a = np.tile([0.5, 1.0, 0.25, 0.0, 0.75], 6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = paired_test(a, a.copy(), method=method, random_state=0)
     assert (result.statistic, result.pvalue) == (0.0, 1.0)
     assert result.mean_difference == 0.0
     assert result.effect_size == 0.0
     assert result.confidence_interval == (0.0, 0.0)
+    with pytest.warns(UserWarning, match="too few queries: no confidence interval"):
+        result = paired_test(a[:5], a[:5].copy(), method=method, random_state=0)
+    assert (result.statistic, result.pvalue, result.effect_size) == (0.0, 1.0, 0.0)
+    assert np.isnan(result.confidence_interval).all()
 
 
 @pytest.mark.parametrize("shift, expected", [(0.25, np.inf), (-0.25, -np.inf)])
@@ -36,7 +52,11 @@ def test_effect_size_of_equal_differences_is_infinite(shift, expected):
     b = np.array([0.5, 0.25, 0.0, 0.5])
     result = paired_test(b + shift, b, random_state=0)
     assert result.effect_size == expected
-    assert result.confidence_interval == pytest.approx((shift, shift))  # percentile fallback
+    assert np.isnan(result.confidence_interval).all()  # 4 queries: no interval
+    b = np.tile(b, 8)  # 32 queries: the zero-width t interval
+    result = paired_test(b + shift, b, random_state=0)
+    assert result.effect_size == expected
+    assert result.confidence_interval == pytest.approx((shift, shift))
 
 
 # --- bootstrap -------------------------------------------------------------------
