@@ -92,7 +92,9 @@ class JudgmentPool:
 
     A pool judged by stratified sampling (TREC's sampled pools): each pooled
     document's stratum; level -1 marks a pooled document that was not sampled.
-    :func:`evaluate_run` with ``metric="infNDCG"`` estimates NDCG from it:
+    :func:`evaluate_run` with ``metric="infNDCG"`` estimates NDCG from it, and so
+    does :func:`query_scores` with ``metric="infNDCG"`` given the documents' ids
+    (``docno=``):
 
     >>> pool = JudgmentPool(qid=[1, 1, 1], y_true=[2, -1, 0], stratum=["top", "top", "deep"])
     >>> pool.sampled.tolist()

@@ -161,7 +161,7 @@ def _text_ids(values, name: str) -> np.ndarray:
             f"{name} has missing values (None, NaN or NA), e.g. at row {missing[0]}; every "
             "document needs an id."
         )
-    return np.array([str(value) for value in array.tolist()], dtype=str).reshape(-1)
+    return array.astype(str)
 
 
 def _refuse_repeated(key: np.ndarray, qid: np.ndarray, docno: np.ndarray, name: str) -> None:
@@ -214,6 +214,10 @@ def inferred_query_scores(
         raise ValueError(
             f"qid has {ranked_q.shape[0]} entries, docno {ranked_d.shape[0]} and y_score "
             f"{score.shape[0]}; give one query id and one document id per ranked document."
+        )
+    if not score.shape[0]:
+        raise ValueError(
+            f'y_score is empty; metric="{INFNDCG}" needs at least one ranked document.'
         )
     pool_q = _text_ids(pool.qid, "the pool's qid")
     pool_d = _text_ids(pool.docno, "the pool's docno")

@@ -257,6 +257,15 @@ add_case(
     CASES,
     Q,
     "shape",
+    "empty-ranking",
+    lambda: _inferred(y_score=[], qid=[], docno=[]),
+    ValueError,
+    r"y_score is empty; metric=\"infNDCG\" needs at least one ranked document",
+)
+add_case(
+    CASES,
+    Q,
+    "shape",
     "two-dimensional-scores",
     lambda: _inferred(y_score=[[4.0, 3.0, 2.0, 1.0]]),
     ValueError,
