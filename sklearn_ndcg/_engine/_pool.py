@@ -17,7 +17,7 @@ from ._discount import discount_weights
 from ._gain import compute_gain
 from ._pool_strata import check_strata
 from ._queries import Queries, group_queries, query_weights
-from ._validation import as_float_array, check_qid, check_ranking_input
+from ._validation import as_float_array, check_qid, check_ranking_input, missing_rows
 
 
 class JudgmentPool:
@@ -50,11 +50,16 @@ class JudgmentPool:
         For a pool judged by stratified sampling (TREC's sampled pools, read by
         :func:`read_sampled_qrels`): the stratum of each pooled document, compared
         as strings; a missing value (None, NaN) puts the document outside the
-        pool. Only :func:`evaluate_run` with ``metric="infNDCG"`` reads it.
+        pool. Only infNDCG reads it (:func:`evaluate_run` and :func:`query_scores`
+        with ``metric="infNDCG"``).
     sampled : array-like of bool of shape (n_judgments,), default=None
         Which pooled documents were sampled and judged; None means those whose
         level is not negative (``sample_eval.pl``'s ``-1``: pooled, not sampled).
         Needs ``stratum``.
+    docno : array-like of shape (n_judgments,), default=None
+        The document id of each judged document, by which :func:`query_scores`
+        with ``metric="infNDCG"`` finds the ranked documents in the pool (its
+        ``docno=``); compared as text. Other uses of the pool ignore it.
 
     Attributes
     ----------
@@ -66,6 +71,8 @@ class JudgmentPool:
         The strata as str (None outside the pool), read-only; None without strata.
     sampled : ndarray of shape (n_judgments,) or None
         The sampled flags, read-only; None without strata.
+    docno : ndarray of shape (n_judgments,) or None
+        The document ids as given (object array), read-only; None without them.
 
     See Also
     --------
@@ -85,7 +92,9 @@ class JudgmentPool:
 
     A pool judged by stratified sampling (TREC's sampled pools): each pooled
     document's stratum; level -1 marks a pooled document that was not sampled.
-    :func:`evaluate_run` with ``metric="infNDCG"`` estimates NDCG from it:
+    :func:`evaluate_run` with ``metric="infNDCG"`` estimates NDCG from it, and so
+    does :func:`query_scores` with ``metric="infNDCG"`` given the documents' ids
+    (``docno=``):
 
     >>> pool = JudgmentPool(qid=[1, 1, 1], y_true=[2, -1, 0], stratum=["top", "top", "deep"])
     >>> pool.sampled.tolist()
@@ -99,6 +108,7 @@ class JudgmentPool:
         *,
         stratum: ArrayLike | None = None,
         sampled: ArrayLike | None = None,
+        docno: ArrayLike | None = None,
     ):
         y_true = as_float_array(y_true, "the pool's y_true")
         if y_true.ndim != 1 or y_true.shape[0] == 0:
@@ -112,6 +122,7 @@ class JudgmentPool:
         self.y_true = _read_only(y_true)
         self.stratum = None if stratum is None else _read_only(stratum)
         self.sampled = None if sampled is None else _read_only(sampled)
+        self.docno = None if docno is None else _read_only(_document_ids(docno, y_true.shape[0]))
 
     def default_levels(self) -> np.ndarray:
         """The levels an unjudged document may take, by default: 0 and the pool's own.
@@ -133,6 +144,23 @@ class JudgmentPool:
     def __repr__(self) -> str:
         n_queries = np.unique(self.qid).shape[0]
         return f"JudgmentPool(n_queries={n_queries}, n_judgments={self.y_true.shape[0]})"
+
+
+def _document_ids(docno, n: int) -> np.ndarray:
+    """The pool's document ids: 1-D, one per judged document, none missing."""
+    array = np.asarray(docno, dtype=object)
+    if array.shape != (n,):
+        raise ValueError(
+            f"the pool's docno must be 1-D with one document id per judged document ({n}); "
+            f"got shape {array.shape}."
+        )
+    missing = missing_rows(array)
+    if missing.shape[0]:
+        raise ValueError(
+            f"the pool's docno has missing values (None, NaN or NA), e.g. at row {missing[0]}; "
+            "every judged document needs an id."
+        )
+    return array
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

@@ -15,9 +15,32 @@ def _listed(ids: list, limit: int = 10) -> str:
     return f"{shown}{more}"
 
 
+def _pair(values: tuple, name: str) -> tuple[list, np.ndarray]:
+    """The query ids (a list) and float64 values of a pair ``(qid, values)`` of arrays."""
+    qid = np.asarray(values[0])
+    try:
+        score = np.array(values[1], dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise TypeError(
+            f"{name} is a pair (qid, values) whose values are not numbers (one NDCG per "
+            f"query); {error}."
+        ) from error
+    if qid.ndim != 1 or score.ndim != 1 or qid.shape != score.shape:
+        raise ValueError(
+            f"{name} is a pair (qid, values) of shapes {qid.shape} and {score.shape}; give "
+            "two 1-D arrays with one query id and one value per query."
+        )
+    return qid.tolist(), score
+
+
 def query_values(values, name: str) -> tuple[list, np.ndarray]:
-    """The query ids (a list) and float64 values of a ``QueryScores`` or a mapping."""
-    if isinstance(values, QueryScores):
+    """The query ids (a list) and float64 values of a ``QueryScores``, a pair
+    ``(qid, values)`` of arrays or a mapping."""
+    if isinstance(values, tuple) and not isinstance(values, QueryScores) and len(values) == 2:
+        ids, score = _pair(values, name)
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"{name} holds some query ids more than once; give each query once.")
+    elif isinstance(values, QueryScores):
         qid = np.asarray(values.qid)
         weight = np.asarray(values.weight, dtype=np.float64)
         score = np.asarray(values.score, dtype=np.float64)
@@ -49,9 +72,12 @@ def query_values(values, name: str) -> tuple[list, np.ndarray]:
                 f"{score.shape[1:]}."
             )
     else:
+        kind = type(values).__name__ + (
+            f" of length {len(values)}" if isinstance(values, tuple) else ""
+        )
         raise TypeError(
-            f"{name} must be a QueryScores (from query_scores) or a mapping from query id "
-            f"to value; got {type(values).__name__}."
+            f"{name} must be a QueryScores (from query_scores), a pair (qid, values) of "
+            f"arrays or a mapping from query id to value; got {kind}."
         )
     bad = ~np.isfinite(score)
     if bad.any():

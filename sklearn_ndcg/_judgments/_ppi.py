@@ -46,8 +46,8 @@ def _interval(estimate: float, error: float, level: float) -> tuple[float, float
     prefer_skip_nested_validation=True,
 )
 def prediction_powered_mean(
-    model_scores: QueryScores | Mapping,
-    human_scores: QueryScores | Mapping,
+    model_scores: QueryScores | tuple | Mapping,
+    human_scores: QueryScores | tuple | Mapping,
     *,
     confidence_level: float = 0.95,
     power_tuning: bool = True,
@@ -66,10 +66,12 @@ def prediction_powered_mean(
 
     Parameters
     ----------
-    model_scores : QueryScores or mapping
-        Per-query values (e.g. NDCG) under the model's labels for every query, from
-        :func:`query_scores` or as a mapping from query id to value.
-    human_scores : QueryScores or mapping
+    model_scores : QueryScores, tuple or mapping
+        Per-query values (e.g. NDCG) under the model's labels for every query: a
+        :class:`QueryScores` from :func:`query_scores`, a pair ``(qid, values)`` of
+        array-likes of shape (n_queries,) (a query id and a value per query), or a
+        mapping from query id to value. Queries are matched by id.
+    human_scores : QueryScores, tuple or mapping
         Per-query values under human labels for a random subset of those queries (at
         least 2, and not all of them), drawn independently of the values: a simple
         random sample of the queries.
@@ -141,6 +143,13 @@ def prediction_powered_mean(
     >>> result = prediction_powered_mean(model, human)
     >>> round(result.lambda_, 4), round(result.estimate, 4), result.n_unlabelled
     (0.4445, 0.6986, 4)
+
+    The same values as pairs ``(qid, values)`` of arrays:
+
+    >>> model_pair = (list(model), list(model.values()))
+    >>> human_pair = (["q1", "q3", "q5", "q7"], [0.8, 0.55, 0.5, 0.7])
+    >>> round(prediction_powered_mean(model_pair, human_pair).estimate, 4)
+    0.6986
     """
     y, yhat, yhat_unlabelled = _inputs.split(
         model_scores, human_scores, ("model_scores", "human_scores")
@@ -191,10 +200,10 @@ def _verdict(estimate, error, pvalue, *, confidence_level, margin, n_labelled):
     prefer_skip_nested_validation=True,
 )
 def prediction_powered_difference(
-    model_a: QueryScores | Mapping,
-    model_b: QueryScores | Mapping,
-    human_a: QueryScores | Mapping,
-    human_b: QueryScores | Mapping,
+    model_a: QueryScores | tuple | Mapping,
+    model_b: QueryScores | tuple | Mapping,
+    human_a: QueryScores | tuple | Mapping,
+    human_b: QueryScores | tuple | Mapping,
     *,
     confidence_level: float = 0.95,
     power_tuning: bool = True,
@@ -215,11 +224,12 @@ def prediction_powered_difference(
 
     Parameters
     ----------
-    model_a, model_b : QueryScores or mapping
+    model_a, model_b : QueryScores, tuple or mapping
         Per-query values of rankers ``a`` and ``b`` under the model's labels, for
-        every query (the same queries for both), from :func:`query_scores` or as
-        mappings from query id to value.
-    human_a, human_b : QueryScores or mapping
+        every query (the same queries for both): :class:`QueryScores` from
+        :func:`query_scores`, pairs ``(qid, values)`` of array-likes or mappings from
+        query id to value, as in :func:`prediction_powered_mean`.
+    human_a, human_b : QueryScores, tuple or mapping
         Per-query values of rankers ``a`` and ``b`` under human labels, for the same
         random subset of the queries (at least 2, and not all of them).
     confidence_level : float in (0, 1), default=0.95

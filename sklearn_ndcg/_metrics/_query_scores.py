@@ -24,7 +24,25 @@ from .._options import (
     ranking_options,
     resolve_zero_division,
 )
+from ._inferred import INFNDCG, inferred_query_scores
 from ._results import QueryBounds, QueryScores
+
+# query_scores' options that infNDCG fixes (sample_eval.pl's rules), with their defaults
+_FIXED_BY_INFNDCG = {
+    "k": None,
+    "gain": "linear",
+    "discount": "log2",
+    "ties": DEFAULT_TIES,
+    "sample_weight": None,
+    "zero_division": ZERO_DIVISION,
+    "log_base": None,
+    "normalize": "ideal",
+    "document_weight": None,
+    "unjudged": DEFAULT_UNJUDGED,
+    "replace_undefined_by": None,
+    "bounds": False,
+    "levels": None,
+}
 
 
 def _check_bounds_request(*, pool, metric, normalize, unjudged, document_weight, ties, log_base):
@@ -64,6 +82,24 @@ def _bounded_query_scores(y_true, y_score, options: RankingOptions, *, qid, samp
     return QueryBounds(result.ids, result.values, weight, *result.bounds)
 
 
+def _inferred(y_true, y_score, qid, docno, pool, missing_queries, given: dict) -> QueryScores:
+    """``query_scores(..., metric="infNDCG")``: the options it fixes must keep their
+    defaults (as ``evaluate_run``'s)."""
+    for name, default in _FIXED_BY_INFNDCG.items():
+        value = given[name]
+        plain = isinstance(value, (str, int, float)) and default is not None
+        if value is not default and not (plain and value == default):
+            raise ValueError(
+                f'metric="{INFNDCG}" follows sample_eval.pl\'s rules (linear gain, log2 '
+                "discount, the first 1000 documents, tied scores by decreasing document id, "
+                f"queries weighted equally); {name}={value!r} cannot change them. Leave "
+                f"{name} at its default."
+            )
+    return inferred_query_scores(
+        y_true, y_score, qid=qid, docno=docno, pool=pool, missing_queries=missing_queries
+    )
+
+
 def per_query(
     y_true, y_score, options: RankingOptions, *, qid, sample_weight, document_weight
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -86,15 +122,17 @@ def per_query(
         **DOCUMENT_WEIGHT,
         **POOL,
         **REPLACE_UNDEFINED,
-        "metric": [StrOptions({"ndcg", "dcg"})],
+        "y_true": ["array-like", None],  # None with metric="infNDCG" (levels from the pool)
+        "metric": [StrOptions({"ndcg", "dcg", INFNDCG})],
         "log_base": LOG_BASE,
         "bounds": ["boolean"],
         "levels": ["array-like", None],
+        "docno": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
 def query_scores(
-    y_true: ArrayLike,
+    y_true: ArrayLike | None,
     y_score: ArrayLike,
     *,
     metric: str = "ndcg",
@@ -114,6 +152,7 @@ def query_scores(
     replace_undefined_by: float | None = None,
     bounds: bool = False,
     levels: ArrayLike | None = None,
+    docno: ArrayLike | None = None,
 ) -> QueryScores | QueryBounds:
     """NDCG or DCG of each query, with the query ids they belong to.
 
@@ -126,12 +165,22 @@ def query_scores(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_queries, n_documents) or (n_samples,)
-        Relevance labels; see :func:`ndcg_score`.
+    y_true : array-like of shape (n_queries, n_documents) or (n_samples,), or None
+        Relevance labels; see :func:`ndcg_score`. None with ``metric="infNDCG"``,
+        which reads them from the pool.
     y_score : array-like of the same shape as y_true
         Predicted scores; higher ranks first.
-    metric : {"ndcg", "dcg"}, default="ndcg"
-        Which metric to compute per query.
+    metric : {"ndcg", "dcg", "infNDCG"}, default="ndcg"
+        Which metric to compute per query. "infNDCG" is the inferred NDCG of a pool
+        judged by stratified sampling, as NIST's ``sample_eval.pl`` computes it (as
+        :func:`evaluate_run` with ``metric="infNDCG"``): ``y_true`` is None, ``pool`` a
+        :class:`JudgmentPool` with ``stratum`` and ``docno``, ``qid`` and ``docno`` give
+        each ranked document's query and document id (long format), by which its level,
+        stratum and sampled flag are found in the pool (ids compared as text, as the
+        script reads them). The script's rules are fixed (linear gain, log2 discount,
+        the first 1000 documents, tied scores by decreasing document id), so every other
+        option but ``missing_queries`` keeps its default. Read more in the
+        :ref:`User Guide <sampled_pools>`.
     k : int, default=None
         Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
         in the DCG and in the ideal DCG. None means all documents.
@@ -206,6 +255,9 @@ def query_scores(
         With ``bounds=True``: the judgment scale, the levels an unjudged document may
         take. None means 0 and the distinct labels of the pool that are not negative
         (an unjudged document can always be non-relevant).
+    docno : array-like of shape (n_samples,), default=None
+        With ``metric="infNDCG"`` only (refused otherwise): the document id of each
+        ranked document, looked up in the pool's ``docno``.
 
     Returns
     -------
@@ -228,7 +280,32 @@ def query_scores(
     ['a', 'b']
     >>> result.score.round(4)
     array([1.    , 0.9386])
+
+    infNDCG of a pool judged by stratified sampling: of stratum "top", ``a`` (level 2)
+    was sampled and ``b`` not (level -1); ``c``, stratum "deep", was sampled. Half of
+    "top" was sampled, so each of its documents stands for two: the estimated DCG is
+    ``2 * 2 / log2(3)`` (``a`` at rank 2) and the ideal DCG ``2 + 2 / log2(3)``:
+
+    >>> from sklearn_ndcg import JudgmentPool
+    >>> pool = JudgmentPool(["q"] * 3, [2, -1, 0], stratum=["top", "top", "deep"],
+    ...                     docno=["a", "b", "c"])
+    >>> result = query_scores(None, [0.9, 0.8, 0.1], qid=["q"] * 3, docno=["b", "a", "c"],
+    ...                       pool=pool, metric="infNDCG")
+    >>> result.qid.tolist(), result.score.round(4).tolist()
+    (['q'], [0.7737])
     """
+    if metric == INFNDCG:
+        return _inferred(y_true, y_score, qid, docno, pool, missing_queries, locals())
+    if docno is not None:
+        raise ValueError(
+            f'docno is read only with metric="{INFNDCG}" (the pool\'s documents found by '
+            "id); leave it None."
+        )
+    if y_true is None:
+        raise ValueError(
+            f'y_true is None; only metric="{INFNDCG}" reads the labels from the pool. Give '
+            "the relevance label of each document."
+        )
     zero_division = resolve_zero_division(zero_division, replace_undefined_by)
     if bounds:
         _check_bounds_request(

@@ -127,6 +127,7 @@ DIFFERENT = {
     },
     ("qid", "spark.evaluate_run"): _SPARK_COLUMN,
     ("docno", "spark.evaluate_run"): "a column of the run and of the qrels (always given)",
+    ("docno", "query_scores"): "an array of document ids, read only with metric='infNDCG'",
     ("unjudged", "spark.evaluate_run"): "always has a pool (the qrels)",
     ("missing_queries", "spark.evaluate_run"): "always has a pool (the qrels)",
     ("bounds", "query_scores"): "the full text, for any pool (evaluate_run points to it)",

@@ -19,10 +19,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sklearn_ndcg import JudgmentPool, evaluate_run, read_sampled_qrels, read_trec_run
+from sklearn_ndcg import (
+    JudgmentPool,
+    evaluate_run,
+    query_scores,
+    read_sampled_qrels,
+    read_trec_run,
+)
 from sklearn_ndcg.__main__ import main
 from sklearn_ndcg._ir import TrecQrels
-from sklearn_ndcg._ir._infndcg import inferred_ndcg, perl_text
+from sklearn_ndcg._ir._infndcg import inferred_ndcg
+from sklearn_ndcg._metrics._inferred import perl_text
 
 SAMPLE_EVAL = os.environ.get("SKLEARN_NDCG_SAMPLE_EVAL")
 TREC_EVAL_TESTS = os.environ.get("SKLEARN_NDCG_TREC_EVAL_TESTS")
@@ -91,6 +98,20 @@ def _sample_eval(qrels_path, run_path) -> dict[str, str]:
     return _lines(out, "infNDCG")
 
 
+def _query_scores(qrels, run, **options) -> dict[str, str]:
+    """query_scores(metric="infNDCG") on the arrays of the same lines, printed as
+    sample_eval.pl prints them."""
+    qid, docno, stratum, level = zip(*qrels)
+    pool = JudgmentPool(qid, level, stratum=stratum, docno=docno)
+    run_qid, run_docno, score = zip(*run)
+    result = query_scores(
+        None, score, qid=run_qid, docno=run_docno, pool=pool, metric="infNDCG", **options
+    )
+    ours = {str(q): f"{v:6.4f}" for q, v in zip(result.qid, result.score)}
+    ours["all"] = f"{result.score.mean():6.4f}"
+    return ours
+
+
 def _command(qrels_path, run_path, capsys, *flags) -> str:
     status = main(["trec-eval", "-q", "-m", "infNDCG", *flags, str(qrels_path), str(run_path)])
     assert status == 0
@@ -113,6 +134,7 @@ def test_equals_sample_eval_on_random_pools(tmp_path, capsys, seed, max_level):
     ours = {q: f"{v:6.4f}" for q, v in zip(result.per_query.qid, result.per_query.score)}
     ours["all"] = f"{result.score:6.4f}"
     assert ours == expected
+    assert _query_scores(qrels, run) == expected
 
 
 @needs_sample_eval
@@ -132,6 +154,7 @@ def test_equals_sample_eval_past_the_depth(tmp_path, capsys, levels):
     qrels_path, run_path = _write(tmp_path, qrels, run)
     expected = _sample_eval(qrels_path, run_path)
     assert _lines(_command(qrels_path, run_path, capsys), "infNDCG") == expected
+    assert _query_scores(qrels, run) == expected
 
 
 def test_by_hand():

@@ -29,6 +29,17 @@ def test_query_scores_and_mappings_agree():
         np.testing.assert_array_equal(a, b)
 
 
+def test_pairs_of_arrays_and_mappings_agree():
+    """A pair (qid, values) of arrays aligns by id as a mapping does."""
+    model = (np.array([3, 1, 2, 4]), [0.3, 0.1, 0.2, 0.4])
+    human = ([4, 1], np.array([0.45, 0.15]))
+    from_pairs = split(model, human, ("model", "human"))
+    from_dicts = split({3: 0.3, 1: 0.1, 2: 0.2, 4: 0.4}, {4: 0.45, 1: 0.15}, ("m", "h"))
+    for a, b in zip(from_pairs, from_dicts):
+        np.testing.assert_array_equal(a, b)
+    assert query_values(model, "model")[0] == [3, 1, 2, 4]
+
+
 def test_paired_split_takes_differences_by_query():
     model_a = {"q1": 0.9, "q2": 0.8, "q3": 0.7}
     model_b = {"q3": 0.5, "q1": 0.6, "q2": 0.8}  # another order
@@ -57,3 +68,12 @@ def test_uniform_weights_other_than_one_are_taken():
     ids, values = query_values(_scores([1, 2], [0.5, 0.25], [3.0, 3.0]), "model")
     assert ids == [1, 2]
     np.testing.assert_array_equal(values, [0.5, 0.25])
+
+
+def test_pairs_are_not_changed():
+    values = np.array([0.1, 0.2, 0.3, 0.4])
+    human = (np.array([1, 2]), np.array([0.15, 0.25]))
+    for output in split((np.array([1, 2, 3, 4]), values), human, ("model", "human")):
+        output[:] = 0
+    np.testing.assert_array_equal(values, [0.1, 0.2, 0.3, 0.4])
+    np.testing.assert_array_equal(human[1], [0.15, 0.25])

@@ -145,8 +145,90 @@ for name, call in [(M, _mean), (D, _difference)]:
         "array",
         call(**{first: np.array(list(MODEL.values()))}),
         TypeError,
-        rf"{first} must be a QueryScores \(from query_scores\) or a mapping from query id "
-        "to value; got ndarray",
+        rf"{first} must be a QueryScores \(from query_scores\), a pair \(qid, values\) of "
+        "arrays or a mapping from query id to value; got ndarray",
+    )
+    # the pair (qid, values) of arrays
+    ids, values = list(MODEL), list(MODEL.values())
+    add_case(
+        CASES,
+        name,
+        "pair",
+        "pair-human-query-not-in-model",
+        call(
+            **{second: (["q1", "q3", "q99"], [0.2, 0.25, 0.5])}
+            if name == M
+            else dict(human_a=(["q1", "q99"], [0.2, 0.5]), human_b=(["q1", "q99"], [0.1, 0.2]))
+        ),
+        ValueError,
+        rf"{second} holds queries that are not in {first}: \['q99'\]",
+    )
+    add_case(
+        CASES,
+        name,
+        "pair",
+        "pair-one-human-query",
+        call(
+            **{second: (["q1"], [0.2])}
+            if name == M
+            else dict(human_a=(["q1"], [0.2]), human_b=(["q1"], [0.1]))
+        ),
+        ValueError,
+        rf"{second} holds 1 human-labelled queries; .* at least 2",
+    )
+    add_case(
+        CASES,
+        name,
+        "pair",
+        "pair-lengths-differ",
+        call(**{first: (ids, values[:-1])}),
+        ValueError,
+        rf"{first} is a pair \(qid, values\) of shapes \(8,\) and \(7,\); give two 1-D",
+    )
+    add_case(
+        CASES,
+        name,
+        "pair",
+        "pair-2d-values",
+        call(**{first: (ids, np.ones((8, 2)))}),
+        ValueError,
+        rf"{first} is a pair \(qid, values\) of shapes \(8,\) and \(8, 2\)",
+    )
+    add_case(
+        CASES,
+        name,
+        "pair",
+        "pair-text-values",
+        call(**{first: (ids, ["high"] * 8)}),
+        TypeError,
+        rf"{first} is a pair \(qid, values\) whose values are not numbers",
+    )
+    add_case(
+        CASES,
+        name,
+        "pair",
+        "pair-nan-value",
+        call(**{first: (ids, [np.nan, *values[1:]])}),
+        ValueError,
+        rf"{first} holds NaN or infinite values for the queries \['q1'\]",
+    )
+    add_case(
+        CASES,
+        name,
+        "pair",
+        "pair-duplicate-ids",
+        call(**{first: (["q1", *ids[:-1]], values)}),
+        ValueError,
+        rf"{first} holds some query ids more than once",
+    )
+    add_case(
+        CASES,
+        name,
+        "pair",
+        "tuple-of-three-arrays",
+        call(**{first: (ids, values, values)}),
+        TypeError,
+        rf"{first} must be a QueryScores .* got tuple of length 3",
     )
     add_case(
         CASES,

@@ -100,8 +100,27 @@ def test_query_scores_input_equals_ppi_py():
 
 
 @pytest.mark.parametrize("power_tuning", [False, True])
+@pytest.mark.parametrize("seed, n_queries, n_labelled, kind", CASES)
+def test_pair_input_equals_ppi_py(seed, n_queries, n_labelled, kind, power_tuning):
+    """Pairs (qid, values) of arrays, the human ids in a shuffled order and as numpy
+    integers: aligned by id like the mappings."""
+    model, human, (y, f, g) = _draw(seed, n_queries, n_labelled, kind)
+    shuffle = np.random.default_rng(seed).permutation(len(human))
+    human_ids = np.array(list(human), dtype=np.int64)[shuffle]
+    human_pair = (human_ids, np.array(list(human.values()))[shuffle])
+    model_pair = (np.array(list(model)), list(model.values()))
+    lam = None if power_tuning else 1
+    result = prediction_powered_mean(model_pair, human_pair, power_tuning=power_tuning)
+    low, high = ppi_py.ppi_mean_ci(y, f, g, alpha=0.05, lam=lam)
+    estimate = ppi_py.ppi_mean_pointestimate(y, f, g, lam=lam)
+    assert result.estimate == pytest.approx(estimate.item(), abs=TOLERANCE, rel=0)
+    assert result.confidence_interval == pytest.approx((low.item(), high.item()), abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("pairs", [False, True])
+@pytest.mark.parametrize("power_tuning", [False, True])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_difference_equals_ppi_py_on_the_differences(seed, power_tuning):
+def test_difference_equals_ppi_py_on_the_differences(seed, power_tuning, pairs):
     rng = np.random.default_rng(seed)
     n_queries, n_labelled = 1000, 80
     truth_a = rng.beta(2, 1.5, n_queries)
@@ -112,13 +131,22 @@ def test_difference_equals_ppi_py_on_the_differences(seed, power_tuning):
     labelled = np.sort(rng.choice(n_queries, n_labelled, replace=False))
     unlabelled = np.setdiff1d(np.arange(n_queries), labelled)
     qid = [f"q{i:04d}" for i in range(n_queries)]
-    result = prediction_powered_difference(
-        dict(zip(qid, model_a)),
-        dict(zip(qid, model_b)),
-        {qid[i]: truth_a[i] for i in labelled},
-        {qid[i]: truth_b[i] for i in labelled},
-        power_tuning=power_tuning,
-    )
+    human_qid = [qid[i] for i in labelled]
+    if pairs:  # (qid, values) of arrays, ranker b's in reverse order
+        inputs = [
+            (qid, model_a),
+            (qid[::-1], model_b[::-1]),
+            (human_qid, truth_a[labelled]),
+            (human_qid[::-1], truth_b[labelled][::-1]),
+        ]
+    else:
+        inputs = [
+            dict(zip(qid, model_a)),
+            dict(zip(qid, model_b)),
+            dict(zip(human_qid, truth_a[labelled])),
+            dict(zip(human_qid, truth_b[labelled])),
+        ]
+    result = prediction_powered_difference(*inputs, power_tuning=power_tuning)
     y = truth_a[labelled] - truth_b[labelled]
     f = model_a[labelled] - model_b[labelled]
     g = model_a[unlabelled] - model_b[unlabelled]
