@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
 from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows, weighted_mean
+from .._metrics._inferred import refuse_changed_rules
 from .._metrics._ndcg import QueryScores, query_scores
 from .._options import (
     COMMON_PARAMS,
@@ -553,15 +554,7 @@ _FIXED_BY_INFNDCG = {
 def _evaluate_inferred(run, qrels, missing_queries: str, given: dict) -> RunEvaluation:
     """``evaluate_run(..., metric="infNDCG")``: the options it fixes must keep their
     defaults."""
-    for name, default in _FIXED_BY_INFNDCG.items():
-        value = given[name]
-        plain = isinstance(value, (str, int, float)) and default is not None
-        if value is not default and not (plain and value == default):
-            raise ValueError(
-                f'metric="{INFNDCG}" follows sample_eval.pl\'s rules (linear gain, log2 '
-                "discount, the first 1000 documents, tied scores by decreasing document id); "
-                f"{name}={value!r} cannot change them. Leave {name} at its default."
-            )
+    refuse_changed_rules(_FIXED_BY_INFNDCG, given)
     run_qid, run_docno, score, _ = _check_table(run, "run", ("qid", "docno", "score"))
     columns = sampled_columns(qrels, _ids)
     result = evaluate_inferred(

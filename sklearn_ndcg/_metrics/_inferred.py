@@ -35,6 +35,21 @@ DEPTH = 1000  # sample_eval.pl's $maxResultSize
 INFNDCG = "infNDCG"
 
 
+def refuse_changed_rules(fixed: dict, given: dict) -> None:
+    """Refuse an option of ``fixed`` (name -> default) whose ``given`` value is not its
+    default: infNDCG follows sample_eval.pl's rules, which no option changes."""
+    for name, default in fixed.items():
+        value = given[name]
+        plain = isinstance(value, (str, int, float)) and default is not None
+        if value is not default and not (plain and value == default):
+            raise ValueError(
+                f'metric="{INFNDCG}" follows sample_eval.pl\'s rules (linear gain, log2 '
+                "discount, the first 1000 documents, tied scores by decreasing document id, "
+                f"queries weighted equally); {name}={value!r} cannot change them. Leave "
+                f"{name} at its default."
+            )
+
+
 def perl_text(level: float) -> str:
     """A level as Perl prints a number (``%.15g``): the text its hash keys sort by."""
     return f"{level:.15g}"

@@ -24,7 +24,7 @@ from .._options import (
     ranking_options,
     resolve_zero_division,
 )
-from ._inferred import INFNDCG, inferred_query_scores
+from ._inferred import INFNDCG, inferred_query_scores, refuse_changed_rules
 from ._results import QueryBounds, QueryScores
 
 # query_scores' options that infNDCG fixes (sample_eval.pl's rules), with their defaults
@@ -85,16 +85,7 @@ def _bounded_query_scores(y_true, y_score, options: RankingOptions, *, qid, samp
 def _inferred(y_true, y_score, qid, docno, pool, missing_queries, given: dict) -> QueryScores:
     """``query_scores(..., metric="infNDCG")``: the options it fixes must keep their
     defaults (as ``evaluate_run``'s)."""
-    for name, default in _FIXED_BY_INFNDCG.items():
-        value = given[name]
-        plain = isinstance(value, (str, int, float)) and default is not None
-        if value is not default and not (plain and value == default):
-            raise ValueError(
-                f'metric="{INFNDCG}" follows sample_eval.pl\'s rules (linear gain, log2 '
-                "discount, the first 1000 documents, tied scores by decreasing document id, "
-                f"queries weighted equally); {name}={value!r} cannot change them. Leave "
-                f"{name} at its default."
-            )
+    refuse_changed_rules(_FIXED_BY_INFNDCG, given)
     return inferred_query_scores(
         y_true, y_score, qid=qid, docno=docno, pool=pool, missing_queries=missing_queries
     )
