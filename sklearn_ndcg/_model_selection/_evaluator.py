@@ -125,18 +125,18 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         CatBoost models and scikit-learn's HistGradientBoosting (scikit-learn
         >= 1.7); each gets the validation rows in its own form (see Notes).
         None trains every round the estimator is configured for.
-    early_stopping_scoring : scorer or None, default=None
-        What ``early_stopping`` watches: None for the NDCG\\@k above of the held-out
-        labels; a scorer of :func:`~sklearn_ndcg.make_counterfactual_dcg_scorer` (IPS,
-        clipped or not) for its counterfactual DCG of the held-out queries, from their
-        clicks (``y``) and their ``logged_rank``, which :meth:`fit` then needs. Use it
-        when ``y`` are logged clicks: their NDCG rewards agreeing with the logger.
     validation_fraction : float, default=0.1
         Share of the training queries held out for ``early_stopping``, in
         (0, 1); at least one query.
     random_state : int, RandomState instance or None, default=None
         Which queries ``early_stopping`` holds out. Pass an int for the same
         split on every call, e.g. to compare searches on identical folds.
+    early_stopping_scoring : scorer or None, default=None
+        What ``early_stopping`` watches: None for the NDCG\\@k above of the held-out
+        labels; a scorer of :func:`~sklearn_ndcg.make_counterfactual_dcg_scorer` (IPS,
+        clipped or not) for its counterfactual DCG of the held-out queries, from their
+        clicks (``y``) and their ``logged_rank``, which :meth:`fit` then needs. Use it
+        when ``y`` are logged clicks: their NDCG rewards agreeing with the logger.
 
     Attributes
     ----------
@@ -159,8 +159,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     Notes
     -----
-    ``fit`` and ``score`` request ``qid`` and ``sample_weight`` by default, and
-    ``score`` also ``document_weight``.
+    ``fit`` and ``score`` request ``qid`` and ``sample_weight`` by default,
+    ``fit`` also ``logged_rank`` and ``score`` also ``document_weight``.
     With metadata routing enabled (``sklearn.set_config(enable_metadata_routing=True)``),
     ``GridSearchCV(...).fit(X, y, groups=qid, qid=qid)`` passes each fold's
     query ids to both. **Turn routing on first**: without it, scikit-learn's
