@@ -5,14 +5,17 @@ Run ``python benchmarks/bench_position_bias.py``. The click logs come from
 the known propensity ``1 / r ** 0.7`` at ranks 1..10, deterministic loggers. It prints:
 
 - for each method, the recovery on one log (true and estimated propensity of each rank,
-  its 95 % bootstrap interval, covered or not) and the coverage of the intervals over
-  ``--logs`` (10) independent logs (with the mean estimate);
+  its 95 % interval, covered or not) and the coverage of the intervals over ``--logs``
+  (10) independent logs (with the mean estimate); then the coverage of ranks 2-10 by
+  three intervals from the same bootstrap replicates: the package's (normal on the log
+  scale, with the bootstrap standard error), the percentile interval, and the normal
+  interval on the propensity itself;
 - the bias of EM with a free relevance per (query, document) pair against the number of
   sessions per query (the nuisance-parameter bias of that model);
 - the cost on a 10-million-row log: the time of the estimate alone (``n_bootstrap=0``),
   the time per bootstrap resample, and the rise of the resident memory peak.
 
-``--smoke`` runs small sizes (for the test suite).
+``--smoke`` runs small sizes (for the test suite); ``--sections`` picks the parts to run.
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "clicks"))
 from _bias_logs import em_log, harvesting_log, regression_log, swap_log
 from _harness import machine_description, markdown_table, rss_peak_rise
 
 from sklearn_ndcg import estimate_position_bias
+from sklearn_ndcg._clicks._position_bias import estimate_with_replicates
 
 
 def _setups(smoke: bool) -> dict:
@@ -68,16 +73,30 @@ def _estimate(method, log, features, n_bootstrap, seed):
     )
 
 
+def _other_intervals(propensity, replicates, level=0.95):
+    """The percentile interval and the normal interval on the propensity scale."""
+    alpha = 1 - level
+    percentile = np.nanquantile(replicates, [alpha / 2, 1 - alpha / 2], axis=0)
+    half = stats.norm.ppf(1 - alpha / 2) * np.nanstd(replicates, axis=0, ddof=1)
+    return {"percentile": percentile, "normal": np.array([propensity - half, propensity + half])}
+
+
 def recovery(smoke: bool, n_logs: int, n_bootstrap: int) -> None:
     for label, (method, make) in _setups(smoke).items():
         start = time.perf_counter()
         estimates, covered = [], []
+        others = {"percentile": [], "normal": []}
         for seed in range(n_logs):
             log, features = make(seed)
-            result = _estimate(method, log, features, n_bootstrap, seed)
+            result, replicates = estimate_with_replicates(
+                log.qid, log.doc, log.logged_rank, log.click, log.logger, features, method,
+                None, 0.95, n_bootstrap, seed, 1000, 1e-6,
+            )  # fmt: skip
             low, high = result.confidence_interval
             estimates.append(result.propensity)
             covered.append((low <= log.propensity) & (log.propensity <= high))
+            for name, (low, high) in _other_intervals(result.propensity, replicates).items():
+                others[name].append((low <= log.propensity) & (log.propensity <= high))
             if seed == 0:
                 first, first_log = result, log
         estimates, covered = np.array(estimates), np.array(covered)
@@ -114,8 +133,12 @@ def recovery(smoke: bool, n_logs: int, n_bootstrap: int) -> None:
                 rows,
             )
         )
-        share = covered[:, 1:].mean()
-        print(f"\nranks 2-10 covered: {share:.1%} of {covered[:, 1:].size} (rank, log) cells")
+        cells = covered[:, 1:].size
+        print(f"\nranks 2-10 covered: {covered[:, 1:].mean():.1%} of {cells} (rank, log) cells")
+        print(
+            "same replicates, other intervals: "
+            + ", ".join(f"{name} {np.array(c)[:, 1:].mean():.1%}" for name, c in others.items())
+        )
 
 
 def em_bias(smoke: bool, n_logs: int) -> None:
@@ -187,14 +210,24 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="small sizes, for the test suite")
     parser.add_argument("--logs", type=int, default=None, help="independent logs per method")
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap resamples")
+    parser.add_argument(
+        "--sections",
+        nargs="+",
+        choices=("recovery", "em-bias", "cost"),
+        default=("recovery", "em-bias", "cost"),
+        help="the parts to run (all by default)",
+    )
     args = parser.parse_args()
     n_logs = args.logs or (2 if args.smoke else 10)
     resamples = 20 if args.smoke else args.resamples
     print("## Position bias: recovery of simulated propensities\n")
     print("\n".join(machine_description()))
-    recovery(args.smoke, n_logs, resamples)
-    em_bias(args.smoke, n_logs)
-    cost(args.smoke)
+    if "recovery" in args.sections:
+        recovery(args.smoke, n_logs, resamples)
+    if "em-bias" in args.sections:
+        em_bias(args.smoke, n_logs)
+    if "cost" in args.sections:
+        cost(args.smoke)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,27 @@ class _ClickScorer(_RankingScorer):
         y_score = ranking_scores(estimator, X, 1, self._ranking_response)
         return self._score_func(y_true, y_score, **{**self._kwargs, **kwargs})
 
+    def _rows_metric(self, click, qid, logged_rank):
+        """The estimate on fixed rows as a function of their scores, and its name: what
+        ``RankingEvaluator(early_stopping_scoring=...)`` monitors on its validation rows
+        (deterministic logging, the IPS estimator: no logging probabilities, no reward
+        model)."""
+        options = self._kwargs
+        if options["estimator"] != "ips":
+            raise ValueError(
+                f"early_stopping_scoring: estimator={options['estimator']!r} needs a reward "
+                "model or logging probabilities per row, which early stopping does not route "
+                "to its validation rows; use make_counterfactual_dcg_scorer(..., "
+                'estimator="ips"), with clip= if the weights are large.'
+            )
+
+        def score(y_score) -> float:
+            return counterfactual_dcg(
+                click, y_score, qid=qid, logged_rank=logged_rank, **options
+            ).estimate
+
+        return score, f"counterfactual_dcg@{options['k']}"
+
 
 def _click_score(click, y_score, *, qid=None, logged_rank=None, **options) -> float:
     """:func:`counterfactual_dcg`'s estimate, saying how to route what is missing."""

@@ -4,8 +4,11 @@
 (:func:`hold_out_queries`) and hands them to the model as its validation set;
 the model evaluates this package's NDCG on them (a :class:`QueryMetric`) after
 every boosting round and stops when it has not improved for ``early_stopping``
-rounds, keeping the best round. How each library gets the validation rows and
-the metric is its learner adapter's business (``_learners``).
+rounds, keeping the best round. With a counterfactual DCG scorer
+(``early_stopping_scoring``), the metric is instead that scorer's estimate from
+the validation queries' clicks and logged ranks (:func:`click_monitor`). How each
+library gets the validation rows and the metric is its learner adapter's business
+(``_learners``).
 """
 
 from __future__ import annotations
@@ -53,7 +56,14 @@ class QueryMetric:
 
 
 def hold_out_queries(
-    X, y, qid, sample_weight, validation_fraction: float, random_state, owner: str
+    X,
+    y,
+    qid,
+    sample_weight,
+    validation_fraction: float,
+    random_state,
+    owner: str,
+    logged_rank=None,
 ) -> tuple[tuple, tuple]:
     """Split a random ``validation_fraction`` of the queries off for early stopping.
 
@@ -68,12 +78,15 @@ def hold_out_queries(
         Which queries are held out.
     owner : str
         The name of the caller, for the error messages.
+    logged_rank : ndarray of shape (n_samples,), default=None
+        The logged rank of each row, for early stopping on a counterfactual DCG;
+        split with the rows when given.
 
     Returns
     -------
     training, validation : tuple
         The training rows and the validation rows, each as
-        ``(X, y, qid, sample_weight)``.
+        ``(X, y, qid, sample_weight)``, with ``logged_rank`` appended when given.
     """
     if qid is None:
         raise ValueError(
@@ -102,7 +115,8 @@ def hold_out_queries(
 
     def rows(index):
         weight = None if sample_weight is None else sample_weight[index]
-        return _safe_indexing(X, index), _safe_indexing(y, index), qid[index], weight
+        split = _safe_indexing(X, index), _safe_indexing(y, index), qid[index], weight
+        return split if logged_rank is None else (*split, logged_rank[index])
 
     training, validation = map(rows, next(split.split(codes, groups=codes)))
     return training, validation
@@ -121,17 +135,72 @@ def ndcg_monitor(y, qid, weight, options: RankingOptions) -> QueryMetric:
     return QueryMetric(score, labels, f"ndcg@{options.k}")
 
 
-def stop_early(adapter, training, validation: tuple, rounds: int, options: RankingOptions):
+def check_logged_rank(owner: str, scoring, logged_rank, y) -> np.ndarray:
+    """``logged_rank`` as an array of one rank per row, for ``early_stopping_scoring``
+    (checked to be a counterfactual DCG scorer); the values of the ranks are checked by
+    the counterfactual DCG itself."""
+    if not hasattr(scoring, "_rows_metric"):
+        raise TypeError(
+            f"{owner}: early_stopping_scoring must be None or a scorer made by "
+            f"make_counterfactual_dcg_scorer; got {scoring!r}."
+        )
+    if logged_rank is None:
+        raise ValueError(
+            f"{owner}(early_stopping_scoring=...) stops on the counterfactual DCG of the "
+            "validation queries, so fit needs logged_rank (the rank at which each row "
+            "was logged); got logged_rank=None. With metadata routing enabled, pass "
+            "logged_rank=... to the search's fit."
+        )
+    logged_rank = np.asarray(logged_rank)
+    n_samples = np.asarray(y).shape[0]
+    if logged_rank.shape != (n_samples,):
+        raise ValueError(
+            f"{owner}.fit: logged_rank must have one rank per row, shape ({n_samples},); "
+            f"got shape {logged_rank.shape}."
+        )
+    return logged_rank
+
+
+def click_monitor(adapter, scoring, rows: tuple) -> QueryMetric:
+    """The counterfactual DCG of ``scoring`` (a scorer of
+    :func:`~sklearn_ndcg.make_counterfactual_dcg_scorer`) on fixed rows, as a function
+    of their scores in the order the learner gets them.
+
+    ``rows`` are ``(X, y, qid, sample_weight, logged_rank)`` as :func:`hold_out_queries`
+    returns them; the learner may get them sorted by query (``fit_input``), so the
+    logged ranks go through ``fit_input`` in the place of ``X`` and come out in the
+    order of the clicks.
+    """
+    _, click, qid, _, logged_rank = rows
+    ordered = adapter.fit_input(np.asarray(logged_rank), click, qid, None)
+    score, name = scoring._rows_metric(ordered.y, ordered.qid, ordered.X)
+    return QueryMetric(score, ordered.y, name)
+
+
+def stop_early(
+    adapter,
+    training,
+    validation: tuple,
+    rounds: int,
+    options: RankingOptions,
+    scoring=None,
+    training_rows: tuple | None = None,
+):
     """The monitor of the validation NDCG and the learner's extra fit parameters to
     stop after ``rounds`` rounds without improvement (the adapter sets the learner
     up); ``training`` and the ``validation`` rows, as :func:`hold_out_queries`
-    returns them, pass through the adapter's ``fit_input``."""
-    validation = adapter.fit_input(*validation)
-    monitor = ndcg_monitor(validation.y, validation.qid, validation.sample_weight, options)
-    stopping = adapter.early_stopping_params(
-        rounds,
-        monitor,
-        validation,
-        ndcg_monitor(training.y, training.qid, training.sample_weight, options),
-    )
+    returns them, pass through the adapter's ``fit_input``.
+
+    With a counterfactual DCG ``scoring``, the monitors are its estimate
+    (:func:`click_monitor`) on the validation rows and on ``training_rows``, both
+    with their logged ranks, as :func:`hold_out_queries` returns them."""
+    if scoring is not None:
+        monitor = click_monitor(adapter, scoring, validation)
+        training_monitor = click_monitor(adapter, scoring, training_rows)
+        validation = adapter.fit_input(*validation[:4])
+    else:
+        validation = adapter.fit_input(*validation)
+        monitor = ndcg_monitor(validation.y, validation.qid, validation.sample_weight, options)
+        training_monitor = ndcg_monitor(training.y, training.qid, training.sample_weight, options)
+    stopping = adapter.early_stopping_params(rounds, monitor, validation, training_monitor)
     return monitor, stopping

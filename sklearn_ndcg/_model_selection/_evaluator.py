@@ -26,7 +26,7 @@ from .._compat import (
 from .._engine import RankingOptions
 from .._metrics._ndcg import ndcg_score
 from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN, ranking_options
-from ._early_stopping import hold_out_queries, stop_early
+from ._early_stopping import check_logged_rank, hold_out_queries, stop_early
 from ._fitting import check_fit_input, final_step, fit_estimator
 from ._learners import adapter_for
 from ._qid_column import split_qid_column
@@ -131,6 +131,12 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Which queries ``early_stopping`` holds out. Pass an int for the same
         split on every call, e.g. to compare searches on identical folds.
+    early_stopping_scoring : scorer or None, default=None
+        What ``early_stopping`` watches: None for the NDCG\\@k above of the held-out
+        labels; a scorer of :func:`~sklearn_ndcg.make_counterfactual_dcg_scorer` (IPS,
+        clipped or not) for its counterfactual DCG of the held-out queries, from their
+        clicks (``y``) and their ``logged_rank``, which :meth:`fit` then needs. Use it
+        when ``y`` are logged clicks: their NDCG rewards agreeing with the logger.
 
     Attributes
     ----------
@@ -144,7 +150,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     validation_scores_ : ndarray of shape (n_evaluations,)
         With ``early_stopping``: the NDCG\\@k of the validation queries after
         each round the model was evaluated (the first value may come before
-        the first round).
+        the first round); their counterfactual DCG with ``early_stopping_scoring``.
 
     See Also
     --------
@@ -153,8 +159,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     Notes
     -----
-    ``fit`` and ``score`` request ``qid`` and ``sample_weight`` by default, and
-    ``score`` also ``document_weight``.
+    ``fit`` and ``score`` request ``qid`` and ``sample_weight`` by default,
+    ``fit`` also ``logged_rank`` and ``score`` also ``document_weight``.
     With metadata routing enabled (``sklearn.set_config(enable_metadata_routing=True)``),
     ``GridSearchCV(...).fit(X, y, groups=qid, qid=qid)`` passes each fold's
     query ids to both. **Turn routing on first**: without it, scikit-learn's
@@ -243,12 +249,13 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         "ties": COMMON_PARAMS["ties"],
         **NDCG_PARAMS,
         "early_stopping": [Integers(1), None],
+        "early_stopping_scoring": "no_validation",  # checked in fit
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "random_state": ["random_state"],
     }
 
     # Requested by default, so that routing passes them without set_*_request.
-    __metadata_request__fit = {"qid": True, "sample_weight": True}
+    __metadata_request__fit = {"qid": True, "sample_weight": True, "logged_rank": True}
     __metadata_request__score = {"qid": True, "sample_weight": True, "document_weight": True}
 
     def __init__(
@@ -265,6 +272,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         early_stopping: int | None = None,
         validation_fraction: float = 0.1,
         random_state=None,
+        early_stopping_scoring=None,
     ):
         self.estimator = estimator
         self.qid = qid
@@ -277,6 +285,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.random_state = random_state
+        self.early_stopping_scoring = early_stopping_scoring
 
     @_fit_context(prefer_skip_nested_validation=False)  # estimator not validated
     def fit(
@@ -285,6 +294,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         y: ArrayLike,
         qid: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
+        logged_rank: ArrayLike | None = None,
         **fit_params,
     ) -> RankingEvaluator:
         """Fit a clone of the estimator, giving it the query ids it needs.
@@ -304,6 +314,10 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             Weight of each document, passed to the estimator's ``fit``. For
             ``XGBRanker``, which weighs queries, it must be equal within each
             query.
+        logged_rank : array-like of shape (n_samples,), default=None
+            The rank at which each document was logged, for ``early_stopping`` on
+            the counterfactual DCG of ``early_stopping_scoring`` (requested by
+            default); ignored otherwise.
         **fit_params : dict
             Further parameters for the estimator's ``fit``; with metadata
             routing enabled, those the estimator requested.
@@ -324,14 +338,19 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         adapter = adapter_for(learner)
         validation = None
         if self.early_stopping is not None:
-            (X, y, qid, sample_weight), validation = self._hold_out_queries(
-                X, y, qid, sample_weight, prefix
-            )
+            rows, validation = self._hold_out_queries(X, y, qid, sample_weight, prefix, logged_rank)
+            X, y, qid, sample_weight = rows[:4]
         training = adapter.fit_input(X, y, qid, sample_weight)
         monitor, stopping = None, {}
         if validation is not None:
             monitor, stopping = stop_early(
-                adapter, training, validation, self.early_stopping, self._ranking_options()
+                adapter,
+                training,
+                validation,
+                self.early_stopping,
+                self._ranking_options(),
+                self.early_stopping_scoring,
+                rows,
             )
         fit_estimator(
             self.estimator_, adapter, training, params, stopping, prefix, type(self).__name__
@@ -388,9 +407,10 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         """The options of :meth:`score`, for the NDCG that early stopping watches."""
         return ranking_options(**self._metric_options())
 
-    def _hold_out_queries(self, X, y, qid, sample_weight, prefix):
+    def _hold_out_queries(self, X, y, qid, sample_weight, prefix, logged_rank):
         """Split whole queries off for early stopping: the training rows and the
-        validation rows, each as ``(X, y, qid, sample_weight)``."""
+        validation rows, each as ``(X, y, qid, sample_weight)`` (and ``logged_rank``
+        with ``early_stopping_scoring``)."""
         name = type(self).__name__
         if prefix:
             raise ValueError(
@@ -398,8 +418,12 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                 "rows would have to pass through its other steps. Transform X first and "
                 "wrap the model alone."
             )
+        if self.early_stopping_scoring is None:
+            logged_rank = None
+        else:
+            logged_rank = check_logged_rank(name, self.early_stopping_scoring, logged_rank, y)
         return hold_out_queries(
-            X, y, qid, sample_weight, self.validation_fraction, self.random_state, name
+            X, y, qid, sample_weight, self.validation_fraction, self.random_state, name, logged_rank
         )
 
     @available_if(_estimator_has("predict"))

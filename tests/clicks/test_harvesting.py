@@ -48,3 +48,26 @@ def test_ranks_without_a_chain_to_rank_one_are_nan():
     np.testing.assert_array_equal(connected_to_top(linked, linked), [True, True, False, False])
     theta = all_pairs_examination(linked * 0.4, linked * 0.6)
     assert np.isnan(theta[2:]).all() and not np.isnan(theta[:2]).any()
+
+
+def test_a_resample_counts_each_copy_of_a_query():
+    # a bootstrap resample weighs each row by the number of times its query was drawn;
+    # the counts must be those of the log in which the drawn queries are written out as
+    # many times (here query 0 twice, query 1 never, query 2 once), each copy a query
+    # of its own. Counting a pair once whatever its copies made the resamples the
+    # distinct queries drawn, and the intervals too narrow.
+    rng = np.random.default_rng(0)
+    qid = np.repeat([0, 1, 2], 12)
+    doc = rng.integers(0, 4, qid.size)
+    rank = rng.integers(1, 4, qid.size)
+    click = rng.integers(0, 2, qid.size)
+    log = check_bias_log(qid, doc, rank, click)
+    copies = np.array([2.0, 0.0, 1.0])
+    resampled = harvested_counts(log, copies[qid])
+    keep = np.concatenate([np.flatnonzero(qid == 0)] * 2 + [np.flatnonzero(qid == 2)])
+    new_qid = np.concatenate([np.full(12, 10), np.full(12, 11), np.full(12, 12)])
+    written_out = check_bias_log(new_qid, doc[keep], rank[keep], click[keep])
+    expected = harvested_counts(written_out, np.ones(keep.size))
+    np.testing.assert_allclose(resampled[0], expected[0])
+    np.testing.assert_allclose(resampled[1], expected[1])
+    assert resampled[0].sum() > 0

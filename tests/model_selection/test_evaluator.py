@@ -89,6 +89,7 @@ def test_init_only_stores():
         "early_stopping": None,
         "validation_fraction": 0.1,
         "random_state": None,
+        "early_stopping_scoring": None,
     }
 
 
