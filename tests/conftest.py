@@ -76,7 +76,8 @@ def random_2d():
 @pytest.fixture(scope="session")
 def spark():
     """The run's one local SparkSession (tests/_spark_session.py), stopped at the end;
-    skips without a Java runtime."""
+    skips without pyspark (the spark extra) or a Java runtime."""
+    pytest.importorskip("pyspark", reason="needs pyspark (the spark extra: pip install '.[spark]')")
     if not JAVA:
         pytest.skip(NO_JAVA)
     session = start_session()
