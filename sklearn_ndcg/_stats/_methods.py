@@ -25,6 +25,20 @@ from ._bootstrap import (
 from ._strata import stratified_bootstrap
 
 
+def _stratified_percentile(x, settings):
+    """The percentile bootstrap of the stratified differences ``x`` (its interval, and
+    its resamples for the bootstrap test)."""
+    return stratified_bootstrap(
+        x.d,
+        x.weight,
+        x.labels,
+        confidence_level=settings.confidence_level,
+        n_resamples=settings.n_resamples,
+        method="percentile",
+        seed=settings.bootstrap_seed,
+    )
+
+
 @dataclass(frozen=True)
 class Differences:
     """The per-query differences ``a - b`` of one paired test, and what every method reads.
@@ -190,15 +204,7 @@ class _Method:
             )
             return np.nan, np.nan
         if x.labels is not None:
-            boot = stratified_bootstrap(
-                x.d,
-                x.weight,
-                x.labels,
-                confidence_level=settings.confidence_level,
-                n_resamples=settings.n_resamples,
-                method="percentile",
-                seed=settings.bootstrap_seed,
-            )
+            boot = _stratified_percentile(x, settings)
             low, high = boot.confidence_interval
             return float(low), float(high)
         return t_interval(x, settings.confidence_level)
@@ -303,15 +309,7 @@ class BootstrapTest(_Method):
             scale = 1.0 if x.weight is None else float(np.max(x.weight) / x.weight.mean())
             return x.mean, _sign_flip_pvalue(d, x.tolerance * scale, settings)
         if x.labels is not None:
-            boot = stratified_bootstrap(
-                x.d,
-                x.weight,
-                x.labels,
-                confidence_level=settings.confidence_level,
-                n_resamples=settings.n_resamples,
-                method="percentile",
-                seed=settings.bootstrap_seed,
-            )
+            boot = _stratified_percentile(x, settings)
         else:
             boot = _bootstrap(
                 x.d,
