@@ -1,4 +1,9 @@
-"""The one place that imports private scikit-learn helpers."""
+"""The one place that imports private scikit-learn helpers.
+
+``validate_params`` is the package's own decorator (:mod:`._validate_params`), which does
+scikit-learn's checks with scikit-learn's constraints and messages at a cost per call
+proportional to the arguments given.
+"""
 
 from numbers import Integral
 
@@ -13,10 +18,11 @@ from sklearn.utils._param_validation import (
     Options,
     StrOptions,
     validate_parameter_constraints,
-    validate_params,
 )
 from sklearn.utils.metadata_routing import _routing_enabled
 from sklearn.utils.validation import _num_samples
+
+from ._validate_params import InvalidParameterError, validate_params
 
 # How to install an extra, for a user of a package index and of a checkout alike: the one
 # form of every message that names an extra (the docs write it the same way).
@@ -47,6 +53,7 @@ __all__ = [
     "GroupsConsumerMixin",
     "HasMethods",
     "Integers",
+    "InvalidParameterError",
     "Interval",
     "Options",
     "StrOptions",
