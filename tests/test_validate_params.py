@@ -83,9 +83,7 @@ class _Model:
 
 
 VALID["has_methods"] = _Model()
-BAD_VALUES = [
-    (name, value) for name, (_, values) in CONSTRAINT_KINDS.items() for value in values
-]
+BAD_VALUES = [(name, value) for name, (_, values) in CONSTRAINT_KINDS.items() for value in values]
 
 
 def _target(*names, defaults=None):
@@ -238,9 +236,7 @@ def test_public_function_neither_makes_constraints_nor_inspects_per_call(monkeyp
 
 @pytest.mark.parametrize("decorator", list(DECORATORS))
 def test_skip_parameter_validation_skips(decorator):
-    decorated = DECORATORS[decorator](THREE_CONSTRAINTS, prefer_skip_nested_validation=True)(
-        _three
-    )
+    decorated = DECORATORS[decorator](THREE_CONSTRAINTS, prefer_skip_nested_validation=True)(_three)
     with config_context(skip_parameter_validation=True):
         assert decorated("a", "b", -1.0, k=0) == ("a", "b", -1.0, 0, "average", None)
         assert get_config()["skip_parameter_validation"] is True
@@ -265,12 +261,10 @@ def _nested(decorator, prefer_skip, inner_raises=False):
 
     # plain names, as the package's functions have (messages name the __qualname__)
     inner.__qualname__, outer.__qualname__ = "inner", "outer"
-    inner = DECORATORS[decorator]({"k": [Integers(1)]}, prefer_skip_nested_validation=True)(
-        inner
+    inner = DECORATORS[decorator]({"k": [Integers(1)]}, prefer_skip_nested_validation=True)(inner)
+    outer = DECORATORS[decorator]({"k": [Integers(1)]}, prefer_skip_nested_validation=prefer_skip)(
+        outer
     )
-    outer = DECORATORS[decorator](
-        {"k": [Integers(1)]}, prefer_skip_nested_validation=prefer_skip
-    )(outer)
     return outer, seen
 
 
