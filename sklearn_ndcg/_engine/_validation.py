@@ -48,6 +48,8 @@ def _issparse(x) -> bool:
 
 def _as_array(x, name: str) -> np.ndarray:
     """``np.asarray(x)``, refusing sparse matrices and ragged nested sequences."""
+    if type(x) is np.ndarray:  # already an array (often one this module made): x itself
+        return x
     if _issparse(x):
         raise TypeError(
             f"{name} is a sparse matrix; ranking metrics need dense input, e.g. {name}.toarray()."
