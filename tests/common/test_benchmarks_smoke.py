@@ -201,3 +201,28 @@ def test_bench_position_bias_smoke():
     assert "### EM with a free relevance per pair: bias against sessions per query" in result.stdout
     for method in ("em, free relevance", "em, logistic relevance", "harvesting", "swap"):
         assert f"| {method} | 10,000 |" in result.stdout
+
+
+def test_bench_small_calls_smoke():
+    """It runs and prints every case and target line; no time is asserted."""
+    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))  # this checkout's package
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_small_calls.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    for row in (
+        "| validation, 2 arguments: package's validate_params |",
+        "| validation, 5 arguments: scikit-learn's validate_params |",
+        "| one query: sklearn.metrics.ndcg_score | ",
+        "| one query: sklearn_ndcg.ndcg_score | ",
+        "| 200 x 30 fold, k=10, long format: sklearn_ndcg.ndcg_score |",
+    ):
+        assert row in result.stdout
+    targets = result.stdout.split("\nTargets (issue 38)\n")[1]
+    assert "- validation per call, 2 arguments, package's decorator: " in targets
+    assert "- one query of 10 documents: sklearn-ndcg / scikit-learn = " in targets
+    assert "(after)" in targets
