@@ -59,30 +59,15 @@ def rank_block(
     if n_top > k:  # a tie group cut at k: the mean gain of all its documents
         cut = np.flatnonzero(tied[:, k - 1])
         if cut.shape[0]:
-            group_mean = _mean_gain_at(score, gain, sizes, top_score[:, k - 1], cut)
             threshold = top_score[cut, k - 1, np.newaxis]
+            # padding (score -inf) is never a member, also of a group of -inf scores
+            member = (score[cut] == threshold) & (
+                np.arange(score.shape[1]) < sizes[cut, np.newaxis]
+            )
+            group_mean = np.where(member, gain[cut], 0.0).sum(axis=1) / member.sum(axis=1)
             in_group = top_score[cut, :k] == threshold
             averaged[cut, :k] = np.where(in_group, group_mean[:, np.newaxis], averaged[cut, :k])
     return averaged[:, :k]
-
-
-def _mean_gain_at(score, gain, sizes, threshold, rows: np.ndarray) -> np.ndarray:
-    """The mean gain of the documents scoring ``threshold`` in each of ``rows``.
-
-    Where most rows are asked for (heavy ties), the whole block is compared: a
-    copy of the chosen rows would cost more than the rows left out.
-    """
-    if 2 * rows.shape[0] > score.shape[0]:
-        chosen = slice(None)
-    else:
-        chosen, threshold, sizes = rows, threshold[rows], sizes[rows]
-    # padding (score -inf) is never a member, also of a group of -inf scores
-    member = (score[chosen] == threshold[:, np.newaxis]) & (
-        np.arange(score.shape[1]) < sizes[:, np.newaxis]
-    )
-    total, count = np.where(member, gain[chosen], 0.0).sum(axis=1), member.sum(axis=1)
-    mean = np.divide(total, count, out=np.zeros(total.shape), where=count > 0)
-    return mean if isinstance(chosen, np.ndarray) else mean[rows]
 
 
 def _refuse_ties_without_docno(tied, top_gain, score, gain, sizes, k: int, top_score) -> None:
@@ -126,9 +111,8 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
         return np.lexsort((secondary, -score), axis=-1)[:, :n_top]
     in_order = ties == "first" or ties == ARGSORT_TIES or ties == DOCNO_TIES
     if 4 * n_top < score.shape[1]:  # select the top first, then sort it
-        top = _top_columns(score, n_top, first_members=in_order)
-        kind = "stable" if in_order else None
-        by_score = np.argsort(-_take_along_rows(score, top), axis=1, kind=kind)
+        top = _top_columns(score, n_top)
+        by_score = np.argsort(-_take_along_rows(score, top), axis=1, kind="stable")
         return _take_along_rows(top, by_score)
     order = np.argsort(-score, axis=1)
     if in_order:
@@ -156,10 +140,9 @@ def _tied_in_column_order(score: np.ndarray, order: np.ndarray) -> None:
         order[rows] = key % width
 
 
-def _top_columns(score: np.ndarray, n_top: int, first_members: bool = True) -> np.ndarray:
+def _top_columns(score: np.ndarray, n_top: int) -> np.ndarray:
     """The columns of the ``n_top`` largest scores of each row, in column order; of a
-    tie group cut by the top, its first members (as the rule "first" needs). Without
-    ``first_members``, any members, and in any order where most rows cut a group.
+    tie group cut by the top, its first members (as the rule "first" needs).
 
     The ``n_top``-th largest score of each row comes from a partition of the
     values (faster than ``np.argpartition``); the columns at or above it are
@@ -172,14 +155,6 @@ def _top_columns(score: np.ndarray, n_top: int, first_members: bool = True) -> n
     # by the top: then only its first members (one count of the block says if any)
     if np.count_nonzero(top) > top.shape[0] * n_top:
         cut = np.flatnonzero(np.count_nonzero(top, axis=1) > n_top)
-        if not first_members and 2 * cut.shape[0] > score.shape[0]:  # heavy ties
-            return np.argpartition(score, width - n_top, axis=1)[:, width - n_top :]
-        if not first_members:  # any members: a partition of those rows' columns
-            chosen = np.argpartition(score[cut], width - n_top, axis=1)[:, width - n_top :]
-            top[cut] = False
-            top[cut[:, np.newaxis], chosen] = True
-            flat = np.flatnonzero(top).reshape(score.shape[0], n_top)
-            return flat - (np.arange(score.shape[0]) * width)[:, np.newaxis]
         part, at_cut = score[cut], threshold[cut]
         tied = part == at_cut
         room = n_top - np.count_nonzero(part > at_cut, axis=1)
