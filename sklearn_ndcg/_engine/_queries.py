@@ -127,7 +127,8 @@ def _group_by_radix_sort(qid: np.ndarray):
     """Integer ids grouped by a least-significant-digit radix sort, in O(n).
 
     The ids less the smallest, in their own width (unsigned arithmetic wraps, so
-    negative ids and any integer dtype work; the ids are never widened), are sorted
+    negative ids and any integer dtype work; the ids are never widened; ids of the
+    other byte order are first copied into this machine's), are sorted
     16 bits at a time by numpy's stable radix sort of 16-bit integers, low digits
     first. The result is the stable order of the ids: the sorted ids, and the rows
     of each query in input order. Returns ``(ids, order, sizes, starts)`` as
@@ -142,7 +143,8 @@ def _group_by_radix_sort(qid: np.ndarray):
     if span_bits > 16 * _RADIX_PASSES:
         return None
     unsigned = np.dtype(f"u{qid.dtype.itemsize}")
-    offset = qid.view(unsigned) - unsigned.type(low % 2 ** (8 * unsigned.itemsize))
+    native = qid if qid.dtype.isnative else qid.astype(qid.dtype.newbyteorder("="))
+    offset = native.view(unsigned) - unsigned.type(low % 2 ** (8 * unsigned.itemsize))
     if span_bits <= 8 * unsigned.itemsize // 2 and unsigned.itemsize > 2:
         offset = offset.astype(np.uint32 if span_bits > 16 else np.uint16)
     order = None

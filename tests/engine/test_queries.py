@@ -162,7 +162,8 @@ def test_fixed_length_lists_take_the_dense_layout():
 def _interleaved_ids(dtype, low: int, high: int, seed: int = 0) -> np.ndarray:
     """Ids drawn from [low, high] of ``dtype``, rows interleaved, both ends present."""
     rng = np.random.default_rng(seed)
-    ids = rng.integers(low, high, 3_000, endpoint=True, dtype=dtype)
+    native = np.dtype(dtype).newbyteorder("=")
+    ids = rng.integers(low, high, 3_000, endpoint=True, dtype=native).astype(dtype)
     ids[[5, 900]] = low, high
     return ids
 
@@ -183,6 +184,8 @@ def _interleaved_ids(dtype, low: int, high: int, seed: int = 0) -> np.ndarray:
         (np.int64, -(2**40), 2**40),  # 41 bits: packed 64-bit keys
         (np.int64, -(2**63), 2**63 - 1),  # hashed 64-bit ids: keys need > 64 bits
         (np.uint64, 0, 2**64 - 1),
+        (np.dtype(">i4"), -300, 300),  # the other byte order (big-endian)
+        (np.dtype(">u8"), 0, 2**20),
     ],
 )
 def test_grouping_of_interleaved_integer_ids_is_a_stable_sort(dtype, low, high):
