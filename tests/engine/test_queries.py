@@ -221,3 +221,10 @@ def test_radix_grouping_only_within_32_bits_of_span(dtype, low, high, radix):
     assert (grouped is not None) is radix
     if radix:
         np.testing.assert_array_equal(grouped[1], np.argsort(qid, kind="stable"))
+
+
+def test_radix_grouping_of_one_id():
+    # one distinct id (span 0 bits) still takes one pass: rows in input order
+    ids, order, sizes, starts = _group_by_radix_sort(np.array([7, 7, 7], dtype=np.int16))
+    assert ids.tolist() == [7] and sizes.tolist() == [3] and starts.tolist() == [0]
+    np.testing.assert_array_equal(order, [0, 1, 2])
