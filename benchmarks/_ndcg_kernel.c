@@ -1,9 +1,12 @@
 /* Single-thread C kernel for bench_kernel.py: mean NDCG@k of long-format input.
 
-   Linear gain (the label), discount 1 / log2(rank + 1), tied scores in input order
-   (sklearn-ndcg's ties="first"), queries with no relevant document score 0, the mean
-   unweighted over queries. Compiled by bench_kernel.py with `cc -O2 -shared -fPIC`
-   and called through ctypes.
+   Linear gain (the label), discount 1 / log2(rank + 1), queries with no relevant
+   document score 0, the mean unweighted over queries. Tied scores: `ties` 0 keeps them
+   in input order (sklearn-ndcg's ties="first"), 1 gives each tied document the mean
+   gain of its tie group, the whole group also where the cutoff cuts it
+   (ties="average"). The discounts and work buffers are sized to the longest query.
+   Compiled by bench_kernel.py with `cc -O2 -shared -fPIC` (single thread) and called
+   through ctypes.
 
    ndcg_grouped: rows of each query contiguous (runs of equal qid), found in one pass.
    ndcg_shuffled: any row order; rows grouped by a hash table of the query ids (grown
@@ -48,9 +51,30 @@ static void sort_pairs(pair *a, pair *tmp, int64_t n) {
     }
 }
 
-/* Sum of value * discount over the `cut` largest keys, decreasing, ties in input order. */
+/* Sum over the tie groups of the first `cut` entries of a (key, value) list sorted by
+   decreasing key: with average ties, each group's mean value times the discounts of its
+   positions in the cut; the group at the cut has `last_sum` / `last_count` as its
+   mean (all its members, also those beyond the cut or the list). */
+static double group_sum(const pair *sorted, int64_t cut, const double *discount,
+                        double last_sum, int64_t last_count) {
+    double total = 0.0;
+    for (int64_t lo = 0; lo < cut;) {
+        int64_t hi = lo + 1;
+        double sum = sorted[lo].value;
+        while (hi < cut && sorted[hi].key == sorted[lo].key) sum += sorted[hi++].value;
+        double weights = 0.0;
+        for (int64_t i = lo; i < hi; i++) weights += discount[i];
+        double mean = hi == cut ? last_sum / (double)last_count : sum / (double)(hi - lo);
+        total += mean * weights;
+        lo = hi;
+    }
+    return total;
+}
+
+/* Sum of value * discount over the `cut` largest keys, decreasing; tied keys in input
+   order (average = 0) or each given its tie group's mean value (average = 1). */
 static double top_sum(const double *key, const double *value, int64_t n, int64_t cut,
-                      const double *discount, pair *buf, pair *tmp) {
+                      const double *discount, pair *buf, pair *tmp, int average) {
     double total = 0.0;
     if (cut <= 16 && 4 * cut <= n) { /* short cut: a sorted buffer of the top keys */
         int64_t filled = 0;
@@ -66,24 +90,44 @@ static double top_sum(const double *key, const double *value, int64_t n, int64_t
             buf[j].value = value[i];
             if (filled < cut) filled++;
         }
-        for (int64_t i = 0; i < cut; i++) total += buf[i].value * discount[i];
-        return total;
+        if (!average) {
+            for (int64_t i = 0; i < cut; i++) total += buf[i].value * discount[i];
+            return total;
+        }
+        /* the tie group at the cut: every member of the query, in the buffer or not */
+        double at_cut = buf[cut - 1].key, last_sum = 0.0;
+        int64_t last_count = 0;
+        for (int64_t i = 0; i < n; i++) {
+            if (key[i] == at_cut) {
+                last_sum += value[i];
+                last_count++;
+            }
+        }
+        return group_sum(buf, cut, discount, last_sum, last_count);
     }
     for (int64_t i = 0; i < n; i++) {
         buf[i].key = key[i];
         buf[i].value = value[i];
     }
     sort_pairs(buf, tmp, n);
-    for (int64_t i = 0; i < cut; i++) total += buf[i].value * discount[i];
-    return total;
+    if (!average) {
+        for (int64_t i = 0; i < cut; i++) total += buf[i].value * discount[i];
+        return total;
+    }
+    double at_cut = buf[cut - 1].key, last_sum = 0.0;
+    int64_t first = cut - 1, last = cut;
+    while (first > 0 && buf[first - 1].key == at_cut) first--;
+    while (last < n && buf[last].key == at_cut) last++;
+    for (int64_t i = first; i < last; i++) last_sum += buf[i].value;
+    return group_sum(buf, cut, discount, last_sum, last - first);
 }
 
 static double query_ndcg(const double *label, const double *score, int64_t n, int64_t k,
-                         const double *discount, pair *buf, pair *tmp) {
+                         const double *discount, pair *buf, pair *tmp, int average) {
     int64_t cut = (k <= 0 || k > n) ? n : k;
-    double ideal = top_sum(label, label, n, cut, discount, buf, tmp);
+    double ideal = top_sum(label, label, n, cut, discount, buf, tmp, 0);
     if (ideal <= 0.0) return 0.0;
-    return top_sum(score, label, n, cut, discount, buf, tmp) / ideal;
+    return top_sum(score, label, n, cut, discount, buf, tmp, average) / ideal;
 }
 
 static inline uint64_t hash(int64_t id) { return ((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 20; }
@@ -94,17 +138,26 @@ static double *make_discounts(int64_t n) {
     return discount;
 }
 
-/* Mean NDCG@k of queries whose rows are contiguous (runs of equal qid). */
+/* Mean NDCG@k of queries whose rows are contiguous (runs of equal qid). A first pass
+   finds the longest query, to which the discounts and the work buffers are sized. */
 double ndcg_grouped(const double *label, const double *score, const int64_t *qid, int64_t n,
-                    int64_t k) {
-    double *discount = make_discounts(n);
-    pair *buf = malloc((size_t)n * sizeof(pair)), *tmp = malloc((size_t)n * sizeof(pair));
+                    int64_t k, int64_t ties) {
+    int64_t longest = 0;
+    for (int64_t start = 0; start < n;) {
+        int64_t end = start + 1;
+        while (end < n && qid[end] == qid[start]) end++;
+        if (end - start > longest) longest = end - start;
+        start = end;
+    }
+    double *discount = make_discounts(longest);
+    pair *buf = malloc((size_t)longest * sizeof(pair)), *tmp = malloc((size_t)longest * sizeof(pair));
     double total = 0.0;
     int64_t n_queries = 0;
     for (int64_t start = 0; start < n;) {
         int64_t end = start + 1;
         while (end < n && qid[end] == qid[start]) end++;
-        total += query_ndcg(label + start, score + start, end - start, k, discount, buf, tmp);
+        total += query_ndcg(label + start, score + start, end - start, k, discount, buf, tmp,
+                            ties == 1);
         n_queries++;
         start = end;
     }
@@ -116,7 +169,7 @@ double ndcg_grouped(const double *label, const double *score, const int64_t *qid
 
 /* Mean NDCG@k of rows in any order: group by query id, then as ndcg_grouped. */
 double ndcg_shuffled(const double *label, const double *score, const int64_t *qid, int64_t n,
-                     int64_t k) {
+                     int64_t k, int64_t ties) {
     /* open addressing, doubled when half full: small while the ids are few */
     int64_t size = 1024, n_queries = 0;
     int64_t *slot_id = malloc((size_t)size * sizeof(int64_t));
@@ -172,7 +225,7 @@ double ndcg_shuffled(const double *label, const double *score, const int64_t *qi
     double total = 0.0;
     for (int64_t q = 0; q < n_queries; q++) {
         int64_t lo = start[q], m = start[q + 1] - lo;
-        total += query_ndcg(grouped + lo, gscore + lo, m, k, discount, buf, tmp);
+        total += query_ndcg(grouped + lo, gscore + lo, m, k, discount, buf, tmp, ties == 1);
     }
     free(discount);
     free(buf);

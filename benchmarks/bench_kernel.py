@@ -1,33 +1,46 @@
-"""The engine against a single-thread C kernel, long format (issue 26, item 5).
+"""The engine against a single-thread C kernel, long format (issues 26 and 38).
 
 Run ``python benchmarks/bench_kernel.py``. It compiles ``_ndcg_kernel.c`` with
 ``cc -O2 -shared -fPIC`` into a temporary folder and loads it with ctypes (no C
 compiler: the kernel is skipped with a note, and only sklearn-ndcg is timed).
-The kernel computes NDCG@k with linear gain, log2 discount and tied scores in
-input order, i.e. ``sklearn_ndcg.ndcg_score(..., ties="first", zero_division=0)``;
-the script checks that they agree to 1e-12 on every scenario before timing.
+The kernel computes NDCG@k with linear gain and log2 discount, with the tie rules
+"first" (tied scores in input order) and "average" (each tied document gets its
+group's mean gain), i.e. ``sklearn_ndcg.ndcg_score(..., ties=..., zero_division=0)``;
+the script checks that they agree to 1e-12 on every scenario, for both rules,
+before timing. Its discounts and work buffers are sized to the longest query.
 
-Scenarios (long format, relevance 0..4):
+Scenarios (relevance 0..4):
 
 - grouped: 1M rows in 20,000 queries of 1..99 documents, rows of a query contiguous;
 - shuffled: the same rows shuffled (queries interleaved);
-- heavy ties: grouped, scores rounded to one decimal (11 distinct scores);
-- small folds: 100 calls on folds of 100 queries x 30 documents (grouped), the total.
+- heavy-ties: grouped, scores rounded to one decimal (11 distinct scores);
+- small-folds: 100 calls on folds of 100 queries x 30 documents (grouped), the total;
+- dense-heavy-ties: 2-D, 10,000 queries x 100 documents, integer scores 0..9, also
+  against the numba kernel of ``bench_ndcg.py`` (ties averaged) when numba is installed;
+- one-query: 200 calls on one query of 10 documents (2-D), also against
+  ``sklearn.metrics.ndcg_score`` (which averages ties), the total.
 
 Each at k=10 and k=None. Implementations are alternated within each repeat, and
-the ratios divide medians of the same run.
+the ratios divide medians of the same run; each engine rule is divided by the
+kernel with the same rule. The load average (``os.getloadavg``) is printed before
+and after.
 
 The shuffled scenario also times a floor for any numpy design: the two steps that
 grouping shuffled rows cannot avoid in numpy (one sort of the rows' 64-bit keys
 ``query << b | row``, then one gather of the scores into query order; the keys and
-the order are made before timing). The summary compares it with what the 1.6x target
-leaves for grouping once the grouped engine has run.
+the order are made before timing), and what the engine does for ids spanning at most
+32 bits: two passes of numpy's stable radix sort of 16-bit integers, then the gather.
+The summary compares them with what the 1.6x target leaves for grouping once the
+grouped engine has run. A last line measures with
+tracemalloc the memory a call takes with compact dtypes (int32 ids, float32 scores)
+and with 64-bit ones, as multiples of the compact ids' and scores' own size.
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import os
 import shutil
 import subprocess
 import sys
@@ -36,22 +49,43 @@ from pathlib import Path
 
 import numpy as np
 from _harness import (
+    dense_format,
     long_format,
     machine_description,
     markdown_table,
     ragged_long_format,
     ragged_sizes,
     timed,
+    traced_peak,
 )
 
 import sklearn_ndcg
 
 SOURCE = Path(__file__).with_name("_ndcg_kernel.c")
-SCENARIOS = ("grouped", "shuffled", "heavy-ties", "small-folds")
+SCENARIOS = (
+    "grouped",
+    "shuffled",
+    "heavy-ties",
+    "small-folds",
+    "dense-heavy-ties",
+    "one-query",
+)
 KS = (10, None)
-# issue 26's targets: sklearn-ndcg ties='first' / C kernel, medians of one run
-TARGETS = {("grouped", 10): 1.9, ("shuffled", 10): 1.6}
+FIRST, AVERAGE = "sklearn-ndcg ties='first'", "sklearn-ndcg (ties='average')"
+C_FIRST, C_AVERAGE = "C kernel", "C kernel (ties='average')"
+NUMBA, SKLEARN = "numba kernel (ties averaged)", "sklearn.metrics.ndcg_score"
+# issues 26 and 38: (numerator, denominator, limit), medians of one run
+TARGETS = {
+    ("grouped", 10): [(FIRST, C_FIRST, 1.9)],
+    ("shuffled", 10): [(FIRST, C_FIRST, 1.6)],
+    ("heavy-ties", 10): [(FIRST, C_FIRST, 1.6), (AVERAGE, C_AVERAGE, 1.6)],
+    ("small-folds", 10): [(FIRST, C_FIRST, 1.6)],
+    ("dense-heavy-ties", 10): [(AVERAGE, NUMBA, 1.6)],
+    ("one-query", 10): [(AVERAGE, SKLEARN, 0.3)],
+}
+RATIOS = ((FIRST, C_FIRST), (AVERAGE, C_AVERAGE), (AVERAGE, NUMBA), (AVERAGE, SKLEARN))
 FLOOR = "numpy grouping floor (sort + gather)"
+RADIX_FLOOR = "numpy radix floor (2 radix passes + gather)"
 
 
 def load_kernel(folder: str):
@@ -79,13 +113,18 @@ def load_kernel(folder: str):
             pointer(np.int64, flags="C"),
             ctypes.c_int64,
             ctypes.c_int64,
+            ctypes.c_int64,
         ]
         functions[name] = fn
     return functions, f"{compiler} -O2 -shared -fPIC {SOURCE.name}"
 
 
 def make_scenario(name: str, divisor: int = 1):
-    """A list of folds (y_true, y_score, qid) and whether their rows are grouped."""
+    """A list of folds (y_true, y_score, qid) and whether their rows are grouped.
+
+    2-D scenarios give 2-D ``y_true`` and ``y_score`` and the row of each document
+    (grouped) as ``qid``, for the kernels.
+    """
     n_rows, n_queries = 1_000_000 // divisor, 20_000 // divisor
     if name in ("grouped", "shuffled"):
         return [ragged_long_format(n_rows, n_queries, grouped=name == "grouped", seed=4)], (
@@ -95,6 +134,12 @@ def make_scenario(name: str, divisor: int = 1):
     if name == "heavy-ties":
         sizes = ragged_sizes(rng, n_queries, n_rows)
         return [long_format(rng, sizes, grouped=True, score_decimals=1)], True
+    if name in ("dense-heavy-ties", "one-query"):
+        shape = (10_000 // divisor, 100) if name == "dense-heavy-ties" else (1, 10)
+        y_true, y_score = dense_format(rng, *shape, score_levels=10)
+        rows = np.repeat(np.arange(shape[0], dtype=np.int64), shape[1])
+        n_calls = 1 if name == "dense-heavy-ties" else max(2, 200 // divisor)
+        return [(y_true, y_score, rows)] * n_calls, True
     n_folds = max(2, 100 // divisor)
     sizes = np.full(100, 30)
     return [long_format(rng, sizes, grouped=True) for _ in range(n_folds)], True
@@ -103,11 +148,45 @@ def make_scenario(name: str, divisor: int = 1):
 def ours(ties):
     def run(folds, k):
         return [
-            sklearn_ndcg.ndcg_score(y, s, qid=q, k=k, ties=ties, zero_division=0.0)
+            sklearn_ndcg.ndcg_score(
+                y, s, qid=None if y.ndim == 2 else q, k=k, ties=ties, zero_division=0.0
+            )
             for y, s, q in folds
         ]
 
     return run
+
+
+def sklearn_peer():
+    from sklearn.metrics import ndcg_score
+
+    def run(folds, k):
+        return [ndcg_score(y, s, k=k) for y, s, _ in folds]
+
+    return run
+
+
+def numba_peer():
+    """The numba kernel of ``bench_ndcg.py`` (ties averaged) on 2-D folds, or None
+    and why not."""
+    try:
+        from bench_ndcg import numba_peers
+        from numba.core.errors import NumbaError  # noqa: F401  (numba importable)
+    except ImportError as exc:
+        return None, f"numba kernel skipped: {exc} (pip install '.[bench]')"
+    impls, jit_seconds = numba_peers()
+    kernel = next(impl for impl in impls if impl.name == "numba kernel")
+
+    class Dense:  # what the kernel's wrapper reads of a workload
+        def __init__(self, y_true, y_score):
+            self.y_true, self.y_score = y_true, y_score
+            n_queries, n_documents = y_true.shape
+            self.offsets = np.arange(n_queries + 1, dtype=np.int64) * n_documents
+
+    def run(folds, k):
+        return [kernel.run(Dense(y, s), k)[0] for y, s, _ in folds]
+
+    return run, f"numba kernel compiled in {jit_seconds:.2f} s (before any timing)"
 
 
 def grouping_floor(folds):
@@ -130,19 +209,66 @@ def grouping_floor(folds):
     return run
 
 
-def c_kernel(fn):
+def radix_floor(folds):
+    """Order the rows by query id with two passes of numpy's stable radix sort of
+    16-bit integers (the ids less the smallest fit in 32 bits), then gather the
+    scores: what the engine's grouping of such ids does at least."""
+    prepared = []
+    for _, score, qid in folds:
+        prepared.append(((qid - qid.min()).astype(np.uint32), score))
+
     def run(folds, k):
-        return [fn(y, s, q, y.shape[0], 0 if k is None else k) for y, s, q in folds]
+        firsts = []
+        for offset, score in prepared:
+            order = np.argsort(offset.astype(np.uint16), kind="stable").astype(np.int32)
+            high = np.take((offset >> np.uint32(16)).astype(np.uint16), order)
+            order = np.take(order, np.argsort(high, kind="stable"))
+            firsts.append(np.take(score, order)[0])  # any value: no check, no NDCG
+        return firsts
 
     return run
 
 
+def c_kernel(fn, ties):
+    rule = {"first": 0, "average": 1}[ties]
+
+    def run(folds, k):
+        return [
+            fn(y.reshape(-1), s.reshape(-1), q, q.shape[0], 0 if k is None else k, rule)
+            for y, s, q in folds
+        ]
+
+    return run
+
+
+def compact_memory_lines(divisor: int) -> list[str]:
+    """Traced peak memory of a call on compact dtypes (int32 ids, float32 scores)
+    and on the same values in 64 bits, as multiples of the compact ids' and scores'
+    own size."""
+    y_true, y_score, qid = ragged_long_format(
+        1_000_000 // divisor, 20_000 // divisor, grouped=False, seed=4
+    )
+    compact = (qid % 2**31).astype(np.int32), y_score.astype(np.float32)
+    wide = compact[0].astype(np.int64), compact[1].astype(np.float64)
+    own = compact[0].nbytes + compact[1].nbytes
+    lines = []
+    for label, (ids, scores) in (("int32 ids, float32 scores", compact), ("int64, float64", wide)):
+        _, peak = traced_peak(
+            lambda s, q: sklearn_ndcg.ndcg_score(y_true, s, qid=q, k=10), scores, ids
+        )
+        lines.append(
+            f"- memory, shuffled, {label}: traced peak {peak / 2**20:.1f} MiB = "
+            f"{peak / own:.2f} x the compact ids' and scores' size ({own / 2**20:.1f} MiB)"
+        )
+    return lines
+
+
 def floor_summary(medians_by_case) -> list[str]:
     """What the shuffled target leaves for grouping, against numpy's grouping floor."""
-    ours = "sklearn-ndcg ties='first'"
+    ours = FIRST
     lines = []
     for k in KS:
-        limit = TARGETS.get(("shuffled", k))
+        limit = next((t[2] for t in TARGETS.get(("shuffled", k), ())), None)
         shuffled, grouped = (
             medians_by_case.get(("shuffled", k)),
             medians_by_case.get(("grouped", k)),
@@ -154,8 +280,9 @@ def floor_summary(medians_by_case) -> list[str]:
             f"- shuffled k={k}: {limit:g} x the C kernel ({shuffled['C kernel'] * 1e3:.2f} ms) "
             f"less the engine on the same rows grouped ({grouped[ours] * 1e3:.2f} ms) leaves "
             f"{left * 1e3:.2f} ms for grouping; numpy's floor for it (one sort of 64-bit keys "
-            f"+ one gather of the scores) took {shuffled[FLOOR] * 1e3:.2f} ms, and the "
-            f"engine's grouping {(shuffled[ours] - grouped[ours]) * 1e3:.2f} ms"
+            f"+ one gather of the scores) took {shuffled[FLOOR] * 1e3:.2f} ms, two radix "
+            f"passes + the gather {shuffled[RADIX_FLOOR] * 1e3:.2f} ms, and the engine's "
+            f"grouping {(shuffled[ours] - grouped[ours]) * 1e3:.2f} ms"
         )
     return lines
 
@@ -180,6 +307,13 @@ def main(argv=None) -> int:
     log("sklearn-ndcg against a single-thread C kernel" + (" (smoke size)" if args.smoke else ""))
     for line in machine_description():
         log(line)
+    log("- load average before: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
+    numba_run = None
+    if "dense-heavy-ties" in scenarios and args.smoke:  # its JIT takes seconds
+        log("- note: numba kernel not run at smoke size (bench_ndcg.py --smoke checks it)")
+    elif "dense-heavy-ties" in scenarios:
+        numba_run, note = numba_peer()
+        log(f"- {note}" if numba_run else f"- note: {note}")
     with tempfile.TemporaryDirectory() as folder:
         kernel, how = load_kernel(folder)
         log(f"- C kernel: {how}" if kernel else f"- note: C kernel skipped: {how}")
@@ -188,29 +322,36 @@ def main(argv=None) -> int:
         medians_by_case = {}
         for name in scenarios:
             folds, grouped = make_scenario(name, divisor)
-            impls = {
-                "sklearn-ndcg ties='first'": ours("first"),
-                "sklearn-ndcg (ties='average')": ours("average"),
-            }
+            impls = {FIRST: ours("first"), AVERAGE: ours("average")}
             if kernel:
                 fn = kernel["ndcg_grouped" if grouped else "ndcg_shuffled"]
-                impls["C kernel"] = c_kernel(fn)
+                impls[C_FIRST] = c_kernel(fn, "first")
+                impls[C_AVERAGE] = c_kernel(fn, "average")
+            if name == "dense-heavy-ties" and numba_run:
+                impls[NUMBA] = numba_run
+            if name == "one-query":
+                impls[SKLEARN] = sklearn_peer()
             if name == "shuffled":
                 impls[FLOOR] = grouping_floor(folds)
-            n_rows = sum(f[0].shape[0] for f in folds)
+                impls[RADIX_FLOOR] = radix_floor(folds)
+            n_rows = sum(f[0].size for f in folds)
             for k in KS:
                 log(f"\n{name} k={k}: {len(folds)} call(s), {n_rows:,} rows")
                 values = {}
                 for label, run in impls.items():  # warm-up and value check
                     values[label] = np.asarray(run(folds, k))
                 values.pop(FLOOR, None)
-                if kernel:
-                    expected = values["sklearn-ndcg ties='first'"]
-                    diff = float(np.max(np.abs(values["C kernel"] - expected) / np.abs(expected)))
+                values.pop(RADIX_FLOOR, None)
+                for label, value in values.items():
+                    expected = values[FIRST if label == C_FIRST else AVERAGE]
+                    if label in (FIRST, AVERAGE):
+                        continue
+                    diff = float(np.max(np.abs(value - expected) / np.abs(expected)))
                     agree = diff <= 1e-12
                     ok &= agree
+                    rule = "first" if label == C_FIRST else "average"
                     log(
-                        f"  value check: C kernel vs sklearn-ndcg ties='first': max relative "
+                        f"  value check: {label} vs sklearn-ndcg ties='{rule}': max relative "
                         f"diff {diff:.1e} {'agree' if agree else 'DIFFER'}"
                     )
                 times = {label: [] for label in impls}
@@ -220,34 +361,47 @@ def main(argv=None) -> int:
                     for label in labels[shift:] + labels[:shift]:
                         times[label].append(timed(impls[label], folds, k)[1])
                 medians = {label: float(np.median(t)) for label, t in times.items()}
-                reference = medians.get("C kernel")
+                reference = medians.get(C_FIRST)
                 rows = [
                     [
                         label,
-                        f"{medians[label] * 1e3:.2f} ms",
-                        f"{min(times[label]) * 1e3:.2f}-{max(times[label]) * 1e3:.2f} ms",
+                        f"{medians[label] * 1e3:.3f} ms",
+                        f"{min(times[label]) * 1e3:.3f}-{max(times[label]) * 1e3:.3f} ms",
                         "" if reference is None else f"{medians[label] / reference:.2f}",
                     ]
                     for label in labels
                 ]
                 medians_by_case[name, k] = medians
                 log(markdown_table(["implementation", "median", "min-max", "/ C kernel"], rows))
-                if reference is not None:
-                    ratio = medians["sklearn-ndcg ties='first'"] / reference
-                    line = f"- {name} k={k}: sklearn-ndcg ties='first' / C kernel = {ratio:.2f}"
-                    if (name, k) in TARGETS:
-                        limit = TARGETS[name, k]
-                        verdict = "met" if ratio <= limit else "missed"
-                        line += f" (target <= {limit:g}): {verdict}"
-                    summary.append(line)
+                summary += ratio_lines(name, k, medians)
     log("\nRatios (medians of this run):")
     for line in summary:
         log(line)
     for line in floor_summary(medians_by_case):
         log(line)
+    for line in compact_memory_lines(divisor):
+        log(line)
+    log("- load average after: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     if not ok:
-        log("VALUE CHECK FAILED: the C kernel and sklearn-ndcg differ.")
+        log("VALUE CHECK FAILED: a kernel and sklearn-ndcg differ.")
     return 0 if ok else 1
+
+
+def ratio_lines(name: str, k, medians) -> list[str]:
+    """One line per ratio of the scenario (an engine rule over the peer of the same
+    rule), with its target's verdict where the issues set one."""
+    targets = {(top, bottom): limit for top, bottom, limit in TARGETS.get((name, k), ())}
+    lines = []
+    for top, bottom in RATIOS:
+        if top not in medians or bottom not in medians:
+            continue
+        ratio = medians[top] / medians[bottom]
+        line = f"- {name} k={k}: {top} / {bottom} = {ratio:.2f}"
+        if (top, bottom) in targets:
+            limit = targets[top, bottom]
+            line += f" (target <= {limit:g}): {'met' if ratio <= limit else 'missed'}"
+        lines.append(line)
+    return lines
 
 
 if __name__ == "__main__":

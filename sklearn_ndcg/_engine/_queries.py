@@ -105,7 +105,9 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
         codes = np.repeat(run_query, run_lengths)
     else:  # rows interleaved
         del new_run
-        packed = _group_by_packed_sort(qid)
+        packed = _group_by_radix_sort(qid)
+        if packed is None:
+            packed = _group_by_packed_sort(qid)
         if packed is not None:
             ids, order, sizes, starts = packed
             return Queries(ids, sizes, starts, order, None)
@@ -114,6 +116,54 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
     sizes = np.bincount(codes, minlength=ids.shape[0])
     starts = np.concatenate(([0], np.cumsum(sizes[:-1])))
     return Queries(ids, sizes, starts, order, None)
+
+
+_RADIX_PASSES = 2
+"""Integer ids spanning at most ``16 * _RADIX_PASSES`` bits are grouped by radix sort;
+wider ones by one sort of packed 64-bit keys, while the keys fit."""
+
+
+def _group_by_radix_sort(qid: np.ndarray):
+    """Integer ids grouped by a least-significant-digit radix sort, in O(n).
+
+    The ids less the smallest, in their own width (unsigned arithmetic wraps, so
+    negative ids and any integer dtype work; the ids are never widened; ids of the
+    other byte order are first copied into this machine's), are sorted
+    16 bits at a time by numpy's stable radix sort of 16-bit integers, low digits
+    first. The result is the stable order of the ids: the sorted ids, and the rows
+    of each query in input order. Returns ``(ids, order, sizes, starts)`` as
+    :func:`_group_by_packed_sort`, or None for ids that are not integers, span more
+    than ``16 * _RADIX_PASSES`` bits, or inputs of ``2**31`` rows or more.
+    """
+    n_rows = qid.shape[0]
+    if qid.dtype.kind not in "iu" or n_rows >= 2**31:
+        return None
+    low = int(qid.min())
+    span_bits = (int(qid.max()) - low).bit_length()
+    if span_bits > 16 * _RADIX_PASSES:
+        return None
+    unsigned = np.dtype(f"u{qid.dtype.itemsize}")
+    native = qid if qid.dtype.isnative else qid.astype(qid.dtype.newbyteorder("="))
+    offset = native.view(unsigned) - unsigned.type(low % 2 ** (8 * unsigned.itemsize))
+    if span_bits <= 8 * unsigned.itemsize // 2 and unsigned.itemsize > 2:
+        offset = offset.astype(np.uint32 if span_bits > 16 else np.uint16)
+    order = None
+    for shift in range(0, max(span_bits, 1), 16):
+        digit = offset >> offset.dtype.type(shift) if shift else offset
+        if digit.itemsize > 2:  # the low 16 bits: integer casts wrap
+            digit = digit.astype(np.uint16)
+        if order is None:
+            order = np.argsort(digit, kind="stable").astype(np.int32)
+        else:
+            order = np.take(order, np.argsort(np.take(digit, order), kind="stable"))
+    ordered = np.take(offset, order)
+    new = np.empty(n_rows, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    del ordered
+    starts = np.flatnonzero(new)
+    sizes = np.diff(np.append(starts, n_rows))
+    return qid[order[starts]], order, sizes, starts
 
 
 def _group_by_packed_sort(qid: np.ndarray):

@@ -25,7 +25,8 @@ class InputTypeError(TypeError, ValueError):
 class RankingInput(NamedTuple):
     """Validated input, one row per document.
 
-    ``y_true`` and ``y_score`` are flat float64 arrays. ``qid`` holds one query
+    ``y_true`` and ``y_score`` are flat float64 arrays (``y_score`` float32 or
+    float16 when given so: they order exactly in their own type). ``qid`` holds one query
     id per document (long format) or is None; then ``shape`` is the
     ``(n_queries, n_documents)`` layout of the rows. ``document_weight`` is
     flat like ``y_true``, or None.
@@ -224,15 +225,18 @@ def _all_finite(values: np.ndarray) -> bool:
         return bool(np.isfinite(np.add.reduce(values, axis=None)))
 
 
-def as_score_array(x, name: str = "y_score", *, qid=None) -> np.ndarray:
+def as_score_array(x, name: str = "y_score", *, qid=None, compact: bool = False) -> np.ndarray:
     """Scores as float64 that order exactly like ``x``.
 
     Only the order of the scores matters. Integers beyond 2**53, extended
     precision floats and Python numbers that float64 would round into ties
     are replaced by their dense rank, so that no tie is made that was not in
-    the input.
+    the input. With ``compact``, finite float32 and float16 scores are returned
+    as they are, without a float64 copy: they order exactly in their own type.
     """
     array = _as_array(x, name)
+    if compact and array.dtype in (np.float32, np.float16) and _all_finite(array):
+        return array
     result = as_float_array(array, name, qid=qid)
     kind, size = array.dtype.kind, array.dtype.itemsize
     exact = (kind in "biu" and (size < 8 or np.abs(result).max(initial=0) < 2.0**53)) or (
@@ -269,7 +273,7 @@ def check_ranking_input(
     """
     y_true = as_float_array(y_true, "y_true", missing_ok=unjudged_ok, qid=qid)
     raw_score = _as_array(y_score, "y_score")
-    y_score = as_score_array(raw_score, "y_score", qid=qid)
+    y_score = as_score_array(raw_score, "y_score", qid=qid, compact=True)
     for name, array in (("y_true", y_true), ("y_score", y_score)):
         if array.ndim not in (1, 2):
             raise ValueError(

@@ -76,16 +76,27 @@ def test_bench_scaling_smoke():
 
 
 def test_bench_kernel_smoke():
-    """The C kernel (compiled when a compiler is present) agrees with ties='first'."""
+    """The C kernel (compiled when a compiler is present) agrees with ties='first' and
+    ties='average', and scikit-learn with ties='average' on the one-query scenario."""
     result = _run("bench_kernel.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "VALUE CHECK FAILED" not in result.stdout
-    for scenario in ("grouped", "shuffled", "heavy-ties", "small-folds"):
+    scenarios = ("grouped", "shuffled", "heavy-ties", "small-folds", "dense-heavy-ties")
+    for scenario in (*scenarios, "one-query"):
         for k in (10, None):
             assert f"\n{scenario} k={k}:" in result.stdout
+    assert "- load average before: " in result.stdout
+    assert "- load average after: " in result.stdout
+    assert "- memory, shuffled, int32 ids, float32 scores: traced peak " in result.stdout
+    assert "sklearn.metrics.ndcg_score vs sklearn-ndcg ties='average': max" in result.stdout
     if "- C kernel: " in result.stdout:  # compiled: every scenario checked and timed
-        assert result.stdout.count(": max relative diff ") == 8
+        # both tie rules in 6 scenarios at 2 cutoffs, and scikit-learn on one query at 2
+        assert result.stdout.count(": max relative diff ") == 6 * 2 * 2 + 2
         assert "- grouped k=10: sklearn-ndcg ties='first' / C kernel = " in result.stdout
+        assert (
+            "- heavy-ties k=10: sklearn-ndcg (ties='average') / C kernel (ties='average') = "
+            in result.stdout
+        )
     else:
         assert "- note: C kernel skipped: " in result.stdout
 

@@ -5,6 +5,7 @@ import pytest
 
 from sklearn_ndcg._engine._queries import (
     Queries,
+    _group_by_radix_sort,
     _stable_argsort,
     blocks,
     group_queries,
@@ -156,3 +157,74 @@ def test_fixed_length_lists_take_the_dense_layout():
         long = query_scores(y_true.ravel(), y_score.ravel(), qid=qid, k=k)
         dense = query_scores(y_true, y_score, k=k)
         np.testing.assert_array_equal(long.score, dense.score)
+
+
+def _interleaved_ids(dtype, low: int, high: int, seed: int = 0) -> np.ndarray:
+    """Ids drawn from [low, high] of ``dtype``, rows interleaved, both ends present."""
+    rng = np.random.default_rng(seed)
+    native = np.dtype(dtype).newbyteorder("=")
+    ids = rng.integers(low, high, 3_000, endpoint=True, dtype=native).astype(dtype)
+    ids[[5, 900]] = low, high
+    return ids
+
+
+@pytest.mark.parametrize(
+    ("dtype", "low", "high"),
+    [
+        (np.int8, -128, 127),  # full 8-bit range, negative ids: one 16-bit pass
+        (np.uint8, 0, 255),
+        (np.int16, -(2**15), 2**15 - 1),
+        (np.uint16, 0, 2**16 - 1),
+        (np.int32, -(2**31), 2**31 - 1),  # full 32-bit range: two passes
+        (np.uint32, 0, 2**32 - 1),
+        (np.int32, -70_000, 70_000),  # 18 bits: two passes
+        (np.int64, -(2**31), 2**31 - 1),  # 32 bits of a 64-bit dtype
+        (np.int64, 10**12, 10**12 + 2**16 - 1),  # far from 0, 16 bits
+        (np.uint64, 2**64 - 2**20, 2**64 - 1),  # beyond int64, 20 bits
+        (np.int64, -(2**40), 2**40),  # 41 bits: packed 64-bit keys
+        (np.int64, -(2**63), 2**63 - 1),  # hashed 64-bit ids: keys need > 64 bits
+        (np.uint64, 0, 2**64 - 1),
+        (np.dtype(">i4"), -300, 300),  # the other byte order (big-endian)
+        (np.dtype(">u8"), 0, 2**20),
+    ],
+)
+def test_grouping_of_interleaved_integer_ids_is_a_stable_sort(dtype, low, high):
+    # the reference: numpy's stable argsort and np.unique, whatever path is taken
+    # (radix sort up to 32 bits of span, packed keys while they fit, else a sort)
+    qid = _interleaved_ids(dtype, low, high)
+    before = qid.copy()
+    queries = group_queries(qid, None)
+    ids, counts = np.unique(qid, return_counts=True)
+    np.testing.assert_array_equal(queries.ids, ids)
+    assert queries.ids.dtype == qid.dtype
+    np.testing.assert_array_equal(queries.sizes, counts)
+    np.testing.assert_array_equal(queries.starts, np.cumsum(counts) - counts)
+    np.testing.assert_array_equal(queries.order, np.argsort(qid, kind="stable"))
+    np.testing.assert_array_equal(qid, before)  # the input is not changed
+
+
+@pytest.mark.parametrize(
+    ("dtype", "low", "high", "radix"),
+    [
+        (np.int8, -128, 127, True),
+        (np.int32, -(2**31), 2**31 - 1, True),
+        (np.int64, 0, 2**32 - 1, True),  # exactly 32 bits of span
+        (np.int64, 0, 2**32, False),  # 33 bits: not the radix sort
+        (np.float64, 0, 5, False),  # not integers
+    ],
+)
+def test_radix_grouping_only_within_32_bits_of_span(dtype, low, high, radix):
+    rng = np.random.default_rng(1)
+    qid = rng.integers(low, high, 100, endpoint=True).astype(dtype)
+    qid[:2] = low, high
+    grouped = _group_by_radix_sort(qid)
+    assert (grouped is not None) is radix
+    if radix:
+        np.testing.assert_array_equal(grouped[1], np.argsort(qid, kind="stable"))
+
+
+def test_radix_grouping_of_one_id():
+    # one distinct id (span 0 bits) still takes one pass: rows in input order
+    ids, order, sizes, starts = _group_by_radix_sort(np.array([7, 7, 7], dtype=np.int16))
+    assert ids.tolist() == [7] and sizes.tolist() == [3] and starts.tolist() == [0]
+    np.testing.assert_array_equal(order, [0, 1, 2])

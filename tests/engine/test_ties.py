@@ -88,6 +88,27 @@ def test_top_k_agrees_with_whole_rows(ties, k, width):
     np.testing.assert_allclose(rank_block(score, gain, sizes, ties, k), whole, rtol=1e-15)
 
 
+@pytest.mark.parametrize("ties", TIE_RULES)
+@pytest.mark.parametrize("n_cut", [1, 5, 40])  # one row, some, most rows cut a group
+@pytest.mark.parametrize("k", [2, 5])
+def test_top_k_of_ragged_rows_agrees_with_whole_rows(ties, n_cut, k):
+    # reference as above, on ragged rows (padding: score and gain -inf) of distinct
+    # scores, where the first n_cut rows get a tie group across k
+    rng = np.random.default_rng(n_cut)
+    n_rows, width = 50, 60
+    sizes = rng.integers(1, width + 1, n_rows)
+    sizes[:n_cut] = rng.integers(k + 2, width + 1, n_cut)
+    score = rng.permuted(np.tile(np.arange(width, dtype=float), (n_rows, 1)), axis=1)
+    top = np.argsort(-np.where(np.arange(width) < sizes[:, None], score, -1), axis=1)
+    for row in range(n_cut):  # positions k - 1 and k tied, and a third member further
+        score[row, top[row, [k, k + 1]]] = score[row, top[row, k - 1]]
+    gain = rng.integers(0, 4, (n_rows, width)).astype(float)
+    padding = np.arange(width) >= sizes[:, np.newaxis]
+    score[padding], gain[padding] = -np.inf, -np.inf
+    whole = rank_block(score, gain, sizes, ties, None)[:, :k]
+    np.testing.assert_allclose(rank_block(score, gain, sizes, ties, k), whole, rtol=1e-15)
+
+
 def test_docno_accepts_tie_groups_of_equal_gains_across_k():
     """ties="docno" orders as "first" when no tie group holds different gains, also
     when a group straddles k and its members beyond k have the gain of those within;

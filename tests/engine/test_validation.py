@@ -149,3 +149,17 @@ def test_apply_callable():
     # the callable gets a copy: writing to it leaves the input as it was
     apply_callable(lambda x: x.fill(0) or x, values, "gain", "gain per label")
     assert values.tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_compact_float_scores_are_kept_in_their_own_type(dtype):
+    # ordering float32 / float16 values in their own type is exact: no float64 copy
+    score = np.array([0.5, -1.0, 0.5, 3.0], dtype=dtype)
+    kept = check_ranking_input([1, 0, 2, 1], score, [1, 1, 2, 2]).y_score
+    assert kept.dtype == dtype
+    np.testing.assert_array_equal(kept, score)
+    # not finite: the full check and its message, as for float64
+    with pytest.raises(ValueError, match="y_score"):
+        check_ranking_input([1, 0], np.array([np.inf, 1.0], dtype=dtype), [1, 1])
+    # without ``compact`` (the other callers), float64 as before
+    assert as_score_array(score).dtype == np.float64

@@ -57,3 +57,45 @@ def test_single_document_queries():
     # hand computation: a query of one document is perfectly ranked if relevant
     assert ndcg_score([1, 0, 2], [0.3, 0.2, 0.1], qid=[1, 2, 3]) == pytest.approx(2 / 3)
     assert dcg_score([1, 0, 2], [0.3, 0.2, 0.1], qid=[1, 2, 3]) == pytest.approx(1.0)
+
+
+_HASHED = np.array([-(2**63), 2**63 - 1, -7, 2**62 + 3, 12345, -(2**40)], dtype=np.int64)
+COMPACT_IDS = {  # six query codes 0..5 -> ids taking each path of the grouping
+    "int8, negative": lambda code: (code - 100).astype(np.int8),
+    "int16": lambda code: (code * 1000 - 3000).astype(np.int16),
+    "int32, 31 bits of span": lambda code: (code * 2**28).astype(np.int32),
+    "uint64 beyond int64": lambda code: np.uint64(2**64 - 1) - code.astype(np.uint64),
+    "int64, 38 bits of span (packed keys)": lambda code: code.astype(np.int64) * 2**35,
+    "hashed int64 (keys beyond 64 bits)": lambda code: _HASHED[code],
+}
+
+
+@pytest.mark.parametrize("ids", list(COMPACT_IDS))
+@pytest.mark.parametrize("score_dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("ties", TIE_RULES)
+def test_compact_dtypes_give_the_reference_values(ids, score_dtype, ties):
+    # interleaved rows of six ragged queries; scores in halves, exact in float16, tied
+    rng = np.random.default_rng(len(ids))
+    code = rng.permutation(np.repeat(np.arange(6), [2, 9, 5, 14, 7, 3]))
+    qid = COMPACT_IDS[ids](code)
+    y_true = rng.integers(0, 4, code.shape[0]).astype(float)
+    y_score = (rng.integers(-4, 5, code.shape[0]) / 2).astype(score_dtype)
+    for k in (None, 3):
+        expected = ref.ndcg(y_true, y_score.astype(float), qid=code, ties=ties, k=k)
+        got = ndcg_score(y_true, y_score, qid=qid, ties=ties, k=k)
+        assert got == pytest.approx(expected, rel=RTOL)
+
+
+@pytest.mark.parametrize("score_dtype", [np.float16, np.float32])
+def test_compact_scores_agree_with_scikit_learn(score_dtype):
+    # scikit-learn's ndcg_score averages ties (ties="average"); 2-D and long format
+    rng = np.random.default_rng(7)
+    y_true = rng.integers(0, 5, (20, 12)).astype(float)
+    y_score = (rng.integers(0, 6, (20, 12)) / 4).astype(score_dtype)
+    qid = np.repeat(np.arange(20, dtype=np.int32), 12)[::-1]  # grouped, decreasing ids
+    shuffle = rng.permutation(qid.shape[0])
+    for k in (None, 5):
+        expected = skm.ndcg_score(y_true[::-1], y_score[::-1].astype(float), k=k)
+        assert ndcg_score(y_true, y_score, k=k) == pytest.approx(expected, rel=RTOL)
+        long = ndcg_score(y_true.ravel()[shuffle], y_score.ravel()[shuffle], qid=qid[shuffle], k=k)
+        assert long == pytest.approx(expected, rel=RTOL)
