@@ -76,11 +76,7 @@ class QrelsIndex:
             return None
         return TrecQrels(*(column[judged] for column in self.qrels))
 
-    def missing(self, seen: np.ndarray) -> TrecQrels:
-        """The qrels of the queries not among ``seen`` (sorted bytes ids)."""
-        found = np.searchsorted(seen, self.ids).clip(max=max(seen.shape[0] - 1, 0))
-        absent = np.flatnonzero(
-            np.ones(self.ids.shape[0], bool) if not seen.shape[0] else seen[found] != self.ids
-        )
-        keep = np.isin(self.code, absent)
+    def without(self, ranked: np.ndarray) -> TrecQrels:
+        """The qrels of the queries not among ``ranked`` (bytes ids)."""
+        keep = ~np.isin(self.code, np.flatnonzero(np.isin(self.ids, ranked)))
         return TrecQrels(*(column[keep] for column in self.qrels))
