@@ -351,16 +351,22 @@ def evaluate_run(
 
     Parameters
     ----------
-    run : TrecRun, tuple or DataFrame
+    run : TrecRun, tuple, DataFrame, str or path-like
         The ranked documents: a :class:`TrecRun`, a tuple ``(qid, docno,
         score)`` of array-likes, or a pandas or polars DataFrame with the
         columns ``qid`` (or ``query_id``, ``q_id``), ``docno`` (or
-        ``doc_id``, ``docid``) and ``score``. Higher scores rank first.
-    qrels : TrecQrels, tuple or DataFrame
+        ``doc_id``, ``docid``) and ``score``. Higher scores rank first. Or
+        the path of a run file (read as :func:`read_trec_run` reads it), which
+        is evaluated as the ``sklearn-ndcg trec-eval`` command evaluates it:
+        read in chunks with ids as bytes, each query evaluated as soon as its
+        lines are read (the whole file at once if a query's lines are not
+        together), with no Python object per line.
+    qrels : TrecQrels, tuple, DataFrame, str or path-like
         The judged documents: a :class:`TrecQrels`, a tuple ``(qid, docno,
         relevance)`` of array-likes, or a DataFrame with the columns ``qid``,
         ``docno`` and ``relevance`` (or ``label``, ``rel``), aliases as for
-        ``run``.
+        ``run``; or the path of a qrels file (read as :func:`read_trec_qrels`
+        reads it; with ``metric="infNDCG"``, as :func:`read_sampled_qrels`).
     metric : {"ndcg", "dcg", "infNDCG"}, default="ndcg"
         Which metric to compute per query. "infNDCG" is the inferred NDCG of a
         pool judged by stratified sampling, as NIST's ``sample_eval.pl``
@@ -463,6 +469,12 @@ def evaluate_run(
     Query and document ids are compared as strings (numbers are converted
     with ``str``).
 
+    From file paths, the values are those of the tables :func:`read_trec_run`
+    and :func:`read_trec_qrels` return, to the last bits of float64 (queries
+    evaluated in other groups may round their sums differently), at the
+    command's speed: the Python objects of the tables (one string per line) and
+    scikit-learn's validation of each id are not made.
+
     With ``**CONVENTIONS["trec_eval"]`` (``ties="docno"``,
     ``gain=positive_part_gain``), the result equals trec_eval's ``ndcg`` (and
     with ``k`` its ``ndcg_cut_k``), per query and in the mean, also with
@@ -493,6 +505,19 @@ def evaluate_run(
     0.6199
     >>> evaluate_run(tied, qrels, ties="docno").score
     1.0
+
+    From files, as the ``sklearn-ndcg trec-eval`` command reads them:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn_ndcg import CONVENTIONS
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     run_path, qrels_path = Path(folder) / "run.txt", Path(folder) / "qrels.txt"
+    ...     _ = run_path.write_text("q1 Q0 d1 1 2.0 bm25\\nq1 Q0 d2 2 1.0 bm25\\n")
+    ...     _ = qrels_path.write_text("q1 0 d1 0\\nq1 0 d2 1\\nq1 0 d4 2\\n")
+    ...     result = evaluate_run(run_path, qrels_path, **CONVENTIONS["trec_eval"])
+    >>> round(result.score, 4)
+    0.2398
     """
     if metric == INFNDCG:
         return _evaluate_inferred(run, qrels, missing_queries, locals())
