@@ -472,8 +472,7 @@ def evaluate_run(
     From file paths, the values are those of the tables :func:`read_trec_run`
     and :func:`read_trec_qrels` return, to the last bits of float64 (queries
     evaluated in other groups may round their sums differently), at the
-    command's speed: the Python objects of the tables (one string per line) and
-    scikit-learn's validation of each id are not made.
+    command's speed: the tables' Python objects (a string per line) are not made.
 
     With ``**CONVENTIONS["trec_eval"]`` (``ties="docno"``,
     ``gain=positive_part_gain``), the result equals trec_eval's ``ndcg`` (and
