@@ -19,13 +19,18 @@ ratios to trec_eval and the difference to the floor, measured in the same run:
 - the command ``python -m sklearn_ndcg trec-eval -m ndcg -m ndcg_cut`` as installed
   (pyarrow's score parser on files of 64 MB or more, where installed), and with numpy
   alone (the private switch ``SKLEARN_NDCG_NUMPY_ONLY=1``);
-- ``evaluate_run(read_trec_run(...), read_trec_qrels(...))`` from the files, with
-  ``CONVENTIONS["trec_eval"]``;
+- ``evaluate_run(run_path, qrels_path, **CONVENTIONS["trec_eval"])``: evaluate_run from
+  the files, on the command's path (its readers, its join, the run block by block);
+- ``evaluate_run(read_trec_run(...), read_trec_qrels(...))``: from the tables of Python
+  strings the public readers return;
 - ranx (``Run.from_file``, ``Qrels.from_file``, ``evaluate``) and pytrec_eval
   (``parse_run``, ``parse_qrel``, ``RelevanceEvaluator``), where installed
   (``--peer-repeats`` times, default once: they take minutes at full size).
 
-Then ``sklearn-ndcg trec-eval --help`` against the floor. Peak memory is each
+Then, for each size, evaluate_run from the files against trec_eval and against the
+command, as ratios of the minima taken in the same run (with the load average before and
+after), and whether its mean NDCG equals trec_eval's ``ndcg all`` to the printed 4
+decimals. Then ``sklearn-ndcg trec-eval --help`` against the floor. Peak memory is each
 command's own high-water mark, from GNU time (``/usr/bin/time -f %M``; else
 ``wait4``'s ``ru_maxrss``, which also counts this process's memory, inherited at the
 fork), interpreter and imports included. The machine may be shared: the figures are minima over
@@ -138,6 +143,12 @@ def measure(command: list[str], env: dict | None = None) -> dict:
 
 EVALUATE_RUN = """
 import sys
+from sklearn_ndcg import CONVENTIONS, evaluate_run
+result = evaluate_run(sys.argv[1], sys.argv[2], **CONVENTIONS["trec_eval"])
+print(f"ndcg {result.score:.4f}")
+"""
+EVALUATE_TABLES = """
+import sys
 from sklearn_ndcg import CONVENTIONS, evaluate_run, read_trec_qrels, read_trec_run
 result = evaluate_run(read_trec_run(sys.argv[1]), read_trec_qrels(sys.argv[2]),
                       **CONVENTIONS["trec_eval"])
@@ -162,6 +173,8 @@ print(f"ndcg {sum(v['ndcg'] for v in values.values()) / len(values):.4f}")
 NUMPY_ONLY = {"SKLEARN_NDCG_NUMPY_ONLY": "1"}  # the private switch of the score parser
 FLOOR = 'floor: python -c "import numpy"'
 COMMAND = "sklearn-ndcg trec-eval"
+FROM_FILES = "evaluate_run from files"
+FROM_TABLES = "evaluate_run from read_trec_run, read_trec_qrels"
 
 
 def subjects(args, run_path: Path, qrels_path: Path) -> list[tuple[str, list[str], dict]]:
@@ -177,7 +190,8 @@ def subjects(args, run_path: Path, qrels_path: Path) -> list[tuple[str, list[str
     rows.append((COMMAND, command, {}))
     rows.append(("sklearn-ndcg trec-eval (numpy only)", command, NUMPY_ONLY))
     files = [str(run_path), str(qrels_path)]
-    rows.append(("evaluate_run from files", [python, "-c", EVALUATE_RUN, *files], {}))
+    rows.append((FROM_FILES, [python, "-c", EVALUATE_RUN, *files], {}))
+    rows.append((FROM_TABLES, [python, "-c", EVALUATE_TABLES, *files], {}))
     for name, module, code in (("ranx", "ranx", RANX), ("pytrec_eval", "pytrec_eval", PYTREC_EVAL)):
         if importlib.util.find_spec(module) is None:
             print(f"- note: {name} skipped: not installed")
@@ -230,6 +244,7 @@ def run_size(args, name: str, size: Size) -> bool:
             f"{size.qrels:,} lines; -m ndcg -m ndcg_cut; min of {args.repeats} runs each, "
             f"in turn; {_load()}\n"
         )
+        before = _load()
         rows = subjects(args, run_path, qrels_path)
         results: dict[str, list[dict]] = {name: [] for name, _, _ in rows}
         for repeat in range(args.repeats):
@@ -237,17 +252,35 @@ def run_size(args, name: str, size: Size) -> bool:
                 if subject not in ("ranx", "pytrec_eval") or repeat < args.peer_repeats:
                     print(f"- timing {subject}, run {repeat + 1}", flush=True)
                     results[subject].append(measure(command, env))
-    print(f"- after: {_load()}\n")
-    _table(results)
+    after = _load()
+    print(f"- after: {after}\n")
+    best = _table(results)
+    _ratios(best, before, after)
     if "trec_eval (C)" not in results:
         return True
     expected = results["trec_eval (C)"][0]["stdout"]
     commands = [subject for subject in results if subject.startswith(COMMAND)]
     same = all(r["stdout"] == expected for subject in commands for r in results[subject])
     print(f"\noutput of sklearn-ndcg trec-eval byte-identical to trec_eval's: {same}")
-    if not same:
+    mean = next(line for line in expected.decode().splitlines() if line.startswith("ndcg "))
+    mean = f"ndcg {mean.split()[-1]}\n".encode()
+    equal = all(r["stdout"] == mean for name in (FROM_FILES, FROM_TABLES) for r in results[name])
+    print(f"evaluate_run's mean NDCG equal to trec_eval's ndcg (4 decimals): {equal}")
+    if not (same and equal):
         print("OUTPUT CHECK FAILED")
-    return same
+    return same and equal
+
+
+def _ratios(best: dict[str, dict], before: str, after: str) -> None:
+    """evaluate_run from the files against trec_eval and the command, same run."""
+    print(f"\n{FROM_FILES}, minima of the same run ({before} before, {after} after):")
+    for reference in ("trec_eval (C)", COMMAND):
+        if reference in best:
+            ratios = ", ".join(
+                f"{label} {best[FROM_FILES][key] / best[reference][key]:.2f}x"
+                for label, key in (("wall", "wall"), ("CPU", "cpu"), ("peak RSS", "rss"))
+            )
+            print(f"- / {reference}: {ratios}")
 
 
 def run_help(args) -> None:

@@ -36,6 +36,10 @@ def id_bytes(ids: np.ndarray) -> np.ndarray:
     escapes back to the bytes they stood for)."""
     if ids.dtype.kind == "S":
         return ids
+    try:  # ASCII text (most ids), encoded by numpy in C: bytes equal to UTF-8's
+        return ids.astype("S")
+    except UnicodeEncodeError:
+        pass
     starts, lengths = runs(ids)  # each run of equal ids encoded once
     encoded = [value.encode("utf-8", "surrogateescape") for value in ids[starts].tolist()]
     array = np.array(encoded, dtype=f"S{max(map(len, encoded), default=1) or 1}")

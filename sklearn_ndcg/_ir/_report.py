@@ -23,14 +23,14 @@ from .._engine import JudgmentPool, RankingOptions, stage
 from ._infndcg import inferred_ndcg
 from ._join import (
     id_bytes,
-    id_runs,
     join_run,
     refuse_duplicate_pairs,
     refuse_unjudged_run,
     trec_order,
 )
 from ._measures import Measures, needs_strata
-from ._read import RUN, decoded, iter_columns
+from ._read import decoded
+from ._stream import NotGrouped, QrelsIndex, query_blocks
 from ._tables import (
     TrecQrels,
     TrecRun,
@@ -173,44 +173,23 @@ def streamed_scores(
     holds bytes ids (:func:`read_qrels_bytes`).
     """
     refuse_duplicate_pairs(qrels.qid, qrels.docno, "qrels")
-    qrels_ids, qrels_code = np.unique(qrels.qid, return_inverse=True)
-    qrels_code = qrels_code.reshape(-1)
+    index = QrelsIndex(qrels)
     options = {"judged_only": judged_only, "max_docs": max_docs}
-    reports, seen, first_qid, n_rows = [], set(), None, 0
-    carry = None  # the last query of the chunk before, which may go on
-    chunks = iter_columns(run_path, RUN._replace(ids=(0, 2)), chunk_size=chunk_size)
-    for part in [*chunks, None]:
-        if part is None:  # the end: the last query is complete
-            if carry is None:
-                break
-            qid, docno, score, cut = *carry, carry[0].shape[0]
-        else:
-            qid, docno, score = *part.ids, part.number
-            if carry is not None:
-                qid, docno, score = (
-                    np.concatenate(pair) for pair in zip(carry, (qid, docno, score))
+    reports, first_qid, n_rows = [], None, 0
+    try:
+        for run in query_blocks(run_path, chunk_size=chunk_size):
+            first_qid = run.qid[0] if first_qid is None else first_qid
+            n_rows += run.qid.shape[0]
+            block_qrels = index.of(run.qid)
+            if block_qrels is not None:
+                reports.append(
+                    trec_eval_scores(block_qrels, run, measures, complete=True, **options)
                 )
-            if not qid.shape[0]:
-                continue
-            starts = id_runs(qid)
-            ids = qid[starts].tolist()
-            if len(set(ids)) < len(ids) or not seen.isdisjoint(ids):
-                return None  # not grouped by query
-            seen.update(ids[:-1])
-            cut = starts[-1]
-            carry = (qid[cut:], docno[cut:], score[cut:])
-            first_qid = qid[0] if first_qid is None else first_qid
-        n_rows += cut
-        run = TrecRun(qid[:cut], docno[:cut], score[:cut], None)
-        block = np.unique(run.qid[id_runs(run.qid)])
-        found = np.searchsorted(qrels_ids, block).clip(max=qrels_ids.shape[0] - 1)
-        judged = np.isin(qrels_code, found[qrels_ids[found] == block])
-        if judged.any():
-            block_qrels = TrecQrels(*(column[judged] for column in qrels))
-            reports.append(trec_eval_scores(block_qrels, run, measures, complete=True, **options))
-        elif run.qid.shape[0]:  # nothing to evaluate; the run's own checks still hold
-            _refuse_nan(run)
-            refuse_duplicate_pairs(run.qid, run.docno, "run")
+            else:  # nothing to evaluate; the run's own checks still hold
+                _refuse_nan(run)
+                refuse_duplicate_pairs(run.qid, run.docno, "run")
+    except NotGrouped:
+        return None
     if n_rows == 0:
         raise ValueError("the run file has no entries.")
     if not reports and not complete:
@@ -230,7 +209,7 @@ def streamed_scores(
         for i in range(len(names))
     ]
     if complete:  # queries of the qrels the run lacks score 0 (trec_eval's -c)
-        missing = decoded(np.setdiff1d(qrels_ids, id_bytes(qid)))
+        missing = decoded(np.setdiff1d(index.ids, id_bytes(qid)))
         qid = np.concatenate([qid, missing])
         columns = [np.concatenate([values, np.zeros(missing.shape[0])]) for values in columns]
     order = np.argsort(id_bytes(qid), kind="stable")  # byte-wise, as strcmp

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 from .._compat import StrOptions, validate_params
 from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows, weighted_mean
 from .._metrics._inferred import refuse_changed_rules
-from .._metrics._ndcg import QueryScores, query_scores
+from .._metrics._ndcg import QueryScores
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_UNJUDGED,
@@ -23,10 +23,12 @@ from .._options import (
     TIES,
     UNJUDGED,
 )
-from ._join import Joined, join_run, refuse_unjudged_run, trec_order
+from ._evaluation import Settings, first_query_text, qrels_bytes, score_blocks, score_joined
+from ._join import Joined, join_run, refuse_duplicate_pairs, refuse_unjudged_run
 from ._read import QRELS, RUN, decoded, read_columns
-from ._sampled import INFNDCG, evaluate_inferred, sampled_columns
-from ._tables import TrecQrels, TrecRun
+from ._sampled import INFNDCG, evaluate_inferred, read_sampled_qrels, sampled_columns
+from ._stream import NotGrouped, query_blocks
+from ._tables import TrecQrels, TrecRun, read_qrels_bytes, read_run_bytes
 
 __all__ = [
     "RunEvaluation",
@@ -266,13 +268,18 @@ def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
 def _warn_nothing_matches(joined: Joined, run_types: str, qrels_types: str) -> None:
     """Warn when no ranked document is in the qrels: every one would gain 0."""
     if np.isnan(joined.label).all():
-        warnings.warn(
-            "no ranked document of the run is in the qrels, so every ranked document "
-            f"gains 0; the run's docno are {run_types}, the qrels' docno {qrels_types}, "
-            "compared as strings (1.0 and 1 differ): do the document ids match?",
-            UserWarning,
-            stacklevel=3,
-        )
+        _warn_nothing_matches_types(run_types, qrels_types, stacklevel=4)
+
+
+def _warn_nothing_matches_types(run_types: str, qrels_types: str, *, stacklevel: int) -> None:
+    """The warning of :func:`_warn_nothing_matches`; ``stacklevel`` as its caller's."""
+    warnings.warn(
+        "no ranked document of the run is in the qrels, so every ranked document "
+        f"gains 0; the run's docno are {run_types}, the qrels' docno {qrels_types}, "
+        "compared as strings (1.0 and 1 differ): do the document ids match?",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
@@ -297,8 +304,8 @@ def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
 
 @validate_params(
     {
-        "run": ["array-like"],
-        "qrels": ["array-like"],
+        "run": ["array-like", str, os.PathLike],
+        "qrels": ["array-like", str, os.PathLike],
         "metric": [StrOptions({"ndcg", "dcg", INFNDCG})],
         "k": COMMON_PARAMS["k"],
         "gain": COMMON_PARAMS["gain"],
@@ -344,16 +351,22 @@ def evaluate_run(
 
     Parameters
     ----------
-    run : TrecRun, tuple or DataFrame
+    run : TrecRun, tuple, DataFrame, str or path-like
         The ranked documents: a :class:`TrecRun`, a tuple ``(qid, docno,
         score)`` of array-likes, or a pandas or polars DataFrame with the
         columns ``qid`` (or ``query_id``, ``q_id``), ``docno`` (or
-        ``doc_id``, ``docid``) and ``score``. Higher scores rank first.
-    qrels : TrecQrels, tuple or DataFrame
+        ``doc_id``, ``docid``) and ``score``. Higher scores rank first. Or
+        the path of a run file (read as :func:`read_trec_run` reads it), which
+        is evaluated as the ``sklearn-ndcg trec-eval`` command evaluates it:
+        read in chunks with ids as bytes, each query evaluated as soon as its
+        lines are read (the whole file at once if a query's lines are not
+        together), with no Python object per line.
+    qrels : TrecQrels, tuple, DataFrame, str or path-like
         The judged documents: a :class:`TrecQrels`, a tuple ``(qid, docno,
         relevance)`` of array-likes, or a DataFrame with the columns ``qid``,
         ``docno`` and ``relevance`` (or ``label``, ``rel``), aliases as for
-        ``run``.
+        ``run``; or the path of a qrels file (read as :func:`read_trec_qrels`
+        reads it; with ``metric="infNDCG"``, as :func:`read_sampled_qrels`).
     metric : {"ndcg", "dcg", "infNDCG"}, default="ndcg"
         Which metric to compute per query. "infNDCG" is the inferred NDCG of a
         pool judged by stratified sampling, as NIST's ``sample_eval.pl``
@@ -456,6 +469,11 @@ def evaluate_run(
     Query and document ids are compared as strings (numbers are converted
     with ``str``).
 
+    From file paths, the values are those of the tables :func:`read_trec_run`
+    and :func:`read_trec_qrels` return, to the last bits of float64 (queries
+    evaluated in other groups may round their sums differently), at the
+    command's speed: the tables' Python objects (a string per line) are not made.
+
     With ``**CONVENTIONS["trec_eval"]`` (``ties="docno"``,
     ``gain=positive_part_gain``), the result equals trec_eval's ``ndcg`` (and
     with ``k`` its ``ndcg_cut_k``), per query and in the mean, also with
@@ -486,53 +504,102 @@ def evaluate_run(
     0.6199
     >>> evaluate_run(tied, qrels, ties="docno").score
     1.0
+
+    From files, as the ``sklearn-ndcg trec-eval`` command reads them:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn_ndcg import CONVENTIONS
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     run_path, qrels_path = Path(folder) / "run.txt", Path(folder) / "qrels.txt"
+    ...     _ = run_path.write_text("q1 Q0 d1 1 2.0 bm25\\nq1 Q0 d2 2 1.0 bm25\\n")
+    ...     _ = qrels_path.write_text("q1 0 d1 0\\nq1 0 d2 1\\nq1 0 d4 2\\n")
+    ...     result = evaluate_run(run_path, qrels_path, **CONVENTIONS["trec_eval"])
+    >>> round(result.score, 4)
+    0.2398
     """
     if metric == INFNDCG:
         return _evaluate_inferred(run, qrels, missing_queries, locals())
+    settings = Settings(
+        metric, k, gain, discount, ties, zero_division, normalize, unjudged,
+        missing_queries, bounds, levels,
+    )  # fmt: skip
+    if _is_path(run):  # the trec-eval command's path: the run streamed by queries
+        unjudged = _resolve_judged_only(unjudged, judged_only)
+        return _evaluate_run_file(run, qrels, settings._replace(unjudged=unjudged))
+    if _is_path(qrels):
+        qrels = _read_qrels(qrels)
     run_qid, run_docno, score, run_types = _check_table(run, "run", ("qid", "docno", "score"))
     qrels_qid, qrels_docno, relevance, qrels_types = _check_table(
         qrels, "qrels", ("qid", "docno", "relevance")
     )
-    if isinstance(gain, str) and normalize != "minmax" and (relevance < 0).any():
-        raise ValueError(
-            f"qrels has negative relevance levels (min {relevance.min():g}), which "
-            f'gain="{gain}" refuses; trec_eval counts them as 0: pass '
-            "gain=positive_part_gain (from sklearn_ndcg)."
-        )
+    _refuse_negative_levels(relevance, gain, normalize)
     qrels = TrecQrels(qrels_qid, qrels_docno, relevance)
     joined = join_run(run_qid, run_docno, qrels)
     if missing_queries == "drop":
         refuse_unjudged_run(joined)
     _warn_nothing_matches(joined, run_types, qrels_types)
     unjudged = _resolve_judged_only(unjudged, judged_only)
-    label = joined.label
-    if unjudged == "drop" or bounds:  # a negative level is pooled, not judged (-J, -B)
-        label = np.where(label < 0, np.nan, label)
-    run_qid = joined.run_qid
-    if ties == "docno":
-        permutation, ties = trec_order(joined, score), "first"
-        if permutation is not None:
-            label, score, run_qid = label[permutation], score[permutation], run_qid[permutation]
-    # the engine gets the query codes (in the order of the ids), not the strings
-    per_query = query_scores(
-        label,
-        score,
-        qid=run_qid,
-        metric=metric,
-        k=k,
-        gain=gain,
-        discount=discount,
-        ties=ties,
-        zero_division=zero_division,
-        normalize=normalize,
-        pool=JudgmentPool(joined.qrels_qid, relevance),
-        unjudged=unjudged,
-        missing_queries=missing_queries,
-        **({"bounds": True, "levels": levels} if bounds else {}),
-    )
+    per_query = score_joined(joined, score, relevance, settings._replace(unjudged=unjudged))
     if levels is not None and not bounds:
         raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
-    per_query = per_query._replace(qid=joined.qids[per_query.qid])
+    return RunEvaluation(weighted_mean(per_query.score, None), per_query)
+
+
+def _is_path(table) -> bool:
+    return isinstance(table, (str, os.PathLike))
+
+
+def _read_qrels(path) -> TrecQrels:
+    """A qrels file as :func:`read_trec_qrels` reads it."""
+    (qid, docno), relevance = read_columns(path, QRELS)
+    return TrecQrels(decoded(qid), decoded(docno), relevance)
+
+
+def _refuse_negative_levels(relevance: np.ndarray, gain, normalize: str) -> None:
+    if isinstance(gain, str) and normalize != "minmax" and (relevance < 0).any():
+        raise ValueError(
+            f"qrels has negative relevance levels (min {relevance.min():g}), which "
+            f'gain="{gain}" refuses; trec_eval counts them as 0: pass '
+            "gain=positive_part_gain (from sklearn_ndcg)."
+        )
+
+
+def _evaluate_run_file(run_path, qrels, settings: Settings) -> RunEvaluation:
+    """evaluate_run of a run file: read and evaluated block by block, as the
+    ``trec-eval`` command does (the whole run at once where it is not grouped by
+    query)."""
+    if _is_path(qrels):
+        qrels = read_qrels_bytes(qrels)
+        if not qrels.qid.shape[0]:
+            raise ValueError("qrels is empty; at least one document is needed.")
+        qrels_types = "str"
+    else:
+        *columns, qrels_types = _check_table(qrels, "qrels", ("qid", "docno", "relevance"))
+        qrels = qrels_bytes(*columns)
+    _refuse_negative_levels(qrels.relevance, settings.gain, settings.normalize)
+    refuse_duplicate_pairs(qrels.qid, qrels.docno, "qrels")
+    if settings.bounds and settings.levels is None:  # the levels of all the qrels
+        settings = settings._replace(
+            levels=JudgmentPool(np.zeros(qrels.qid.shape[0]), qrels.relevance).default_levels()
+        )
+    try:
+        streamed = score_blocks(query_blocks(run_path), qrels, settings, run_path)
+    except NotGrouped:  # a query in two places: the whole run at once
+        streamed = score_blocks([read_run_bytes(run_path)], qrels, settings, run_path)
+    if streamed.n_rows == 0:
+        raise ValueError("run is empty; at least one document is needed.")
+    if streamed.per_query is None:
+        raise ValueError(
+            "no query of the run is in the qrels (the run has queries such as "
+            f"{first_query_text(streamed.first_qid)!r}, the qrels "
+            f"{first_query_text(qrels.qid[0])!r}); do the query ids match?"
+        )
+    if not streamed.matched:
+        _warn_nothing_matches_types("str", qrels_types, stacklevel=4)
+    if settings.levels is not None and not settings.bounds:
+        raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
+    per_query = streamed.per_query
     return RunEvaluation(weighted_mean(per_query.score, None), per_query)
 
 
@@ -555,6 +622,10 @@ def _evaluate_inferred(run, qrels, missing_queries: str, given: dict) -> RunEval
     """``evaluate_run(..., metric="infNDCG")``: the options it fixes must keep their
     defaults."""
     refuse_changed_rules(_FIXED_BY_INFNDCG, given)
+    if _is_path(run):
+        run = read_trec_run(run)
+    if _is_path(qrels):
+        qrels = read_sampled_qrels(qrels)
     run_qid, run_docno, score, _ = _check_table(run, "run", ("qid", "docno", "score"))
     columns = sampled_columns(qrels, _ids)
     result = evaluate_inferred(
