@@ -235,8 +235,8 @@ def test_missing_queries_zero_does_not_bring_back_an_empty_ground_truth(spark):
     frame = sets.select("qid", F.posexplode("prediction").alias("rank", "docno")).select(
         "qid", F.col("docno").cast("string").alias("docno"), (-F.col("rank")).alias("score")
     )
-    pool = sets.select(
-        "qid", F.explode("relevant").cast("string").alias("docno"), F.lit(1.0).alias("label")
+    pool = sets.select("qid", F.explode("relevant").alias("docno")).select(
+        "qid", F.col("docno").cast("string").alias("docno"), F.lit(1.0).alias("label")
     )
     got = ndcg_spark.ndcg_score(
         frame, k=3, pool=pool, missing_queries="zero", **CONVENTIONS["spark"]
