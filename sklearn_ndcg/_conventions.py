@@ -219,6 +219,9 @@ class _Conventions(dict):
     the pool lacks is left out (as trec_eval leaves out queries without qrels):
     give such a query one pool row of label 0 (``explode_outer`` makes one, with a
     null document id; label it 0), so that its ideal DCG is 0 and it scores 0.
+    ``missing_queries="zero"`` does not do this: it scores the pool's queries that
+    the ranking lacks (trec_eval's ``-c``), not the ranking's queries that the pool
+    lacks.
 
     Examples
     --------

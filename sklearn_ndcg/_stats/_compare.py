@@ -20,6 +20,7 @@ from ._paired import MARGIN, PAIRED_PARAMS, _paired_test
 from ._pairwise import (
     PAIRWISE_METHODS,
     PairwiseComparison,
+    equivalence_intervals,
     pair_differences,
     pairs_of,
     randomized_tukey,
@@ -131,7 +132,10 @@ def compare_models(
         ``1 - alpha / n_comparisons``, as :func:`paired_test` does), so
         that the models called equivalent are all equivalent with family-wise
         error ``alpha``; with "tukey", the simultaneous Tukey intervals at
-        ``1 - 2 * alpha``. Not available with "randomized_tukey".
+        ``1 - 2 * alpha`` (below 250 queries of the pair ``1 - alpha``). On
+        every path, as in :func:`paired_test`, fewer than 30 queries of a pair
+        cannot show it equivalent (a warning that starts "too few queries").
+        Not available with "randomized_tukey".
     pairs : {"reference", "all"}, default="reference"
         Which pairs are compared.
 
@@ -476,11 +480,12 @@ def _all_pairs(
             )
             half = None
         pvalues = adjusted
-        intervals = (
-            [None if half is None else (d - h, d + h) for d, h in zip(mean_differences, half)]
-            if half is not None
-            else [None] * len(mean_differences)
-        )
+        intervals = [None] * len(index_pairs)
+        if half is not None:
+            pair_names = [
+                (f"scores[{names[i]!r}]", f"scores[{names[j]!r}]") for i, j in index_pairs
+            ]
+            intervals = equivalence_intervals(differences, half, margin, pair_names)
         effect_sizes = [_effect_size(d, None, m) for d, m in zip(differences, mean_differences)]
     else:
         equivalence_alpha = alpha / len(index_pairs) if correction is not None else alpha

@@ -5,11 +5,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats
 
 from . import _table
+from ._methods import MIN_EQUIVALENCE_QUERIES, few_queries_warning, tost_level
 from ._query_values import _rounding_tolerance
 
 PAIRWISE_METHODS = ("tukey", "randomized_tukey")
@@ -212,17 +214,22 @@ def _complete_rows(matrix: np.ndarray) -> np.ndarray:
 
 def tukey_hsd(matrix: np.ndarray, pairs, *, equivalence_alpha: float | None = None):
     """Tukey's HSD blocked by query: p-values of the pairs, and the half widths of the
-    simultaneous ``1 - 2 * equivalence_alpha`` intervals (None without).
+    simultaneous equivalence intervals at ``equivalence_alpha`` (None without).
 
     The studentized range of each mean difference over ``sqrt(MS_residual / n)``,
     with ``(n_models, (n_queries - 1)(n_models - 1))`` degrees of freedom. With NaN,
     the residual mean square comes from the queries where every model is defined,
     and each pair's mean difference and its ``n`` from the queries where both models
     of the pair are (NaN handling per pair). Without residual variance (every pair's
-    differences constant), see :func:`_no_variance_pvalues`; the equivalence
-    interval is then the point ``d`` when the exact one-sided sign-flip test of
-    each pair (``1 / 2**n`` times the pairs) is below ``equivalence_alpha``, and
-    unbounded otherwise.
+    differences constant), see :func:`_no_variance_pvalues`.
+
+    The equivalence interval of a pair follows the TOST rule of :func:`paired_test`
+    (:func:`tost_level`): the simultaneous ``1 - 2 * equivalence_alpha`` interval from
+    :data:`FULL_TOST_QUERIES` queries of the pair on, ``1 - equivalence_alpha`` below
+    (each one-sided test at half the level). Without residual variance it is the
+    point ``d`` when the exact one-sided sign-flip test of the pair (``1 / 2**n``
+    times the pairs) is below the one-sided level, and unbounded otherwise.
+    :func:`equivalence_intervals` applies the rule of too few queries.
     """
     m = matrix.shape[1]
     differences = pair_differences(matrix, pairs)
@@ -234,12 +241,15 @@ def tukey_hsd(matrix: np.ndarray, pairs, *, equivalence_alpha: float | None = No
             )
     size = np.array([d.size for d in differences], dtype=np.float64)
     mean = np.array([d.mean() for d in differences])
+    level = None
+    if equivalence_alpha is not None:
+        level = np.array([tost_level(d.size, equivalence_alpha) for d in differences])
     constant = _no_variance_pvalues(differences, m, "Tukey's HSD")
     if constant is not None:
         half = None
-        if equivalence_alpha is not None:
+        if level is not None:
             n_pairs = m * (m - 1) // 2
-            shown = n_pairs / 2**size < equivalence_alpha
+            shown = n_pairs / 2**size < (1 - level) / 2  # one-sided, as the interval
             half = np.where(shown, 0.0, np.inf)
         return constant, half
     anova = two_way_anova(_complete_rows(matrix))
@@ -247,12 +257,56 @@ def tukey_hsd(matrix: np.ndarray, pairs, *, equivalence_alpha: float | None = No
     with np.errstate(divide="ignore", invalid="ignore"):
         q = np.abs(mean) / standard_error
     q = np.where(mean == 0, 0.0, q)
-    pvalue = np.clip(stats.studentized_range.sf(q, m, anova["df_residual"]), 0.0, 1.0)
+    pvalue = np.clip(_studentized_range_sf(q, m, anova["df_residual"]), 0.0, 1.0)
     half = None
-    if equivalence_alpha is not None:
-        critical = stats.studentized_range.ppf(1 - 2 * equivalence_alpha, m, anova["df_residual"])
-        half = critical * standard_error
+    if level is not None:
+        critical = [_studentized_range_quantile(v, m, anova["df_residual"]) for v in level]
+        half = np.array(critical) * standard_error
     return pvalue, half
+
+
+def _studentized_range_sf(q: np.ndarray, n_models: int, df: float) -> np.ndarray:
+    """The survival function of the studentized range; of 2 models by Student's t.
+
+    The range of 2 means over ``sqrt(MS_residual / n)`` is ``sqrt(2)`` times the absolute
+    t statistic of their difference, so ``P(Q > q) = 2 P(T > q / sqrt(2))``: exact, and
+    without the numerical integration scipy does for any number of models (0.05-0.1 s
+    a value).
+    """
+    if n_models == 2:
+        return 2 * stats.t.sf(q / np.sqrt(2), df)
+    return stats.studentized_range.sf(q, n_models, df)
+
+
+@lru_cache(maxsize=256)
+def _studentized_range_quantile(level: float, n_models: int, df: float) -> float:
+    """The ``level`` quantile of the studentized range, remembered: scipy integrates it
+    numerically (about 0.1 s), and every pair of a comparison asks the same one."""
+    return float(stats.studentized_range.ppf(level, n_models, df))
+
+
+def equivalence_intervals(differences, half, margin: float, names) -> list[tuple[float, float]]:
+    """Each pair's equivalence interval ``d -+ half``, under the rule of :func:`paired_test`:
+    on fewer than :data:`MIN_EQUIVALENCE_QUERIES` queries of the pair, an interval inside
+    ``(-margin, margin)`` becomes ``(-inf, inf)``, with a warning.
+
+    ``names`` holds the two models' names of each pair, for the warning.
+    """
+    intervals = []
+    for d, h, (a, b) in zip(differences, half, names):
+        low, high = float(d.mean() - h), float(d.mean() + h)
+        if d.size < MIN_EQUIVALENCE_QUERIES and -margin < low and high < margin:
+            few_queries_warning(
+                f"{d.size} queries cannot show {a} and {b} equivalent: the two one-sided "
+                "tests say 'equivalent' of a difference on the margin more often than "
+                f"alpha below {MIN_EQUIVALENCE_QUERIES} queries when the differences are "
+                "heavy-tailed (as between near-identical models); the equivalence interval "
+                "is (-inf, inf) and the verdict cannot be 'equivalent'.",
+                stacklevel=6,
+            )
+            low, high = -np.inf, np.inf
+        intervals.append((low, high))
+    return intervals
 
 
 def randomized_tukey(matrix: np.ndarray, pairs, *, n_resamples: int, seed: int) -> np.ndarray:

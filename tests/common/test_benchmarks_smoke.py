@@ -146,6 +146,30 @@ def test_bench_calibration_smoke():
     assert "CALIBRATION CHECK FAILED" not in result.stdout
 
 
+@pytest.mark.slow
+def test_bench_assurance_smoke():
+    """Issue 34's planning table at smoke size: the larger bound never below the chi-square
+    one, the chi-square bound short on heavy-tailed NDCG differences."""
+    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))  # this checkout's package
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_assurance.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    tables = result.stdout.split("## ")[1:]
+    assert [t.split(" ")[0] for t in tables] == ["normal", "light", "heavy", "required_queries"]
+    for table in tables[:3]:
+        for line in table.splitlines():
+            if line.startswith("| 10 |"):
+                chi2_8, _, _, _, larger_8, _ = map(float, line.strip("| ").split(" | ")[1:])
+                assert larger_8 >= chi2_8
+    heavy = [line for line in tables[2].splitlines() if line.startswith("| 10 |")][0]
+    assert float(heavy.split(" | ")[1]) < 0.7  # 2,000 pilots: about 0.45
+
+
 def test_bench_sampled_judgments_smoke():
     """Issue 36's table at smoke size: infNDCG nearly unbiased, unjudged-as-0 far off."""
     env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))  # this checkout's package

@@ -161,3 +161,84 @@ def test_empty_ground_truth_scores_0_with_the_pool_recipe(spark):
         **CONVENTIONS["spark"],
     )
     assert in_memory == pytest.approx(expected, abs=1e-15)
+
+
+SPARK_EXAMPLE = [  # RankingMetricsSuite's three queries; the last has no relevant id
+    ([1, 6, 2, 7, 8, 3, 9, 10, 4, 5], [1, 2, 3, 4, 5]),
+    ([4, 1, 5, 6, 2, 7, 3, 8, 9, 10], [1, 2, 3]),
+    ([1, 2, 3, 4, 5], []),
+]
+
+
+def _example_in_memory():
+    """Spark's example as long-format rows (ranked documents, labels 1 or NaN)."""
+    qid, docno, score, label = [], [], [], []
+    for q, (predicted, relevant) in enumerate(SPARK_EXAMPLE):
+        qid += [q] * len(predicted)
+        docno += [str(d) for d in predicted]
+        score += [-float(rank) for rank in range(len(predicted))]
+        label += [1.0 if d in relevant else np.nan for d in predicted]
+    return np.array(qid), np.array(docno), np.array(score), np.array(label)
+
+
+@pytest.mark.parametrize("k", [1, 3, 5, 10])
+def test_empty_ground_truth_per_query_equals_ranking_metrics(spark, k):
+    """query_scores with the recipe's pool (one row of label 0 for the empty set) gives
+    each query Spark's value, the empty one 0, against RankingMetrics of each query alone
+    and of the three."""
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    sc = spark.sparkContext
+    mean = RankingMetrics(sc.parallelize(SPARK_EXAMPLE, 2)).ndcgAt(k)
+    # each non-empty query alone (a frame of the empty one alone has no type for its set)
+    expected = [RankingMetrics(sc.parallelize([row], 1)).ndcgAt(k) for row in SPARK_EXAMPLE[:2]]
+    expected.append(3 * mean - sum(expected))  # the empty one's share of the mean
+    assert abs(expected[2]) < 1e-15
+    qid, _, score, label = _example_in_memory()
+    pool_qid = [q for q, (_, r) in enumerate(SPARK_EXAMPLE) for _ in r] + [2]
+    pool = JudgmentPool(pool_qid, [1.0] * (len(pool_qid) - 1) + [0.0])
+    per_query = query_scores(label, score, qid=qid, k=k, pool=pool, **CONVENTIONS["spark"])
+    assert per_query.qid.tolist() == [0, 1, 2]
+    np.testing.assert_allclose(per_query.score, expected, rtol=0, atol=1e-15)
+    assert per_query.score[2] == 0.0
+    assert per_query.score.mean() == pytest.approx(mean, abs=1e-15)
+
+
+def test_missing_queries_zero_does_not_bring_back_an_empty_ground_truth(spark):
+    """missing_queries="zero" scores the pool's queries that the ranking lacks (trec_eval's
+    -c), not the ranking's queries that the pool lacks: with a pool exploded from the
+    sets (no row for the empty one) the mean stays 0.5, in memory and through
+    sklearn_ndcg.spark; the docs give the explode_outer recipe instead."""
+    from pyspark.mllib.evaluation import RankingMetrics
+    from pyspark.sql import functions as F
+
+    expected = RankingMetrics(spark.sparkContext.parallelize(SPARK_EXAMPLE, 2)).ndcgAt(3)
+    qid, _, score, label = _example_in_memory()
+    pool_qid = [q for q, (_, r) in enumerate(SPARK_EXAMPLE) for _ in r]
+    exploded = JudgmentPool(pool_qid, [1.0] * len(pool_qid))
+    for missing in ("drop", "zero"):
+        got = query_scores(
+            label,
+            score,
+            qid=qid,
+            k=3,
+            pool=exploded,
+            missing_queries=missing,
+            **CONVENTIONS["spark"],
+        )
+        assert got.qid.tolist() == [0, 1]
+        assert got.score.mean() == pytest.approx(0.5, abs=1e-15) != expected
+    sets = spark.createDataFrame(
+        [(q, p, r) for q, (p, r) in enumerate(SPARK_EXAMPLE)],
+        "qid long, prediction array<long>, relevant array<long>",
+    )
+    frame = sets.select("qid", F.posexplode("prediction").alias("rank", "docno")).select(
+        "qid", F.col("docno").cast("string").alias("docno"), (-F.col("rank")).alias("score")
+    )
+    pool = sets.select("qid", F.explode("relevant").alias("docno")).select(
+        "qid", F.col("docno").cast("string").alias("docno"), F.lit(1.0).alias("label")
+    )
+    got = ndcg_spark.ndcg_score(
+        frame, k=3, pool=pool, missing_queries="zero", **CONVENTIONS["spark"]
+    )
+    assert got == pytest.approx(0.5, abs=1e-15)

@@ -182,8 +182,9 @@ def test_tukey_with_a_margin_uses_the_simultaneous_interval():
     }
     matrix = np.column_stack(list(scores.values()))
     n, m = matrix.shape
-    # hand computation: simultaneous 90 % Tukey interval of each difference
-    half = stats.studentized_range.ppf(0.90, m, (n - 1) * (m - 1)) * np.sqrt(
+    # hand computation: simultaneous 95 % Tukey interval of each difference (the TOST
+    # at alpha / 2 per side below 250 queries, as paired_test)
+    half = stats.studentized_range.ppf(0.95, m, (n - 1) * (m - 1)) * np.sqrt(
         _residual_mean_square(matrix) / n
     )
     means = matrix.mean(axis=0)
