@@ -78,7 +78,9 @@ def stage(
     )
     queries = group_queries(data.qid, data.shape)
     weight = query_weights(data.sample_weight, queries)
-    gains = compute_gain(data.y_true, gain, negative_labels=normalize == "minmax")
+    gains = compute_gain(
+        data.y_true, gain, negative_labels=normalize == "minmax", qid=data.qid, shape=data.shape
+    )
     discounts = discount_weights(discount, int(queries.sizes.max()), k, log_base)
     return Staged(data.y_score, queries, weight, gains, discounts, data.document_weight)
 

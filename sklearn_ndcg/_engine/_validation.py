@@ -98,6 +98,13 @@ def missing_rows(array: np.ndarray) -> np.ndarray:
 _NOT_FINITE = "missing or infinite values (NaN, None, NA or inf)"
 
 
+def _at_positions(rows: np.ndarray, n_bad: int, found: str = "", first: str = "") -> str:
+    """"at N position(s) of the flattened input (e.g. ...)", then ``found`` and ``first``:
+    the one wording of where bad values are, for every error about values."""
+    where = ", ".join(str(i) for i in rows[:5]) + (", ..." if n_bad > 5 else "")
+    return f"at {n_bad} position(s) of the flattened input (e.g. {where}){found}{first}"
+
+
 def _missing_error(
     name: str,
     rows: np.ndarray,
@@ -110,11 +117,10 @@ def _missing_error(
     ``first`` where the first of them is (see :func:`_first_place`); ``n_bad`` how many
     there are when ``rows`` lists only the first ones (Dask and Spark)."""
     n_bad = rows.shape[0] if n_bad is None else n_bad
-    where = ", ".join(str(i) for i in rows[:5]) + (", ..." if n_bad > 5 else "")
     found = "" if found is None else f" ({name} contains {found})"
     return ValueError(
-        f"{name} contains {what} at {n_bad} position(s) of the flattened "
-        f"input (e.g. {where}){found}{first}; every value must be given and finite."
+        f"{name} contains {what} {_at_positions(rows, n_bad, found, first)}; every value "
+        "must be given and finite."
     )
 
 
@@ -139,6 +145,36 @@ def _first_place(position: int, shape: tuple, qid=None, row: int | None = None) 
     return f"; the first is in row {row}{query}"
 
 
+def _located(bad: np.ndarray, qid=None, rows: np.ndarray | None = None) -> tuple:
+    """The row numbers of the values where ``bad`` (``rows``, else their positions) and
+    where the first is (:func:`_first_place`)."""
+    positions = np.flatnonzero(bad)
+    shown = positions if rows is None else np.asarray(rows).reshape(-1)[positions]
+    return shown, _first_place(int(positions[0]), bad.shape, qid, int(shown[0]))
+
+
+def bad_value_error(
+    head: str,
+    bad: np.ndarray,
+    tail: str = ".",
+    *,
+    qid=None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
+) -> ValueError:
+    """The ValueError ``"{head} at N position(s) ... the first is in row r, of query
+    q{tail}"`` for the values where ``bad`` (a mask of the input's shape), in the words
+    of the error for missing values; ``qid``, ``rows`` and ``n_bad`` are those of
+    :func:`as_float_array`. Built on the error path only. The error keeps the flat mask
+    as ``bad_values``, so that Dask and Spark find the bad rows of each partition with
+    the in-memory check itself."""
+    shown, first = _located(bad, qid, rows)
+    n_bad = shown.shape[0] if n_bad is None else n_bad
+    error = ValueError(f"{head} {_at_positions(shown, n_bad, first=first)}{tail}")
+    error.bad_values = np.asarray(bad).reshape(-1)
+    return error
+
+
 def _not_finite_error(
     name: str,
     values: np.ndarray,
@@ -153,10 +189,10 @@ def _not_finite_error(
     found = [
         word for word, test in (("NaN", np.isnan), ("infinity", np.isinf)) if test(bad_values).any()
     ]
-    positions = np.flatnonzero(bad)
-    shown = positions if rows is None else np.asarray(rows).reshape(-1)[positions]
-    first = _first_place(int(positions[0]), values.shape, qid, int(shown[0]))
-    return _missing_error(name, shown, _NOT_FINITE, " and ".join(found), first, n_bad)
+    shown, first = _located(bad, qid, rows)
+    error = _missing_error(name, shown, _NOT_FINITE, " and ".join(found), first, n_bad)
+    error.bad_values = np.asarray(bad).reshape(-1)
+    return error
 
 
 def as_float_array(
@@ -321,7 +357,7 @@ def check_ranking_input(
         )
     qid = check_qid(qid, n_rows)
     sample_weight = check_weight(sample_weight, n_rows, "one per document", qid=qid)
-    document_weight = _check_document_weight(document_weight, y_true.shape)
+    document_weight = _check_document_weight(document_weight, y_true.shape, qid=qid)
     return RankingInput(y_true, y_score, qid, None, sample_weight, document_weight)
 
 
@@ -361,19 +397,39 @@ def argsort_layout(
     return y_true, y_score, document_weight
 
 
-def _check_document_weight(document_weight, shape: tuple[int, ...]) -> np.ndarray | None:
-    """``document_weight`` as flat finite non-negative float64, one per document."""
+def _check_document_weight(
+    document_weight,
+    shape: tuple[int, ...],
+    *,
+    qid=None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
+) -> np.ndarray | None:
+    """``document_weight`` as flat finite non-negative float64, one per document;
+    ``qid``, ``rows`` and ``n_bad`` as in :func:`as_float_array`."""
     if document_weight is None:
         return None
-    weight = as_float_array(document_weight, "document_weight")
+    weight = as_float_array(document_weight, "document_weight", qid=qid, rows=rows, n_bad=n_bad)
     if weight.shape != shape:
         raise ValueError(
             f"document_weight has shape {weight.shape} but y_true has shape {shape}; "
             "give one weight per document."
         )
-    if (weight < 0).any():
-        raise ValueError("document_weight has negative values; weights must be >= 0.")
+    _refuse_negative(weight, "document_weight", qid, rows, n_bad)
     return weight.ravel()
+
+
+def _refuse_negative(weight: np.ndarray, name: str, qid, rows, n_bad) -> None:
+    """The error for negative weights, naming the first one's row and query."""
+    if (weight < 0).any():
+        raise bad_value_error(
+            f"{name} has negative values",
+            weight < 0,
+            "; weights must be >= 0.",
+            qid=qid,
+            rows=rows,
+            n_bad=n_bad,
+        )
 
 
 def check_qid(qid, n_rows: int, target: str = "y_true") -> np.ndarray:
@@ -431,12 +487,21 @@ def _qid_array(qid) -> np.ndarray:
     return array
 
 
-def check_weight(sample_weight, n: int, expected: str, *, qid=None) -> np.ndarray | None:
+def check_weight(
+    sample_weight,
+    n: int,
+    expected: str,
+    *,
+    qid=None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
+) -> np.ndarray | None:
     """Return ``sample_weight`` as ``n`` finite, non-negative float64 weights (or None);
-    ``qid``, one per weight, names the query of a bad one."""
+    ``qid``, one per weight, names the query of a bad one; ``rows`` and ``n_bad`` as in
+    :func:`as_float_array`."""
     if sample_weight is None:
         return None
-    weight = as_float_array(sample_weight, "sample_weight", qid=qid)
+    weight = as_float_array(sample_weight, "sample_weight", qid=qid, rows=rows, n_bad=n_bad)
     if weight.ndim != 1 or weight.shape[0] != n:
         found = weight.shape[0] if weight.ndim else 1
         raise ValueError(
@@ -444,8 +509,7 @@ def check_weight(sample_weight, n: int, expected: str, *, qid=None) -> np.ndarra
             f"{expected} (scikit-learn: Found input variables with inconsistent numbers "
             f"of samples: [{n}, {n}, {found}])."
         )
-    if (weight < 0).any():
-        raise ValueError("sample_weight has negative values; weights must be >= 0.")
+    _refuse_negative(weight, "sample_weight", qid, rows, n_bad)
     return weight
 
 
