@@ -33,9 +33,9 @@ def compute_gain(
         NDCG stays bounded with them); scikit-learn refuses them.
     qid, shape, rows, n_bad
         Only for the error that names the first refused label's place: the query id
-        of each row of long-format input (or a function that returns them), the ``(n_queries, n_documents)`` layout of
-        2-D input, and the rows and count of the whole frame (Dask and Spark, see
-        :func:`~._validation.as_float_array`).
+        of each row of long-format input (or a function that returns them), the
+        ``(n_queries, n_documents)`` layout of 2-D input, and the rows and count of
+        the whole frame (Dask and Spark, see :func:`~._validation.as_float_array`).
 
     Returns
     -------

@@ -99,8 +99,8 @@ _NOT_FINITE = "missing or infinite values (NaN, None, NA or inf)"
 
 
 def _at_positions(rows: np.ndarray, n_bad: int, found: str = "", first: str = "") -> str:
-    """"at N position(s) of the flattened input (e.g. ...)", then ``found`` and ``first``:
-    the one wording of where bad values are, for every error about values."""
+    """Where bad values are, in the one wording of every error about values: "at N
+    position(s) of the flattened input (e.g. ...)", then ``found`` and ``first``."""
     where = ", ".join(str(i) for i in rows[:5]) + (", ..." if n_bad > 5 else "")
     return f"at {n_bad} position(s) of the flattened input (e.g. {where}){found}{first}"
 
@@ -289,6 +289,8 @@ def check_ranking_input(
     document_weight=None,
     unjudged_ok=False,
     argsort_ties=False,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
 ) -> RankingInput:
     """Check the arrays of a ranking metric and flatten them.
 
@@ -300,8 +302,11 @@ def check_ranking_input(
     document and stays NaN. With ``argsort_ties``, the documents of each row of
     2-D input are laid out in scikit-learn's order for ``ignore_ties=True``
     (see :func:`argsort_layout`), so that the tie rule "first" reproduces it.
+    ``rows`` and ``n_bad`` number the rows of long-format input in a whole frame
+    for the errors about bad values (see :func:`as_float_array`).
     """
-    y_true = as_float_array(y_true, "y_true", missing_ok=unjudged_ok, qid=qid)
+    where = {"rows": rows, "n_bad": n_bad}
+    y_true = as_float_array(y_true, "y_true", missing_ok=unjudged_ok, qid=qid, **where)
     raw_score = _as_array(y_score, "y_score")
     y_score = as_score_array(raw_score, "y_score", qid=qid)
     for name, array in (("y_true", y_true), ("y_score", y_score)):
@@ -356,8 +361,8 @@ def check_ranking_input(
             "same for y_score."
         )
     qid = check_qid(qid, n_rows)
-    sample_weight = check_weight(sample_weight, n_rows, "one per document", qid=qid)
-    document_weight = _check_document_weight(document_weight, y_true.shape, qid=qid)
+    sample_weight = check_weight(sample_weight, n_rows, "one per document", qid=qid, **where)
+    document_weight = _check_document_weight(document_weight, y_true.shape, qid=qid, **where)
     return RankingInput(y_true, y_score, qid, None, sample_weight, document_weight)
 
 
