@@ -7,8 +7,8 @@ import numpy as np
 
 from .._engine import RankingOptions, WeightedSums
 from .._metrics._query_scores import (
-    CHECKED_COLUMNS,
     LOCATED,
+    checked_columns,
     raise_for_frame,
     refused_rows,
 )
@@ -167,28 +167,27 @@ def _weighted_mean(partials) -> float:
 def _raise_located(error: ValueError, frame, columns: dict, options: RankingOptions) -> None:
     """A partition's error for bad values (missing, infinite, negative weights, labels
     the gain refuses) counts and numbers that partition's rows only: find them in the
-    whole frame (one more pass per column, on this error path only) and raise the
-    in-memory function's error for the same rows."""
+    whole frame (one more pass over its checked columns, on this error path only) and
+    raise the in-memory function's error for the same rows."""
     if LOCATED not in str(error):
         return
     import dask
 
-    # in the order the in-memory function checks them, whichever partition failed first
-    for role in CHECKED_COLUMNS:
-        name = columns.get("y_true" if role == "gain" else role)
-        if name is None:
-            continue
-        parts = frame[list(dict.fromkeys([columns["qid"], name]))].to_delayed()
-        summaries = dask.compute(
-            *[
-                dask.delayed(_refused_rows)(part, columns["qid"], name, role, options)
-                for part in parts
-            ]
-        )
-        raise_for_frame(role, summaries, options)
+    checked = checked_columns(columns)
+    names = list(dict.fromkeys([columns["qid"], *checked.values()]))
+    summaries = dask.compute(
+        *[
+            dask.delayed(_refused_rows)(part, columns["qid"], checked, options)
+            for part in frame[names].to_delayed()
+        ]
+    )
+    raise_for_frame(list(summaries), options)
 
 
-def _refused_rows(part, qid: str, column: str, role: str, options: RankingOptions) -> tuple:
-    """:func:`refused_rows` of one partition's column."""
-    values = part[column].to_numpy(dtype=np.float64, na_value=np.nan)
-    return refused_rows(role, values, part[qid].to_numpy(), options)
+def _refused_rows(part, qid: str, checked: dict, options: RankingOptions) -> dict:
+    """:func:`refused_rows` of one partition."""
+    values = {
+        role: part[name].to_numpy(dtype=np.float64, na_value=np.nan)
+        for role, name in checked.items()
+    }
+    return refused_rows(values, part[qid].to_numpy(), options)

@@ -139,17 +139,29 @@ def _check_column(role: str, values, ids, options: RankingOptions, **where) -> N
             stage(values, zeros, plain, qid=ids, **where)
 
 
-def refused_rows(role: str, values: np.ndarray, ids, options: RankingOptions) -> tuple:
-    """What one partition holds of the values that the check of ``role`` refuses.
+def checked_columns(columns: dict) -> dict:
+    """The roles of :data:`CHECKED_COLUMNS` that ``columns`` (argument -> column name)
+    has, in their order, with their column names."""
+    found = {role: columns.get("y_true" if role == "gain" else role) for role in CHECKED_COLUMNS}
+    return {role: name for role, name in found.items() if name is not None}
 
-    Returns ``(rows, count, picked, their ids, their values)``: the partition's number
-    of rows, of refused values, and the positions of the first five refused values and
-    of the first of each distinct refused value (so that the values an error message
-    shows, e.g. the smallest label, are among them), with the query ids and values at
-    those positions, as lists. ``values`` are float64 (NaN where missing).
+
+def refused_rows(values: dict, ids, options: RankingOptions) -> dict:
+    """What one partition holds of the values that the checks refuse, per role.
+
+    ``values`` maps roles (of :data:`CHECKED_COLUMNS`) to float64 columns (NaN where
+    missing), ``ids`` are the query ids. For each role: ``(rows, count, picked, their
+    ids, their values)``: the partition's number of rows, of refused values, and the
+    positions of the first five refused values and of the first of each distinct
+    refused value (so that the values an error message shows, e.g. the smallest label,
+    are among them), with the query ids and values at those positions, as lists.
     """
-    size = values.shape[0]
     ids = np.asarray(ids)
+    return {role: _refused(role, column, ids, options) for role, column in values.items()}
+
+
+def _refused(role: str, values: np.ndarray, ids: np.ndarray, options: RankingOptions) -> tuple:
+    size = values.shape[0]
     try:
         _check_column(role, values, ids, options)
         return size, 0, [], [], []
@@ -163,15 +175,22 @@ def refused_rows(role: str, values: np.ndarray, ids, options: RankingOptions) ->
     return size, positions.shape[0], picked.tolist(), ids[picked].tolist(), values[picked].tolist()
 
 
-def raise_for_frame(role: str, summaries, options: RankingOptions) -> None:
+def raise_for_frame(summaries: list, options: RankingOptions) -> None:
     """Raise the in-memory error for the refused values of a whole frame, from the
     :func:`refused_rows` of its partitions in the frame's order (rows numbered through
-    the partitions); return if they hold none.
+    the partitions), the roles in the order the in-memory function checks them; return
+    if they hold none.
 
     The partitions' values are checked together first: the kind of refusal the
     in-memory function meets first (e.g. missing weights before negative ones) is the
     one of some partition, and the partitions of that kind count its values.
     """
+    for role in CHECKED_COLUMNS:
+        if summaries and role in summaries[0]:
+            _raise_for_role(role, [summary[role] for summary in summaries], options)
+
+
+def _raise_for_role(role: str, summaries: list, options: RankingOptions) -> None:
     offset, n_by_part, found = 0, [], []
     for part, (size, count, picked, ids, values) in enumerate(summaries):
         found += [(offset + p, q, v, part) for p, q, v in zip(picked, ids, values)]
