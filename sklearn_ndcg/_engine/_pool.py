@@ -420,7 +420,9 @@ def pool_sums(
         qid=lambda: staged.queries.ids[query_of_row(staged.queries, judged.shape[0])][judged],
         rows=np.flatnonzero(judged),
     )
-    pool_gains = compute_gain(staged.pool.y_true, gain, negative_labels=negative)
+    pool_gains = compute_gain(
+        staged.pool.y_true, gain, negative_labels=negative, qid=staged.pool.qid
+    )
     longest = int(max(staged.queries.sizes.max(), staged.pooled.sizes.max()))
     discounts = discount_weights(discount, longest, None if ks is not None else k, log_base)
     # a system need not retrieve the pool's documents of negative gain: they never
