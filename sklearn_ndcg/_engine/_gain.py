@@ -33,7 +33,8 @@ def compute_gain(
         NDCG stays bounded with them); scikit-learn refuses them.
     qid, shape, rows, n_bad
         Only for the error that names the first refused label's place: the query id
-        of each row of long-format input (or a function that returns them), the
+        of each row of long-format input (``qid`` and ``rows`` may be functions that
+        return them), the
         ``(n_queries, n_documents)`` layout of 2-D input, and the rows and count of
         the whole frame (Dask and Spark, see :func:`~._validation.as_float_array`).
 
@@ -85,10 +86,11 @@ class _Where:
         self.qid, self.rows, self.n_bad = qid, rows, n_bad
 
     def error(self, head: str, bad: np.ndarray, tail: str) -> ValueError:
-        # qid may be a function that finds the ids, on this error path only
+        # qid and rows may be functions that find them, on this error path only
         qid = self.qid() if callable(self.qid) else self.qid
+        rows = self.rows() if callable(self.rows) else self.rows
         return bad_value_error(
-            head, bad.reshape(self.shape), tail, qid=qid, rows=self.rows, n_bad=self.n_bad
+            head, bad.reshape(self.shape), tail, qid=qid, rows=rows, n_bad=self.n_bad
         )
 
 

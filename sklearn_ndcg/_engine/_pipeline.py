@@ -32,7 +32,7 @@ from ._discount import discount_weights
 from ._gain import compute_gain
 from ._queries import Queries, group_queries, query_weights
 from ._ties import ARGSORT_TIES
-from ._validation import as_score_array, check_ranking_input
+from ._validation import as_score_array, check_ranking_input, layout_positions
 
 
 class Staged(NamedTuple):
@@ -94,7 +94,8 @@ def stage(
         negative_labels=normalize == "minmax",
         qid=data.qid,
         shape=data.shape,
-        rows=rows,
+        # 2-D rows laid out in scikit-learn's order: the input positions, if refused
+        rows=rows if data.sort_key is None else (lambda: layout_positions(data.sort_key)),
         n_bad=n_bad,
     )
     discounts = discount_weights(discount, int(queries.sizes.max()), k, log_base)

@@ -28,7 +28,9 @@ class RankingInput(NamedTuple):
     ``y_true`` and ``y_score`` are flat float64 arrays. ``qid`` holds one query
     id per document (long format) or is None; then ``shape`` is the
     ``(n_queries, n_documents)`` layout of the rows. ``document_weight`` is
-    flat like ``y_true``, or None.
+    flat like ``y_true``, or None. ``sort_key`` holds the scores that laid out the
+    documents of each row in scikit-learn's order (:func:`argsort_layout`), or is None
+    when they are in the input's order.
     """
 
     y_true: np.ndarray
@@ -37,6 +39,7 @@ class RankingInput(NamedTuple):
     shape: tuple[int, int] | None
     sample_weight: np.ndarray | None
     document_weight: np.ndarray | None = None
+    sort_key: np.ndarray | None = None
 
 
 def _issparse(x) -> bool:
@@ -128,10 +131,9 @@ def _first_place(position: int, shape: tuple, qid=None, row: int | None = None) 
     """Where the value at flat ``position`` is, for an error message: the query and
     document of 2-D input; the row (``row``, else ``position``) and its query id (from
     ``qid``, one per row, when it has one) of long-format input."""
-    if len(shape) == 2:
-        return f"; the first is in query (row) {position // shape[1]}, document " + str(
-            position % shape[1]
-        )
+    if len(shape) == 2:  # ``row``: the flat input position, if the layout moved it
+        flat = position if row is None else row
+        return f"; the first is in query (row) {flat // shape[1]}, document {flat % shape[1]}"
     row = position if row is None else row
     query = ""
     try:
@@ -341,16 +343,15 @@ def check_ranking_input(
                 "scikit-learn; give queries of one document in long format, with qid."
             )
         document_weight = _check_document_weight(document_weight, shape)
+        sort_key = None
         if argsort_ties:
+            sort_key = raw_score if raw_score.dtype.kind != "O" else y_score
             y_true, y_score, document_weight = argsort_layout(
-                raw_score if raw_score.dtype.kind != "O" else y_score,
-                y_true,
-                y_score,
-                document_weight,
+                sort_key, y_true, y_score, document_weight
             )
         y_true, y_score = y_true.ravel(), y_score.ravel()
         sample_weight = check_weight(sample_weight, shape[0], "one per query (row)")
-        return RankingInput(y_true, y_score, None, shape, sample_weight, document_weight)
+        return RankingInput(y_true, y_score, None, shape, sample_weight, document_weight, sort_key)
 
     n_rows = y_true.shape[0]
     if qid is None:
@@ -393,13 +394,25 @@ def argsort_layout(
     y_true, y_score, document_weight
         The same arrays, each row in scikit-learn's order.
     """
-    order = np.argsort(sort_key, axis=1)[:, ::-1]
+    order = _layout_order(sort_key)
     y_true = np.take_along_axis(y_true, order, axis=1)
     y_score = np.take_along_axis(y_score, order, axis=1)
     if document_weight is not None:
         weight = document_weight.reshape(order.shape)
         document_weight = np.take_along_axis(weight, order, axis=1).ravel()
     return y_true, y_score, document_weight
+
+
+def _layout_order(sort_key: np.ndarray) -> np.ndarray:
+    """The input column of each document of :func:`argsort_layout`, row by row."""
+    return np.argsort(sort_key, axis=1)[:, ::-1]
+
+
+def layout_positions(sort_key: np.ndarray) -> np.ndarray:
+    """The flat input position of each flat position of :func:`argsort_layout`'s
+    layout, for error messages (built on the error path only)."""
+    order = _layout_order(sort_key)
+    return (order + np.arange(order.shape[0])[:, np.newaxis] * order.shape[1]).ravel()
 
 
 def _check_document_weight(

@@ -256,3 +256,19 @@ def test_memory_document_weight_case():
     first = np.flatnonzero(data["dw"] < 0)[0]
     assert "at 3 position(s) of the flattened input (e.g. 9, 17, 18)" in message
     assert f"the first is in row {first}, of query {data['qid'][first]};" in message
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+def test_two_d_position_is_the_input_s_under_scikit_learn_s_layout(ignore_ties):
+    """``ignore_ties=True`` lays each row out in scikit-learn's order before the gains;
+    the message still names the document where the user put it."""
+    labels = np.array([[1.0, 0.0, 2.0], [-1.0, 0.0, 3.0]])
+    scores = [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]
+    message = str(
+        pytest.raises(
+            ValueError, sklearn_ndcg.ndcg_score, labels, scores, ignore_ties=ignore_ties
+        ).value
+    )
+    query, document = np.argwhere(labels < 0)[0]
+    assert f"(e.g. {query * 3 + document}); the first is in query (row) {query}, " in message
+    assert f"document {document};" in message
