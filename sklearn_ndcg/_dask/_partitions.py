@@ -3,11 +3,15 @@ the partitions with the in-memory engine, and reduce their sums to the weighted 
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-from .._engine import RankingOptions, WeightedSums, as_float_array
+from .._engine import RankingOptions, WeightedSums
+from .._metrics._query_scores import (
+    LOCATED,
+    checked_columns,
+    raise_for_frame,
+    refused_rows,
+)
 from .._metrics._query_scores import per_query as scores_per_query
 from ._checks import (
     check_columns,
@@ -75,7 +79,7 @@ def evaluate(
             meta={**{name: np.float64 for name in _SUMS}, "qid_types": object},
         ).compute()  # one small row per partition
     except ValueError as error:
-        _raise_located(error, frame, columns)
+        _raise_located(error, frame, columns, options)
         raise
     score = _weighted_mean(partials)
     if per_query:
@@ -160,52 +164,30 @@ def _weighted_mean(partials) -> float:
     return WeightedSums(*sums).mean()
 
 
-_NOT_FINITE = re.compile(r"^(y_true|y_score|sample_weight) contains missing or infinite values")
-
-
-def _raise_located(error: ValueError, frame, columns: dict) -> None:
-    """A partition's error for missing or infinite values counts and numbers that
-    partition's rows only: find them in the whole frame (one more pass, on this error
-    path only) and raise the in-memory function's error for the same rows."""
-    if _NOT_FINITE.match(str(error)) is None:
+def _raise_located(error: ValueError, frame, columns: dict, options: RankingOptions) -> None:
+    """A partition's error for bad values (missing, infinite, negative weights, labels
+    the gain refuses) counts and numbers that partition's rows only: find them in the
+    whole frame (one more pass over its checked columns, on this error path only) and
+    raise the in-memory function's error for the same rows."""
+    if LOCATED not in str(error):
         return
     import dask
 
-    # in the order the in-memory function checks them, whichever partition failed first
-    for name in ("y_true", "y_score", "sample_weight"):
-        if name not in columns:
-            continue
-        parts = frame[list(dict.fromkeys([columns["qid"], columns[name]]))].to_delayed()
-        summaries = dask.compute(
-            *[dask.delayed(_bad_rows)(part, columns["qid"], columns[name]) for part in parts]
-        )
-        offset, n_bad, candidates = 0, 0, []
-        for size, count, rows, ids, values in summaries:
-            candidates += [(offset + row, q, v) for row, q, v in zip(rows, ids, values)]
-            offset, n_bad = offset + size, n_bad + count
-        if n_bad:
-            rows, ids, values = zip(*_first_of_each_kind(sorted(candidates, key=lambda c: c[0])))
-            as_float_array(np.array(values), name, qid=list(ids), rows=np.array(rows), n_bad=n_bad)
+    checked = checked_columns(columns)
+    names = list(dict.fromkeys([columns["qid"], *checked.values()]))
+    summaries = dask.compute(
+        *[
+            dask.delayed(_refused_rows)(part, columns["qid"], checked, options)
+            for part in frame[names].to_delayed()
+        ]
+    )
+    raise_for_frame(list(summaries), options)
 
 
-def _bad_rows(part, qid: str, column: str):
-    """(rows, how many missing or infinite values, and the first five with the first NaN
-    and the first infinity: their rows, query ids and values) of one partition."""
-    values = part[column].to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = np.flatnonzero(~np.isfinite(values))
-    picked = set(bad[:5].tolist())
-    for test in (np.isnan, np.isinf):
-        kind = bad[test(values[bad])]
-        picked |= set(kind[:1].tolist())
-    picked = sorted(picked)
-    ids = part[qid].to_numpy()[picked].tolist()
-    return len(part), bad.shape[0], picked, ids, values[picked].tolist()
-
-
-def _first_of_each_kind(candidates: list) -> list:
-    """The first five bad values, and the first NaN and infinity if not among them."""
-    chosen = candidates[:5]
-    for test in (np.isnan, np.isinf):
-        if not any(test(value) for _, _, value in chosen):
-            chosen += [c for c in candidates if test(c[2])][:1]
-    return chosen
+def _refused_rows(part, qid: str, checked: dict, options: RankingOptions) -> dict:
+    """:func:`refused_rows` of one partition."""
+    values = {
+        role: part[name].to_numpy(dtype=np.float64, na_value=np.nan)
+        for role, name in checked.items()
+    }
+    return refused_rows(values, part[qid].to_numpy(), options)

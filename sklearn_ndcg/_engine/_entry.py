@@ -42,6 +42,8 @@ def stage(
     qid=None,
     sample_weight=None,
     document_weight=None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
 ) -> Staged | PoolStaged:
     """Validate the input, group it into queries and match it with the pool.
 
@@ -57,6 +59,11 @@ def stage(
         The resolved options.
     qid, sample_weight, document_weight : array-like or None
         The query ids and the weights, as the public functions take them.
+    rows, n_bad : ndarray of int and int, default=None
+        For Dask and Spark, which give the bad values of a whole frame: the rows'
+        numbers in the frame and how many bad values it holds, named by the error
+        for bad labels or weights (see :func:`._validation.as_float_array`). Without
+        a pool only.
 
     Returns
     -------
@@ -86,6 +93,8 @@ def stage(
         log_base=options.dcg_log_base,
         normalize=options.normalization,
         ties=options.ties,
+        rows=rows,
+        n_bad=n_bad,
     )
 
 

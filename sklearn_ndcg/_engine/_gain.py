@@ -7,10 +7,19 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from ._ranking_options import GAINS as GAINS  # its list lives with the options
-from ._validation import apply_callable
+from ._validation import apply_callable, bad_value_error
 
 
-def compute_gain(y_true: np.ndarray, gain, negative_labels: bool = False) -> np.ndarray:
+def compute_gain(
+    y_true: np.ndarray,
+    gain,
+    negative_labels: bool = False,
+    *,
+    qid=None,
+    shape: tuple[int, int] | None = None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
+) -> np.ndarray:
     """Gain of each document from its relevance label.
 
     Parameters
@@ -22,44 +31,70 @@ def compute_gain(y_true: np.ndarray, gain, negative_labels: bool = False) -> np.
     negative_labels : bool
         Whether the built-in gains take negative labels (min-max normalised
         NDCG stays bounded with them); scikit-learn refuses them.
+    qid, shape, rows, n_bad
+        Only for the error that names the first refused label's place: the query id
+        of each row of long-format input (``qid`` and ``rows`` may be functions that
+        return them), the
+        ``(n_queries, n_documents)`` layout of 2-D input, and the rows and count of
+        the whole frame (Dask and Spark, see :func:`~._validation.as_float_array`).
 
     Returns
     -------
     ndarray
         Float64 gains, same shape as ``y_true``.
     """
+    where = _Where(y_true, qid, shape, rows, n_bad)
     if isinstance(gain, str):
         # fmin skips NaN (unjudged documents); one pass, no temporary array
         if not negative_labels and y_true.size and np.fmin.reduce(y_true, axis=None) < 0:
-            raise ValueError(
-                f"y_true has negative relevance labels (min {np.nanmin(y_true):g}), which "
-                f'gain="{gain}" does not accept (as in scikit-learn: ndcg_score should '
+            raise where.error(
+                f"y_true has negative relevance labels (min {np.nanmin(y_true):g})",
+                y_true < 0,
+                f'; gain="{gain}" does not accept them (as in scikit-learn: ndcg_score should '
                 "not be used on negative y_true values). To penalise bad "
                 'documents, use normalize="minmax" (NDCG stays in [0, 1]), or give gain '
-                "as a mapping or callable, e.g. gain={1: 1.0, 0: 0.0, -1: -1.0}."
+                "as a mapping or callable, e.g. gain={1: 1.0, 0: 0.0, -1: -1.0}.",
             )
         if gain == "linear":
             return y_true  # the stages never write to their inputs
         with np.errstate(over="ignore"):
             gains = np.exp2(y_true) - 1.0
         if not np.isfinite(gains).all():
-            raise ValueError(
+            raise where.error(
                 f'gain="exponential" overflows float64 for relevance label '
-                f"{y_true.max():g} (2**label - 1 is finite only for labels below "
-                "1024); use gain='linear' or rescale the labels."
+                f"{np.nanmax(y_true):g} (2**label - 1 is finite only for labels below "
+                "1024); y_true has such labels",
+                np.isinf(gains),
+                "; use gain='linear' or rescale the labels.",
             )
         return gains
     if isinstance(gain, Mapping):
-        return _gain_from_mapping(y_true, gain)
+        return _gain_from_mapping(y_true, gain, where)
     if hasattr(gain, "index") and hasattr(gain, "items") and not isinstance(gain, np.ndarray):
         # a pandas Series is a table from label (its index) to gain, not a sequence
-        return _gain_from_mapping(y_true, dict(gain.items()))
+        return _gain_from_mapping(y_true, dict(gain.items()), where)
     if callable(gain):
-        return _gain_from_callable(y_true, gain)
-    return _gain_from_sequence(y_true, gain)
+        return _gain_from_callable(y_true, gain, where)
+    return _gain_from_sequence(y_true, gain, where)
 
 
-def _gain_from_mapping(y_true: np.ndarray, gain: Mapping) -> np.ndarray:
+class _Where:
+    """Where the labels are, for the errors that name the first refused one."""
+
+    def __init__(self, y_true, qid, shape, rows, n_bad):
+        self.shape = y_true.shape if shape is None else shape
+        self.qid, self.rows, self.n_bad = qid, rows, n_bad
+
+    def error(self, head: str, bad: np.ndarray, tail: str) -> ValueError:
+        # qid and rows may be functions that find them, on this error path only
+        qid = self.qid() if callable(self.qid) else self.qid
+        rows = self.rows() if callable(self.rows) else self.rows
+        return bad_value_error(
+            head, bad.reshape(self.shape), tail, qid=qid, rows=rows, n_bad=self.n_bad
+        )
+
+
+def _gain_from_mapping(y_true: np.ndarray, gain: Mapping, where: _Where) -> np.ndarray:
     try:
         labels = np.array(list(gain.keys()), dtype=np.float64)
         values = np.array(list(gain.values()), dtype=np.float64)
@@ -82,14 +117,16 @@ def _gain_from_mapping(y_true: np.ndarray, gain: Mapping) -> np.ndarray:
     found = labels[index] == y_true
     if not found.all():
         missing = np.unique(y_true[~found])
-        raise ValueError(
+        raise where.error(
             f"gain has no entry for the relevance labels {_labels(missing)}; the "
-            "mapping must give a gain for every label in y_true."
+            "mapping must give a gain for every label in y_true. They are",
+            ~found,
+            ".",
         )
     return values[index]
 
 
-def _gain_from_sequence(y_true: np.ndarray, gain) -> np.ndarray:
+def _gain_from_sequence(y_true: np.ndarray, gain, where: _Where) -> np.ndarray:
     try:
         table = np.asarray(gain, dtype=np.float64)
     except (TypeError, ValueError):
@@ -105,23 +142,31 @@ def _gain_from_sequence(y_true: np.ndarray, gain) -> np.ndarray:
     if not np.isfinite(table).all():
         raise ValueError("gain as a sequence has NaN or infinite gains; give finite gains.")
     if (y_true != np.round(y_true)).any() or (y_true < 0).any():
-        raise ValueError(
+        bad = (y_true != np.round(y_true)) | (y_true < 0)
+        raise where.error(
             "gain as a sequence (LightGBM's label_gain) is indexed by label, so y_true "
-            "must hold non-negative integers; got "
-            f"{_labels(np.unique(y_true[(y_true != np.round(y_true)) | (y_true < 0)]))}."
+            f"must hold non-negative integers; got {_labels(np.unique(y_true[bad]))}",
+            bad,
+            ".",
         )
     if y_true.max() >= table.size:
-        raise ValueError(
+        raise where.error(
             f"gain as a sequence has {table.size} entries (labels 0..{table.size - 1}) "
-            f"but y_true has the label {y_true.max():g}."
+            f"but y_true has the label {y_true.max():g}; labels above {table.size - 1} are",
+            y_true >= table.size,
+            ".",
         )
     return table[y_true.astype(np.intp)]
 
 
-def _gain_from_callable(y_true: np.ndarray, gain: Callable) -> np.ndarray:
+def _gain_from_callable(y_true: np.ndarray, gain: Callable, where: _Where) -> np.ndarray:
     gains = apply_callable(gain, y_true, "gain", "gain per label")
     if not np.isfinite(gains).all():
-        raise ValueError("gain callable returned NaN or infinite gains; gains must be finite.")
+        raise where.error(
+            "gain callable returned NaN or infinite gains for the labels",
+            ~np.isfinite(gains),
+            "; gains must be finite.",
+        )
     return gains
 
 

@@ -32,7 +32,7 @@ from ._discount import discount_weights
 from ._gain import compute_gain
 from ._queries import Queries, group_queries, query_weights
 from ._ties import ARGSORT_TIES
-from ._validation import as_score_array, check_ranking_input
+from ._validation import as_score_array, check_ranking_input, layout_positions
 
 
 class Staged(NamedTuple):
@@ -67,18 +67,37 @@ def stage(
     log_base,
     normalize,
     ties: str | None = None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
 ) -> Staged:
     """Validate, group into queries, gains, discounts.
 
     ``ties`` matters only for scikit-learn's order of tied documents
-    (``ARGSORT_TIES``), which the validation lays out.
+    (``ARGSORT_TIES``), which the validation lays out. ``rows`` and ``n_bad`` are
+    those of :func:`._entry.stage`.
     """
     data = check_ranking_input(
-        y_true, y_score, qid, sample_weight, document_weight, argsort_ties=ties == ARGSORT_TIES
+        y_true,
+        y_score,
+        qid,
+        sample_weight,
+        document_weight,
+        argsort_ties=ties == ARGSORT_TIES,
+        rows=rows,
+        n_bad=n_bad,
     )
     queries = group_queries(data.qid, data.shape)
     weight = query_weights(data.sample_weight, queries)
-    gains = compute_gain(data.y_true, gain, negative_labels=normalize == "minmax")
+    gains = compute_gain(
+        data.y_true,
+        gain,
+        negative_labels=normalize == "minmax",
+        qid=data.qid,
+        shape=data.shape,
+        # 2-D rows laid out in scikit-learn's order: the input positions, if refused
+        rows=rows if data.sort_key is None else (lambda: layout_positions(data.sort_key)),
+        n_bad=n_bad,
+    )
     discounts = discount_weights(discount, int(queries.sizes.max()), k, log_base)
     return Staged(data.y_score, queries, weight, gains, discounts, data.document_weight)
 

@@ -413,8 +413,16 @@ def pool_sums(
     negative = normalize == "minmax"
     judged = ~np.isnan(staged.y_true)
     gains = np.zeros(judged.shape[0])
-    gains[judged] = compute_gain(staged.y_true[judged], gain, negative_labels=negative)
-    pool_gains = compute_gain(staged.pool.y_true, gain, negative_labels=negative)
+    gains[judged] = compute_gain(
+        staged.y_true[judged],
+        gain,
+        negative_labels=negative,
+        qid=lambda: staged.queries.ids[query_of_row(staged.queries, judged.shape[0])][judged],
+        rows=np.flatnonzero(judged),
+    )
+    pool_gains = compute_gain(
+        staged.pool.y_true, gain, negative_labels=negative, qid=staged.pool.qid
+    )
     longest = int(max(staged.queries.sizes.max(), staged.pooled.sizes.max()))
     discounts = discount_weights(discount, longest, None if ks is not None else k, log_base)
     # a system need not retrieve the pool's documents of negative gain: they never

@@ -29,7 +29,9 @@ class RankingInput(NamedTuple):
     float16 when given so: they order exactly in their own type). ``qid`` holds one query
     id per document (long format) or is None; then ``shape`` is the
     ``(n_queries, n_documents)`` layout of the rows. ``document_weight`` is
-    flat like ``y_true``, or None.
+    flat like ``y_true``, or None. ``sort_key`` holds the scores that laid out the
+    documents of each row in scikit-learn's order (:func:`argsort_layout`), or is None
+    when they are in the input's order.
     """
 
     y_true: np.ndarray
@@ -38,6 +40,7 @@ class RankingInput(NamedTuple):
     shape: tuple[int, int] | None
     sample_weight: np.ndarray | None
     document_weight: np.ndarray | None = None
+    sort_key: np.ndarray | None = None
 
 
 def _issparse(x) -> bool:
@@ -101,6 +104,13 @@ def missing_rows(array: np.ndarray) -> np.ndarray:
 _NOT_FINITE = "missing or infinite values (NaN, None, NA or inf)"
 
 
+def _at_positions(rows: np.ndarray, n_bad: int, found: str = "", first: str = "") -> str:
+    """Where bad values are, in the one wording of every error about values: "at N
+    position(s) of the flattened input (e.g. ...)", then ``found`` and ``first``."""
+    where = ", ".join(str(i) for i in rows[:5]) + (", ..." if n_bad > 5 else "")
+    return f"at {n_bad} position(s) of the flattened input (e.g. {where}){found}{first}"
+
+
 def _missing_error(
     name: str,
     rows: np.ndarray,
@@ -113,11 +123,10 @@ def _missing_error(
     ``first`` where the first of them is (see :func:`_first_place`); ``n_bad`` how many
     there are when ``rows`` lists only the first ones (Dask and Spark)."""
     n_bad = rows.shape[0] if n_bad is None else n_bad
-    where = ", ".join(str(i) for i in rows[:5]) + (", ..." if n_bad > 5 else "")
     found = "" if found is None else f" ({name} contains {found})"
     return ValueError(
-        f"{name} contains {what} at {n_bad} position(s) of the flattened "
-        f"input (e.g. {where}){found}{first}; every value must be given and finite."
+        f"{name} contains {what} {_at_positions(rows, n_bad, found, first)}; every value "
+        "must be given and finite."
     )
 
 
@@ -125,10 +134,9 @@ def _first_place(position: int, shape: tuple, qid=None, row: int | None = None) 
     """Where the value at flat ``position`` is, for an error message: the query and
     document of 2-D input; the row (``row``, else ``position``) and its query id (from
     ``qid``, one per row, when it has one) of long-format input."""
-    if len(shape) == 2:
-        return f"; the first is in query (row) {position // shape[1]}, document " + str(
-            position % shape[1]
-        )
+    if len(shape) == 2:  # ``row``: the flat input position, if the layout moved it
+        flat = position if row is None else row
+        return f"; the first is in query (row) {flat // shape[1]}, document {flat % shape[1]}"
     row = position if row is None else row
     query = ""
     try:
@@ -140,6 +148,36 @@ def _first_place(position: int, shape: tuple, qid=None, row: int | None = None) 
     except (TypeError, ValueError):  # ids the message cannot show: the row only
         query = ""
     return f"; the first is in row {row}{query}"
+
+
+def _located(bad: np.ndarray, qid=None, rows: np.ndarray | None = None) -> tuple:
+    """The row numbers of the values where ``bad`` (``rows``, else their positions) and
+    where the first is (:func:`_first_place`)."""
+    positions = np.flatnonzero(bad)
+    shown = positions if rows is None else np.asarray(rows).reshape(-1)[positions]
+    return shown, _first_place(int(positions[0]), bad.shape, qid, int(shown[0]))
+
+
+def bad_value_error(
+    head: str,
+    bad: np.ndarray,
+    tail: str = ".",
+    *,
+    qid=None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
+) -> ValueError:
+    """The ValueError ``"{head} at N position(s) ... the first is in row r, of query
+    q{tail}"`` for the values where ``bad`` (a mask of the input's shape), in the words
+    of the error for missing values; ``qid``, ``rows`` and ``n_bad`` are those of
+    :func:`as_float_array`. Built on the error path only. The error keeps the flat mask
+    as ``bad_values``, so that Dask and Spark find the bad rows of each partition with
+    the in-memory check itself."""
+    shown, first = _located(bad, qid, rows)
+    n_bad = shown.shape[0] if n_bad is None else n_bad
+    error = ValueError(f"{head} {_at_positions(shown, n_bad, first=first)}{tail}")
+    error.bad_values = np.asarray(bad).reshape(-1)
+    return error
 
 
 def _not_finite_error(
@@ -156,10 +194,10 @@ def _not_finite_error(
     found = [
         word for word, test in (("NaN", np.isnan), ("infinity", np.isinf)) if test(bad_values).any()
     ]
-    positions = np.flatnonzero(bad)
-    shown = positions if rows is None else np.asarray(rows).reshape(-1)[positions]
-    first = _first_place(int(positions[0]), values.shape, qid, int(shown[0]))
-    return _missing_error(name, shown, _NOT_FINITE, " and ".join(found), first, n_bad)
+    shown, first = _located(bad, qid, rows)
+    error = _missing_error(name, shown, _NOT_FINITE, " and ".join(found), first, n_bad)
+    error.bad_values = np.asarray(bad).reshape(-1)
+    return error
 
 
 def as_float_array(
@@ -259,6 +297,8 @@ def check_ranking_input(
     document_weight=None,
     unjudged_ok=False,
     argsort_ties=False,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
 ) -> RankingInput:
     """Check the arrays of a ranking metric and flatten them.
 
@@ -270,8 +310,11 @@ def check_ranking_input(
     document and stays NaN. With ``argsort_ties``, the documents of each row of
     2-D input are laid out in scikit-learn's order for ``ignore_ties=True``
     (see :func:`argsort_layout`), so that the tie rule "first" reproduces it.
+    ``rows`` and ``n_bad`` number the rows of long-format input in a whole frame
+    for the errors about bad values (see :func:`as_float_array`).
     """
-    y_true = as_float_array(y_true, "y_true", missing_ok=unjudged_ok, qid=qid)
+    where = {"rows": rows, "n_bad": n_bad}
+    y_true = as_float_array(y_true, "y_true", missing_ok=unjudged_ok, qid=qid, **where)
     raw_score = _as_array(y_score, "y_score")
     y_score = as_score_array(raw_score, "y_score", qid=qid, compact=True)
     for name, array in (("y_true", y_true), ("y_score", y_score)):
@@ -306,16 +349,15 @@ def check_ranking_input(
                 "scikit-learn; give queries of one document in long format, with qid."
             )
         document_weight = _check_document_weight(document_weight, shape)
+        sort_key = None
         if argsort_ties:
+            sort_key = raw_score if raw_score.dtype.kind != "O" else y_score
             y_true, y_score, document_weight = argsort_layout(
-                raw_score if raw_score.dtype.kind != "O" else y_score,
-                y_true,
-                y_score,
-                document_weight,
+                sort_key, y_true, y_score, document_weight
             )
         y_true, y_score = y_true.ravel(), y_score.ravel()
         sample_weight = check_weight(sample_weight, shape[0], "one per query (row)")
-        return RankingInput(y_true, y_score, None, shape, sample_weight, document_weight)
+        return RankingInput(y_true, y_score, None, shape, sample_weight, document_weight, sort_key)
 
     n_rows = y_true.shape[0]
     if qid is None:
@@ -326,8 +368,8 @@ def check_ranking_input(
             "same for y_score."
         )
     qid = check_qid(qid, n_rows)
-    sample_weight = check_weight(sample_weight, n_rows, "one per document", qid=qid)
-    document_weight = _check_document_weight(document_weight, y_true.shape)
+    sample_weight = check_weight(sample_weight, n_rows, "one per document", qid=qid, **where)
+    document_weight = _check_document_weight(document_weight, y_true.shape, qid=qid, **where)
     return RankingInput(y_true, y_score, qid, None, sample_weight, document_weight)
 
 
@@ -358,7 +400,7 @@ def argsort_layout(
     y_true, y_score, document_weight
         The same arrays, each row in scikit-learn's order.
     """
-    order = np.argsort(sort_key, axis=1)[:, ::-1]
+    order = _layout_order(sort_key)
     y_true = np.take_along_axis(y_true, order, axis=1)
     y_score = np.take_along_axis(y_score, order, axis=1)
     if document_weight is not None:
@@ -367,19 +409,51 @@ def argsort_layout(
     return y_true, y_score, document_weight
 
 
-def _check_document_weight(document_weight, shape: tuple[int, ...]) -> np.ndarray | None:
-    """``document_weight`` as flat finite non-negative float64, one per document."""
+def _layout_order(sort_key: np.ndarray) -> np.ndarray:
+    """The input column of each document of :func:`argsort_layout`, row by row."""
+    return np.argsort(sort_key, axis=1)[:, ::-1]
+
+
+def layout_positions(sort_key: np.ndarray) -> np.ndarray:
+    """The flat input position of each flat position of :func:`argsort_layout`'s
+    layout, for error messages (built on the error path only)."""
+    order = _layout_order(sort_key)
+    return (order + np.arange(order.shape[0])[:, np.newaxis] * order.shape[1]).ravel()
+
+
+def _check_document_weight(
+    document_weight,
+    shape: tuple[int, ...],
+    *,
+    qid=None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
+) -> np.ndarray | None:
+    """``document_weight`` as flat finite non-negative float64, one per document;
+    ``qid``, ``rows`` and ``n_bad`` as in :func:`as_float_array`."""
     if document_weight is None:
         return None
-    weight = as_float_array(document_weight, "document_weight")
+    weight = as_float_array(document_weight, "document_weight", qid=qid, rows=rows, n_bad=n_bad)
     if weight.shape != shape:
         raise ValueError(
             f"document_weight has shape {weight.shape} but y_true has shape {shape}; "
             "give one weight per document."
         )
-    if (weight < 0).any():
-        raise ValueError("document_weight has negative values; weights must be >= 0.")
+    _refuse_negative(weight, "document_weight", qid, rows, n_bad)
     return weight.ravel()
+
+
+def _refuse_negative(weight: np.ndarray, name: str, qid, rows, n_bad) -> None:
+    """The error for negative weights, naming the first one's row and query."""
+    if (weight < 0).any():
+        raise bad_value_error(
+            f"{name} has negative values",
+            weight < 0,
+            "; weights must be >= 0.",
+            qid=qid,
+            rows=rows,
+            n_bad=n_bad,
+        )
 
 
 def check_qid(qid, n_rows: int, target: str = "y_true") -> np.ndarray:
@@ -437,12 +511,21 @@ def _qid_array(qid) -> np.ndarray:
     return array
 
 
-def check_weight(sample_weight, n: int, expected: str, *, qid=None) -> np.ndarray | None:
+def check_weight(
+    sample_weight,
+    n: int,
+    expected: str,
+    *,
+    qid=None,
+    rows: np.ndarray | None = None,
+    n_bad: int | None = None,
+) -> np.ndarray | None:
     """Return ``sample_weight`` as ``n`` finite, non-negative float64 weights (or None);
-    ``qid``, one per weight, names the query of a bad one."""
+    ``qid``, one per weight, names the query of a bad one; ``rows`` and ``n_bad`` as in
+    :func:`as_float_array`."""
     if sample_weight is None:
         return None
-    weight = as_float_array(sample_weight, "sample_weight", qid=qid)
+    weight = as_float_array(sample_weight, "sample_weight", qid=qid, rows=rows, n_bad=n_bad)
     if weight.ndim != 1 or weight.shape[0] != n:
         found = weight.shape[0] if weight.ndim else 1
         raise ValueError(
@@ -450,8 +533,7 @@ def check_weight(sample_weight, n: int, expected: str, *, qid=None) -> np.ndarra
             f"{expected} (scikit-learn: Found input variables with inconsistent numbers "
             f"of samples: [{n}, {n}, {found}])."
         )
-    if (weight < 0).any():
-        raise ValueError("sample_weight has negative values; weights must be >= 0.")
+    _refuse_negative(weight, "sample_weight", qid, rows, n_bad)
     return weight
 
 

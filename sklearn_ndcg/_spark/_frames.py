@@ -25,12 +25,17 @@ from .._engine import (
     JudgmentPool,
     RankingOptions,
     WeightedSums,
-    as_float_array,
     query_values,
     stage,
 )
 from .._ir import trec_order_score
-from .._metrics._query_scores import per_query
+from .._metrics._query_scores import (
+    LOCATED,
+    checked_columns,
+    per_query,
+    raise_for_frame,
+    refused_rows,
+)
 from .._options import DOCNO
 
 # private column names of the frame that is shuffled and scored
@@ -301,56 +306,36 @@ def larger_arrow_batches(session):
             session.conf.unset(ARROW_BATCH)
 
 
-_NOT_FINITE = re.compile(r"^(y_true|y_score|sample_weight) contains missing or infinite values")
-
-
-def raise_located(error: ValueError, frame, columns: dict) -> None:
-    """A partition's error for missing or infinite values counts and numbers that
-    partition's rows only: find them in the whole ``frame`` (rows numbered in its
-    order, as ``frame.collect()`` lists them; one more Spark job per column, on this
-    error path only) and raise the in-memory function's error for the same rows.
-    Returns if ``error`` is another one."""
-    if _NOT_FINITE.match(str(error)) is None:
+def raise_located(error: ValueError, frame, columns: dict, options: RankingOptions) -> None:
+    """A partition's error for bad values (missing, infinite, negative weights, labels
+    the gain refuses) counts and numbers that partition's rows only: find them in the
+    whole ``frame`` (rows numbered in its order, as ``frame.collect()`` lists them; one
+    more Spark job over its checked columns, on this error path only) and raise the
+    in-memory function's error for the same rows. Returns if ``error`` is another one."""
+    if LOCATED not in str(error):
         return
     from pyspark.sql import functions as F
 
-    # in the order the in-memory function checks them, whichever partition failed first
-    for name in ("y_true", "y_score", "sample_weight"):
-        if name not in columns:
-            continue
-        values = frame.select(
-            F.col(columns["qid"]).alias("q"), F.col(columns[name]).cast("double").alias("v")
-        )
-        # per partition, in order: (rows, how many bad, the first five and the first
-        # NaN and infinity as (row, query id, value))
-        summaries = values.rdd.mapPartitionsWithIndex(_bad_rows).collect()
-        offset, n_bad, candidates = 0, 0, []
-        for _, size, count, picked in sorted(summaries):
-            candidates += [(offset + row, q, v) for row, q, v in picked]
-            offset, n_bad = offset + size, n_bad + count
-        if n_bad == 0:
-            continue
-        chosen = candidates[:5]
-        for test in (np.isnan, np.isinf):
-            if not any(test(value) for _, _, value in chosen):
-                chosen += [c for c in candidates if test(c[2])][:1]
-        rows, ids, found = zip(*chosen)
-        as_float_array(np.array(found), name, qid=list(ids), rows=np.array(rows), n_bad=n_bad)
+    checked = checked_columns(columns)
+    values = frame.select(
+        F.col(columns["qid"]), *(F.col(name).cast("double") for name in checked.values())
+    )
+    roles = list(checked)
+    summaries = values.rdd.mapPartitionsWithIndex(
+        lambda index, rows: [(index, _refused_rows(rows, roles, options))]
+    ).collect()
+    raise_for_frame([summary for _, summary in sorted(summaries)], options)
 
 
-def _bad_rows(index: int, rows):
-    """One summary of a partition's (query id, value) rows for :func:`raise_located`."""
-    size, count, picked, kinds = 0, 0, [], set()
-    for size, (q, v) in enumerate(rows, start=1):
-        value = float("nan") if v is None else v
-        if np.isfinite(value):
-            continue
-        count += 1
-        kind = "nan" if np.isnan(value) else "inf"
-        if count <= 5 or kind not in kinds:
-            picked.append((size - 1, q, value))
-        kinds.add(kind)
-    yield index, size, count, picked
+def _refused_rows(rows, roles: list, options: RankingOptions) -> dict:
+    """:func:`refused_rows` of one partition's rows (query id, then a value per role)."""
+    rows = list(rows)
+    ids = [row[0] for row in rows]
+    values = {
+        role: np.array([np.nan if row[i] is None else row[i] for row in rows], dtype=np.float64)
+        for i, role in enumerate(roles, start=1)
+    }
+    return refused_rows(values, ids, options)
 
 
 def combine_sums(partials: np.ndarray) -> float:

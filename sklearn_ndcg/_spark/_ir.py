@@ -215,7 +215,7 @@ def evaluate_run(
     try:
         score = mean_of_frame(rows, spec, options=options)
     except ValueError as error:
-        raise_located(error, run, {"qid": qid, "y_score": y_score})
+        raise_located(error, run, {"qid": qid, "y_score": y_score}, options)
         if "frame has no rows" not in str(error):
             raise
         raise ValueError("no query of the run is in the qrels; do the query ids match?") from None

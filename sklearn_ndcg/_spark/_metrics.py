@@ -89,7 +89,7 @@ def _mean(rows, spec, options: RankingOptions, pool, frame, columns) -> float:
     try:
         return mean_of_frame(rows, spec, options=options)
     except ValueError as error:
-        raise_located(error, frame, columns)
+        raise_located(error, frame, columns, options)
         if pool is None or "frame has no rows" not in str(error):
             raise
         raise ValueError(

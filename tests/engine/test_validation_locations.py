@@ -57,3 +57,33 @@ def test_dask_counts_every_partition():
     frame = dd.from_pandas(pd.DataFrame({"qid": qid, "label": y, "score": score}), npartitions=4)
     with pytest.raises(ValueError, match=re.escape(expected)):
         ndcg_dask.ndcg_score(frame)
+
+
+def test_refused_labels_and_weights_name_the_row_and_query():
+    """Values that are given and finite but refused: the same wording as missing ones."""
+    y = [1, 0, -1, 2, -2, 1]
+    message = _message(y, [3, 2, 1, 3, 2, 1], qid=["a", "a", "a", "b", "b", "b"])
+    first = int(np.flatnonzero(np.asarray(y) < 0)[0])
+    assert "(min -2) at 2 position(s) of the flattened input (e.g. 2, 4)" in message
+    assert f"the first is in row {first}, of query 'a';" in message
+    weight = [1, 1, -3, -3]  # query 6 weighs -3
+    message = _message([1, 0, 2, 0], [4, 3, 2, 1], qid=[5, 5, 6, 6], sample_weight=weight)
+    assert message.startswith("sample_weight has negative values at 2 position(s)")
+    assert "the first is in row 2, of query 6; weights must be >= 0." in message
+
+
+def test_dask_names_the_frame_s_labels_not_a_partition_s():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    from sklearn_ndcg import dask as ndcg_dask
+
+    qid = np.repeat(np.arange(10), 6)
+    y = np.tile([0.0, 1.0, 2.0, 0.0, 1.0, 3.0], 10)
+    y[[8, 22, 47]] = [7.0, 9.0, 8.0]  # three labels the mapping lacks, in three partitions
+    score = np.arange(60.0)[::-1]
+    gain = {0: 0.0, 1: 1.0, 2: 3.0, 3: 7.0}
+    expected = _message(y, score, qid=qid, gain=gain)
+    assert "relevance labels [7, 8, 9]" in expected and "(e.g. 8, 22, 47)" in expected
+    frame = dd.from_pandas(pd.DataFrame({"qid": qid, "label": y, "score": score}), npartitions=4)
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        ndcg_dask.ndcg_score(frame, gain=gain)

@@ -78,7 +78,9 @@ METRIC_CASES = [
         (Y_TRUE, Y_SCORE),
         {**LONG, "document_weight": [1, 1, -1, 1, 1, 1]},
         ValueError,
-        "document_weight has negative values",
+        # the place: row 2 (0-based) of the input, whose query is QID[2] = 7
+        r"document_weight has negative values at 1 position\(s\) of the flattened input "
+        r"\(e.g. 2\); the first is in row 2, of query 7;",
     ),
     (
         "document_weight",
@@ -481,7 +483,8 @@ METRIC_CASES = [
         (Y_TRUE, Y_SCORE),
         {"qid": QID, "sample_weight": [-1.0] * 6},
         ValueError,
-        "sample_weight has negative values",
+        r"sample_weight has negative values at 6 position\(s\) of the flattened input "
+        r"\(e.g. 0, 1, 2, 3, 4, \.\.\.\); the first is in row 0, of query 7;",
     ),
     (
         "weights",
@@ -529,7 +532,8 @@ METRIC_CASES = [
         (Y5_2D, S5_2D),
         {"sample_weight": [1.0, -0.5]},
         ValueError,
-        "sample_weight has negative values",
+        # one weight per query (row) of 2-D input: the second
+        r"sample_weight has negative values at 1 position\(s\) .*; the first is in row 1;",
     ),
     (
         "weights",
@@ -735,7 +739,9 @@ METRIC_CASES = [
         (Y_TRUE, Y_SCORE),
         {"qid": QID, "gain": {0: 0.0, 1: 1.0, 3: 7.0}},
         ValueError,
-        r"gain has no entry for the relevance labels \[2\]",
+        # Y_TRUE = [3, 2, 0, 1, 0, 2]: label 2 at rows 1 and 5, of query 7 and 8
+        r"gain has no entry for the relevance labels \[2\].* at 2 position\(s\) of the "
+        r"flattened input \(e.g. 1, 5\); the first is in row 1, of query 7\.",
     ),
     (
         "mapping",
@@ -824,7 +830,8 @@ METRIC_CASES = [
         (Y_TRUE, Y_SCORE),
         {"qid": QID, "gain": lambda r: np.where(r == 2, np.nan, r)},
         ValueError,
-        "gain callable returned NaN",
+        r"gain callable returned NaN .* at 2 position\(s\) of the flattened input "
+        r"\(e.g. 1, 5\); the first is in row 1, of query 7;",
     ),
     (
         "callable",
@@ -1141,7 +1148,8 @@ METRIC_CASES = [
         ([[3, -1, 0]], [[1, 2, 3]]),
         {},
         ValueError,
-        r"y_true has negative relevance labels \(min -1\)",
+        r"y_true has negative relevance labels \(min -1\) at 1 position\(s\) of the "
+        r"flattened input \(e.g. 1\); the first is in query \(row\) 0, document 1;",
     ),
     (
         "negative_label",
