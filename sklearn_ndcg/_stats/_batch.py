@@ -149,7 +149,7 @@ def t_pvalues(d, constant, mean, alternative) -> tuple[np.ndarray, np.ndarray]:
     n = d.shape[1]
     statistic = np.copysign(np.inf, mean)
     against = ((alternative == "greater") & (mean < 0)) | ((alternative == "less") & (mean > 0))
-    smallest = (2.0 if alternative == "two-sided" else 1.0) / 2**n
+    smallest = np.ldexp(2.0 if alternative == "two-sided" else 1.0, -n)
     pvalue = np.where(against, 1.0, smallest)
     varies = ~constant
     if varies.any():
@@ -159,14 +159,36 @@ def t_pvalues(d, constant, mean, alternative) -> tuple[np.ndarray, np.ndarray]:
 
 
 def wilcoxon_pvalues(d, alternative) -> tuple[np.ndarray, np.ndarray]:
-    """Wilcoxon's signed-rank statistic and p-value of each row (scipy, row by row: its
-    choice of the exact or the normal distribution depends on each row's zeros and ties)."""
-    out = np.empty((2, d.shape[0]))
+    """Wilcoxon's signed-rank statistic and p-value of each row, as :func:`scipy.stats.wilcoxon`.
+
+    scipy chooses per row: with ties or zeros on at most 13 queries, the exact permutation
+    distribution of the signed-rank sum (all ``2**n`` sign flips), computed here for every
+    such row at once; otherwise scipy, row by row (the exact distribution without ties,
+    the normal approximation above 50 queries or with ties above 13).
+    """
+    rows, n = d.shape
+    out = np.empty((2, rows))
+    magnitude = np.where(d == 0, np.nan, np.abs(d))
+    ranks = np.nan_to_num(stats.rankdata(magnitude, axis=1, nan_policy="omit"))
+    ties = np.array([np.unique(r[r > 0]).size < np.count_nonzero(r) for r in ranks])
+    flipped = (ties | (d == 0).any(axis=1)) & (n <= 13)
+    if flipped.any():
+        r = ranks[flipped]
+        positive = np.sum(r * (d[flipped] > 0), axis=1)
+        negative = np.sum(r * (d[flipped] < 0), axis=1)
+        codes = np.arange(2**n, dtype=np.int64)
+        signs = (codes[:, None] & (1 << np.arange(n, dtype=np.int64))) == 0
+        null = signs.astype(np.float64) @ r.T  # the rank sum of the positive differences
+        less = np.count_nonzero(null <= positive, axis=0) / 2**n
+        greater = np.count_nonzero(null >= positive, axis=0) / 2**n
+        pvalue = _count_pvalues(less * 2**n, greater * 2**n, 2**n, alternative)
+        statistic = np.minimum(positive, negative) if alternative == "two-sided" else positive
+        out[:, flipped] = statistic, pvalue
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Exact p-value calculation does not work")
         warnings.filterwarnings("ignore", message="Sample size too small for normal")
-        for i, row in enumerate(d):
-            out[:, i] = stats.wilcoxon(row, alternative=alternative)[:2]
+        for i in np.flatnonzero(~flipped):
+            out[:, i] = stats.wilcoxon(d[i], alternative=alternative)[:2]
     return out[0], out[1]
 
 

@@ -111,7 +111,7 @@ def _exact_sign_flip_pvalue(d: np.ndarray, alternative: str, tolerance: float) -
 
 def _smallest_sign_flip_pvalue(n: int, alternative: str) -> float:
     """The smallest p-value the exact sign-flip distribution of n queries can give."""
-    return (2.0 if alternative == "two-sided" else 1.0) / 2**n
+    return float(np.ldexp(2.0 if alternative == "two-sided" else 1.0, -n))  # no overflow
 
 
 # Below these numbers of queries a procedure misses its level on realistic per-query NDCG
