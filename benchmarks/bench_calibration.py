@@ -23,9 +23,16 @@ asks for, the power the studies reach (the share of t-tests of a new sample of t
 queries that reject) and the share of plans whose true power (normal theory, the
 population's standard deviation) is at least 0.8, which ``assurance`` promises.
 Cells outside the bounds of issue 34 (alpha + 0.02 = 0.07 for the error rates, 0.93 for
-coverage) carry a ``*``. The resampling methods use ``--resamples`` (default 999, not the
-library's 9,999) to fit the run in about 25 minutes on 2 cores; ``--smoke`` runs a small
-subset and checks the bounds loosely (for the test suite).
+coverage) carry a ``*``. Every paired cell comes from ``paired_batch``, the kernels that
+``paired_test`` runs on one row, on all replicates at once (one seed a cell: every
+replicate is tested with the same resamples); the family-wise error from the batch
+p-values of every pair, corrected and read against the best as ``compare_models`` does
+(``against_best_verdicts``; tests/stats/test_batch.py checks both equalities). The
+resampling methods use ``--resamples`` (default 1,999, not the library's 9,999: the FWER
+cells test 90,000 pairs a cell at 10 systems, and 1,999 fits the run in about 30 minutes
+on 2 loaded cores; exact sign flips up to 10 queries); ``bootstrap_ci`` and the planning
+rows, still one public call a replicate, use ``--side-reps`` (500). ``--smoke`` runs a
+small subset and checks the bounds loosely (for the test suite).
 """
 
 from __future__ import annotations
