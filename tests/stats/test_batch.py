@@ -116,7 +116,11 @@ def _pair_pvalues(systems, method, seed_of):
         seeds = seed_of(r, len(pairs))
         for p, ((i, j), seed) in enumerate(zip(pairs, seeds)):
             out[r, p] = paired_batch(
-                systems[r, i][None], systems[r, j][None], method=method, random_state=seed
+                systems[r, i][None],
+                systems[r, j][None],
+                method=method,
+                n_resamples=999,
+                random_state=seed,
             ).pvalue[0]
     return out
 
@@ -138,7 +142,7 @@ def test_against_best_verdicts_equal_compare_models(method, n):
         pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
         a = np.concatenate([systems[:, i] for i, _ in pairs])
         b = np.concatenate([systems[:, j] for _, j in pairs])
-        shared = paired_batch(a, b, method=method, random_state=0).pvalue
+        shared = paired_batch(a, b, method=method, n_resamples=999, random_state=0).pvalue
         np.testing.assert_array_equal(shared.reshape(len(pairs), reps).T, pvalues)
     verdicts = against_best_verdicts(systems, pvalues, 0.05, "holm")
     called = 0
@@ -147,6 +151,7 @@ def test_against_best_verdicts_equal_compare_models(method, n):
             compare_models,
             {f"s{j}": systems[r, j] for j in range(k)},
             method=method,
+            n_resamples=999,
             random_state=r,
         )
         expected = [v for v in comparison.to_dict()["verdict"] if v != "reference"]
@@ -154,4 +159,5 @@ def test_against_best_verdicts_equal_compare_models(method, n):
         order = sorted(range(k - 1), key=lambda m: names[m])
         assert [expected[m] for m in order] == verdicts[r]
         called += sum(v in ("better", "worse") for v in verdicts[r])
-    assert called > 0  # the check can fail: some verdicts are not "not shown different"
+    if n == 45:  # on 8 queries Holm over 10 pairs cannot reject (smallest p 2 / 2**8)
+        assert called > 0  # the check can fail: some verdicts are not "not shown different"
