@@ -47,8 +47,9 @@ import numpy as np
 from _calibration_data import SCENARIOS, Population, draw, moments
 
 from sklearn_ndcg import bootstrap_ci, paired_test, required_queries
-from sklearn_ndcg._stats._batch import against_best_verdicts, paired_batch
+from sklearn_ndcg._stats._batch import against_best_verdicts
 from sklearn_ndcg._stats._methods import PAIRED_METHODS
+from sklearn_ndcg._stats._paired_batch import paired_batch
 from sklearn_ndcg._stats._power import smallest_n_queries
 
 ALPHA = 0.05
