@@ -23,14 +23,22 @@ asks for, the power the studies reach (the share of t-tests of a new sample of t
 queries that reject) and the share of plans whose true power (normal theory, the
 population's standard deviation) is at least 0.8, which ``assurance`` promises.
 Cells outside the bounds of issue 34 (alpha + 0.02 = 0.07 for the error rates, 0.93 for
-coverage) carry a ``*``. The resampling methods use ``--resamples`` (default 999, not the
-library's 9,999) to fit the run in about 25 minutes on 2 cores; ``--smoke`` runs a small
-subset and checks the bounds loosely (for the test suite).
+coverage) carry a ``*``. Every paired cell comes from ``paired_batch``, the kernels that
+``paired_test`` runs on one row, on all replicates at once (one seed a cell: every
+replicate is tested with the same resamples); the family-wise error from the batch
+p-values of every pair, corrected and read against the best as ``compare_models`` does
+(``against_best_verdicts``; tests/stats/test_batch.py checks both equalities). The
+resampling methods use ``--resamples`` (default 1,999, not the library's 9,999: the FWER
+cells test 90,000 pairs a cell at 10 systems, and 1,999 fits the run in about 30 minutes
+on 2 loaded cores; exact sign flips up to 10 queries); ``bootstrap_ci`` and the planning
+rows, still one public call a replicate, use ``--side-reps`` (500). ``--smoke`` runs a
+small subset and checks the bounds loosely (for the test suite).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import warnings
@@ -38,8 +46,10 @@ import warnings
 import numpy as np
 from _calibration_data import SCENARIOS, Population, draw, moments
 
-from sklearn_ndcg import bootstrap_ci, compare_models, paired_test, required_queries
+from sklearn_ndcg import bootstrap_ci, paired_test, required_queries
+from sklearn_ndcg._stats._batch import against_best_verdicts
 from sklearn_ndcg._stats._methods import PAIRED_METHODS
+from sklearn_ndcg._stats._paired_batch import paired_batch
 from sklearn_ndcg._stats._power import smallest_n_queries
 
 ALPHA = 0.05
@@ -59,9 +69,9 @@ def _quiet(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
-def _coverage(results, truth) -> float:
-    """Share of the reported intervals that hold ``truth``; NaN when none is reported."""
-    intervals = np.array([r.confidence_interval for r in results], dtype=float)
+def _coverage(intervals, truth) -> float:
+    """Share of the reported intervals (rows x 2) that hold ``truth``; NaN when none is."""
+    intervals = np.asarray(intervals, dtype=float)
     reported = ~np.isnan(intervals).any(axis=1)
     if not reported.any():
         return np.nan
@@ -77,68 +87,53 @@ def _mean_coverage(population, n, reps, resamples, rng) -> float:
     results = [
         _quiet(bootstrap_ci, x, n_resamples=resamples, random_state=i) for i, x in enumerate(sample)
     ]
-    return _coverage(results, truth)
+    return _coverage([r.confidence_interval for r in results], truth)
+
+
+def _batch(d, method, resamples, seed, margin=None):
+    """paired_batch of every replicate (rows of ``d``) against 0: the code paired_test runs."""
+    return paired_batch(
+        d, np.zeros_like(d), method=method, n_resamples=resamples, margin=margin, random_state=seed
+    )
 
 
 def _paired_cells(population, method, n, reps, resamples, rng) -> dict:
     """Type I, coverage, false equivalence and power of one method at n queries."""
     cells = {}
-    null = draw(population.differences(0.0), rng, n, reps)
-    results = [
-        _quiet(paired_test, d, np.zeros(n), method=method, n_resamples=resamples, random_state=i)
-        for i, d in enumerate(null)
-    ]
-    cells["type I"] = np.mean([r.pvalue < ALPHA for r in results])
-    cells["cover 0"] = _coverage(results, 0.0)
+    seed = int(rng.integers(2**31))
+    result = _batch(draw(population.differences(0.0), rng, n, reps), method, resamples, seed)
+    cells["type I"] = np.mean(result.pvalue < ALPHA)
+    cells["cover 0"] = _coverage(result.confidence_interval, 0.0)
     edge = draw(population.differences(MARGIN), rng, n, reps)
-    results = [
-        _quiet(
-            paired_test,
-            d,
-            np.zeros(n),
-            method=method,
-            n_resamples=resamples,
-            margin=MARGIN,
-            random_state=i,
-        )
-        for i, d in enumerate(edge)
-    ]
-    cells["false equiv."] = np.mean([r.verdict == "equivalent" for r in results])
-    cells["cover m"] = _coverage(results, MARGIN)
+    result = _batch(edge, method, resamples, seed, margin=MARGIN)
+    cells["false equiv."] = np.mean([v == "equivalent" for v in result.verdict])
+    cells["cover m"] = _coverage(result.confidence_interval, MARGIN)
     for delta in POWER_DELTAS:
         sample = draw(population.differences(delta), rng, n, reps)
-        cells[f"power {delta:g}"] = np.mean(
-            [
-                _quiet(
-                    paired_test,
-                    d,
-                    np.zeros(n),
-                    method=method,
-                    n_resamples=resamples,
-                    random_state=i,
-                ).pvalue
-                < ALPHA
-                for i, d in enumerate(sample)
-            ]
-        )
+        cells[f"power {delta:g}"] = np.mean(_batch(sample, method, resamples, seed).pvalue < ALPHA)
     return cells
+
+
+def fwer_verdicts(systems, method, resamples, seed) -> list:
+    """compare_models' verdicts against the best (all pairs, Holm), one list a replicate,
+    from the batch p-values of every pair (``systems``: replicates x models x queries)."""
+    reps, k, n = systems.shape
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    a = np.concatenate([systems[:, i] for i, _ in pairs])
+    b = np.concatenate([systems[:, j] for _, j in pairs])
+    pvalues = _batch_pvalues(a, b, method, resamples, seed).reshape(len(pairs), reps).T
+    return against_best_verdicts(systems, pvalues, ALPHA, "holm")
+
+
+def _batch_pvalues(a, b, method, resamples, seed):
+    return paired_batch(a, b, method=method, n_resamples=resamples, random_state=seed).pvalue
 
 
 def _fwer(population, method, n, k, reps, resamples, rng) -> float:
     """Share of compare_models runs (against the best) calling an equal system different."""
     systems = population.systems(k, rng, n, reps)
-    hits = 0
-    for i, scores in enumerate(systems):
-        comparison = _quiet(
-            compare_models,
-            {f"s{j}": scores[j] for j in range(k)},
-            method=method,
-            n_resamples=resamples,
-            random_state=i,
-        )
-        verdicts = comparison.to_dict()["verdict"]
-        hits += any(v in ("better", "worse") for v in verdicts)
-    return hits / reps
+    verdicts = fwer_verdicts(systems, method, resamples, int(rng.integers(2**31)))
+    return float(np.mean([any(v in ("better", "worse") for v in row) for row in verdicts]))
 
 
 def _planning(population, pilot, assurance, reps, rng) -> tuple[float, float, float]:
@@ -183,7 +178,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="a small subset, bounds checked")
     parser.add_argument("--reps", type=int, default=None, help="replicates a cell (2000)")
-    parser.add_argument("--resamples", type=int, default=None, help="resamples (999)")
+    parser.add_argument("--resamples", type=int, default=None, help="resamples (1999)")
     parser.add_argument("--sizes", type=int, nargs="*", default=None, help="numbers of queries")
     parser.add_argument("--scenarios", nargs="*", default=list(SCENARIOS))
     parser.add_argument("--no-fwer", action="store_true", help="skip compare_models")
@@ -191,16 +186,22 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--fwer-reps", type=int, default=None, help="replicates of the FWER cells (--reps)"
     )
+    parser.add_argument(
+        "--side-reps", type=int, default=None, help="replicates of bootstrap_ci and planning (500)"
+    )
     args = parser.parse_args(argv)
     reps = args.reps or (100 if args.smoke else 2000)
-    resamples = args.resamples or (199 if args.smoke else 999)
+    resamples = args.resamples or (199 if args.smoke else 1999)
+    mean_reps = plan_reps = args.side_reps or (100 if args.smoke else 500)
     sizes = args.sizes or ((5, 30) if args.smoke else SIZES)
     fwer_systems = (5,) if args.smoke else FWER_SYSTEMS
     rng = np.random.default_rng(20261127)
+    print("load before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     start = time.perf_counter()
     fwer_reps = args.fwer_reps or reps
     print(
-        f"{reps} replicates a cell ({fwer_reps} for FWER), {resamples} resamples, "
+        f"{reps} replicates a cell ({fwer_reps} for FWER; {mean_reps} for bootstrap_ci and "
+        f"planning), {resamples} resamples, "
         f"alpha {ALPHA}, margin {MARGIN}"
     )
     failures = []
@@ -236,7 +237,7 @@ def main(argv=None) -> int:
         print("| n | cover mean |")
         print("|---:|---:|")
         for n in sizes:
-            cover = _mean_coverage(population, n, reps, resamples, rng)
+            cover = _mean_coverage(population, n, mean_reps, resamples, rng)
             print(f"| {n} | {_flag('cover mean', cover)} |", flush=True)
             failures += [
                 (scenario, "bootstrap_ci", n, "cover mean", cover)
@@ -257,13 +258,14 @@ def main(argv=None) -> int:
         print("|---:|---:|---:|---:|---:|")
         for pilot in PILOTS:
             for assurance in (None, 0.8) if args.smoke else ASSURANCES:
-                wanted, reached, enough = _planning(population, pilot, assurance, reps, rng)
+                wanted, reached, enough = _planning(population, pilot, assurance, plan_reps, rng)
                 print(
                     f"| {pilot} | {assurance or '-'} | {wanted:.0f} | {reached:.3f} | "
                     f"{enough:.3f} |",
                     flush=True,
                 )
     print(f"\ntime: {time.perf_counter() - start:.0f} s")
+    print("load after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if args.smoke:
         for failure in failures:
             print("CALIBRATION CHECK FAILED:", *failure)

@@ -13,15 +13,9 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
-from ._bootstrap import (
-    _ELEMENTS_PER_BATCH,
-    _RNG,
-    _bootstrap,
-    _bootstrap_distribution,
-    _bootstrap_pvalue,
-)
+from . import _batch
+from ._bootstrap import _bootstrap_distribution, _bootstrap_pvalue
 from ._strata import stratified_bootstrap
 
 
@@ -110,29 +104,14 @@ def _exact_sign_flip_pvalue(d: np.ndarray, alternative: str, tolerance: float) -
     Sums that are equal up to rounding count as equal (as extreme as the
     observed one), so that equal differences give the exact p-value.
     """
-    n = d.shape[0]
-    observed = d.sum()
-    # rounding of a sum of n terms of size <= scale; tolerance is ~16 eps * scale
-    slack = n * n * tolerance
-    bits = 1 << np.arange(n, dtype=np.int64)
-    batch = max(1, _ELEMENTS_PER_BATCH // n)
-    count = 0
-    for start in range(0, 2**n, batch):
-        codes = np.arange(start, min(2**n, start + batch), dtype=np.int64)
-        null = np.where(codes[:, None] & bits, -1.0, 1.0) @ d
-        if alternative == "two-sided":
-            extreme = np.abs(null) >= abs(observed) - slack
-        elif alternative == "greater":
-            extreme = null >= observed - slack
-        else:
-            extreme = null <= observed + slack
-        count += int(np.count_nonzero(extreme))
-    return count / 2**n
+    return float(
+        _batch.sign_flip_pvalues(d[None], np.array([tolerance]), 2 ** d.shape[0], alternative, 0)[0]
+    )
 
 
 def _smallest_sign_flip_pvalue(n: int, alternative: str) -> float:
     """The smallest p-value the exact sign-flip distribution of n queries can give."""
-    return (2.0 if alternative == "two-sided" else 1.0) / 2**n
+    return float(np.ldexp(2.0 if alternative == "two-sided" else 1.0, -n))  # no overflow
 
 
 # Below these numbers of queries a procedure misses its level on realistic per-query NDCG
@@ -165,15 +144,11 @@ def t_interval(x: Differences, level: float) -> tuple[float, float]:
     With weights the standard error is the weighted one (the sandwich of the weighted
     mean, ``n / (n - 1)`` corrected); constant differences give a zero-width interval.
     """
-    if x.constant:
-        se = 0.0
-    elif x.weight is None:
-        se = np.std(x.d, ddof=1) / np.sqrt(x.n)
-    else:
-        p = x.weight / x.weight.sum()
-        se = np.sqrt(np.sum(p**2 * (x.d - x.mean) ** 2) * x.n / (x.n - 1))
-    half = stats.t.ppf((1 + level) / 2, x.n - 1) * se
-    return float(x.mean - half), float(x.mean + half)
+    weight = x.weight
+    ((low, high),) = _batch.t_intervals(
+        x.d[None], weight, np.array([x.mean]), np.array([x.constant]), level
+    )
+    return float(low), float(high)
 
 
 class _Method:
@@ -232,6 +207,34 @@ class _Method:
             return -np.inf, np.inf
         return low, high
 
+    def batch(self, rows, weight, settings: Resampling, margin, equivalence_alpha):
+        """:func:`_batch.paired_batch` of this method: every row's test, interval and
+        verdict in one pass, as :func:`paired_test` gives each (warnings aside)."""
+        d, n = rows.d, rows.d.shape[1]
+        mean = np.mean(d, axis=1) if weight is None else np.average(d, axis=1, weights=weight)
+        nan = np.full((d.shape[0], 2), np.nan)
+        level = settings.confidence_level
+        interval = (
+            nan
+            if n < MIN_INTERVAL_QUERIES
+            else _batch.t_intervals(d, weight, mean, rows.constant, level)
+        )
+        statistic, pvalue = self.batch_test(rows, weight, mean, settings)
+        zero = ~d.any(axis=1)
+        statistic, pvalue = np.where(zero, 0.0, statistic), np.where(zero, 1.0, pvalue)
+        alpha = 1 - level
+        equivalence, verdicts = None, None
+        if margin is not None:
+            equivalence_alpha = alpha if equivalence_alpha is None else equivalence_alpha
+            equivalence = _batch.t_intervals(
+                d, weight, mean, rows.constant, tost_level(n, equivalence_alpha)
+            )
+            if n < MIN_EQUIVALENCE_QUERIES:
+                inside = (-margin < equivalence[:, 0]) & (equivalence[:, 1] < margin)
+                equivalence[inside] = (-np.inf, np.inf)
+            verdicts = _batch.verdicts(mean, pvalue, alpha, equivalence, margin)
+        return _batch.PairedBatch(mean, statistic, pvalue, interval, equivalence, verdicts)
+
 
 def tost_level(n: int, alpha: float) -> float:
     """Level of the t interval of the TOST at level ``alpha`` on ``n`` queries.
@@ -254,19 +257,29 @@ class Randomization(_Method):
 
 def _sign_flip_pvalue(d: np.ndarray, tolerance: float, settings: Resampling) -> float:
     """p-value of the sign-flip test of the mean of ``d``: exact, or sampled."""
-    if 2 ** d.shape[0] <= settings.n_resamples:  # exact: every sign flip once
-        return _exact_sign_flip_pvalue(d, settings.alternative, tolerance)
-    result = stats.permutation_test(
-        (d, np.zeros_like(d)),
-        _mean_difference,
-        permutation_type="samples",
-        vectorized=True,
-        n_resamples=settings.n_resamples,
-        batch=max(1, _ELEMENTS_PER_BATCH // d.shape[0]),
-        alternative=settings.alternative,
-        **{_RNG: np.random.default_rng(settings.permutation_seed)},
+    return float(
+        _batch.sign_flip_pvalues(
+            d[None],
+            np.array([tolerance]),
+            settings.n_resamples,
+            settings.alternative,
+            settings.permutation_seed,
+        )[0]
     )
-    return result.pvalue
+
+
+def _randomization_batch(rows, weight, mean, settings):
+    pvalue = _batch.sign_flip_pvalues(
+        rows.d,
+        rows.tolerance,
+        settings.n_resamples,
+        settings.alternative,
+        settings.permutation_seed,
+    )
+    return mean, pvalue
+
+
+Randomization.batch_test = staticmethod(_randomization_batch)
 
 
 class Wilcoxon(_Method):
@@ -279,10 +292,13 @@ class Wilcoxon(_Method):
         scipy < 1.11 warns as it does so (and that the sample is small for it), the newer
         ones do it silently: not warned.
         """
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Exact p-value calculation does not work")
-            warnings.filterwarnings("ignore", message="Sample size too small for normal")
-            return stats.wilcoxon(x.d, alternative=settings.alternative)[:2]
+        statistic, pvalue = _batch.wilcoxon_pvalues(x.d[None], settings.alternative)
+        return float(statistic[0]), float(pvalue[0])
+
+
+Wilcoxon.batch_test = staticmethod(
+    lambda rows, weight, mean, settings: _batch.wilcoxon_pvalues(rows.d, settings.alternative)
+)
 
 
 class BootstrapTest(_Method):
@@ -308,24 +324,27 @@ class BootstrapTest(_Method):
             d = x.d if x.weight is None else x.d * x.weight / x.weight.mean()
             scale = 1.0 if x.weight is None else float(np.max(x.weight) / x.weight.mean())
             return x.mean, _sign_flip_pvalue(d, x.tolerance * scale, settings)
-        if x.labels is not None:
+        if x.labels is not None:  # strata: the stratified resamples, call by call
             boot = _stratified_percentile(x, settings)
+            null = (
+                _bootstrap_distribution(
+                    boot, x.d, x.weight, settings.n_resamples, settings.bootstrap_seed
+                )
+                - x.mean
+            )
+            pvalue = _bootstrap_pvalue(null, x.mean, settings.alternative)
         else:
-            boot = _bootstrap(
-                x.d,
-                x.weight,
-                confidence_level=settings.confidence_level,
-                n_resamples=settings.n_resamples,
-                method="percentile",
-                seed=settings.bootstrap_seed,
+            pvalue = float(
+                _batch.bootstrap_pvalues(
+                    x.d[None],
+                    x.weight,
+                    np.array([x.mean]),
+                    np.array([x.tolerance]),
+                    settings.n_resamples,
+                    settings.alternative,
+                    settings.bootstrap_seed,
+                )[0]
             )
-        null = (
-            _bootstrap_distribution(
-                boot, x.d, x.weight, settings.n_resamples, settings.bootstrap_seed
-            )
-            - x.mean
-        )
-        pvalue = _bootstrap_pvalue(null, x.mean, settings.alternative)
         floor = _smallest_sign_flip_pvalue(n, settings.alternative)
         if pvalue < floor:
             warnings.warn(
@@ -341,18 +360,48 @@ class BootstrapTest(_Method):
         return x.mean, pvalue
 
 
+def _bootstrap_batch(rows, weight, mean, settings):
+    d, n = rows.d, rows.d.shape[1]
+    if n < MIN_BOOTSTRAP_TEST_QUERIES:
+        scaled = d if weight is None else d * weight / weight.mean()
+        scale = 1.0 if weight is None else float(np.max(weight) / weight.mean())
+        pvalue = _batch.sign_flip_pvalues(
+            scaled,
+            rows.tolerance * scale,
+            settings.n_resamples,
+            settings.alternative,
+            settings.permutation_seed,
+        )
+        return mean, pvalue
+    pvalue = _batch.bootstrap_pvalues(
+        d,
+        weight,
+        mean,
+        rows.tolerance,
+        settings.n_resamples,
+        settings.alternative,
+        settings.bootstrap_seed,
+    )
+    return mean, np.maximum(pvalue, _smallest_sign_flip_pvalue(n, settings.alternative))
+
+
+BootstrapTest.batch_test = staticmethod(_bootstrap_batch)
+
+
 class StudentT(_Method):
     """Student's paired t-test, with Student's t intervals."""
 
     def test(self, x: Differences, settings: Resampling) -> tuple[float, float]:
         """``(statistic, pvalue)``; without variance, the exact sign-flip p-value."""
+        statistic, pvalue = _batch.t_pvalues(
+            x.d[None], np.array([x.constant]), np.array([x.mean]), settings.alternative
+        )
+        statistic, pvalue = float(statistic[0]), float(pvalue[0])
         if not x.constant:
-            return stats.ttest_1samp(x.d, 0.0, alternative=settings.alternative)[:2]
+            return statistic, pvalue
         # no variance: undefined; only the observed signs (and, two-sided, all
         # flipped) are as extreme
-        alternative, mean, n = settings.alternative, x.mean, x.n
-        against = (alternative == "greater" and mean < 0) or (alternative == "less" and mean > 0)
-        pvalue = 1.0 if against else _smallest_sign_flip_pvalue(n, alternative)
+        n = x.n
         warnings.warn(
             f"the differences between {x.names[0]} and {x.names[1]} are the same on every "
             f"query (up to rounding): the t-test is undefined without variance; the "
@@ -360,8 +409,14 @@ class StudentT(_Method):
             UserWarning,
             stacklevel=4,
         )
-        return float(np.copysign(np.inf, mean)), pvalue
+        return statistic, pvalue
 
+
+StudentT.batch_test = staticmethod(
+    lambda rows, weight, mean, settings: _batch.t_pvalues(
+        rows.d, rows.constant, mean, settings.alternative
+    )
+)
 
 METHODS = {
     "randomization": Randomization(),
