@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 
@@ -37,7 +38,22 @@ def discount_weights(
         and are left out.
     """
     n_weighted = longest if k is None else min(k, longest)
+    if isinstance(discount, str) and n_weighted <= _CACHED_RANKS:  # the same few tables
+        return _named_weights(discount, n_weighted, None if log_base is None else float(log_base))
     return _weights(np.arange(1, n_weighted + 1), discount, log_base)
+
+
+_CACHED_RANKS = 4096
+"""Tables of named discounts up to this many ranks are computed once and kept (at most
+64 of them, 2 MiB in all); the calls on small folds ask for the same ones again."""
+
+
+@lru_cache(maxsize=64)
+def _named_weights(discount: str, n_weighted: int, log_base: float | None) -> np.ndarray:
+    """The weights of a named discount, read-only (shared by the calls that ask)."""
+    weights = _weights(np.arange(1, n_weighted + 1), discount, log_base)
+    weights.setflags(write=False)
+    return weights
 
 
 def _weights(rank: np.ndarray, discount, log_base: float | None) -> np.ndarray:

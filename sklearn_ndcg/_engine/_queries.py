@@ -92,6 +92,9 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
     if 4 * np.count_nonzero(new_run) <= n_rows:  # long runs: maybe already grouped
         heads = np.flatnonzero(new_run)
         del new_run
+        grouped = _sorted_runs(qid, heads)
+        if grouped is not None:
+            return grouped
         run_lengths = np.diff(np.append(heads, n_rows))
         ids, run_query = _unique(qid[heads])  # every id starts at least one run
         if ids.shape[0] == heads.shape[0]:  # each query is one run: already grouped
@@ -116,6 +119,22 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
     sizes = np.bincount(codes, minlength=ids.shape[0])
     starts = np.concatenate(([0], np.cumsum(sizes[:-1])))
     return Queries(ids, sizes, starts, order, None)
+
+
+def _sorted_runs(qid: np.ndarray, heads: np.ndarray) -> Queries | None:
+    """The queries of rows grouped by number ids in increasing order (the common
+    layout of ranking files and folds), or None: then each run's id is a distinct
+    query, the ids are sorted already, and no lookup of the ids is needed."""
+    head_ids = qid[heads]
+    if qid.dtype.kind not in "iuf" or not (head_ids[1:] > head_ids[:-1]).all():
+        return None  # NaN ids compare False: the general path
+    sizes = np.empty(heads.shape[0], dtype=np.intp)
+    np.subtract(heads[1:], heads[:-1], out=sizes[:-1])
+    sizes[-1] = qid.shape[0] - heads[-1]
+    size = int(sizes[0])
+    # equal sizes of contiguous queries in id order: one dense matrix
+    dense = int(sizes.min()) == int(sizes.max())
+    return Queries(head_ids, sizes, heads, None, None, (heads.shape[0], size) if dense else None)
 
 
 _RADIX_PASSES = 2

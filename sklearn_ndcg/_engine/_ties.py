@@ -44,10 +44,12 @@ def rank_block(
     k = width if k is None else min(k, width)
     n_top = min(k + 1, width)  # one more than k: is a tie group cut at k?
     order = _order_rows(score, gain, ties, n_top)
-    top_score = _take_along_rows(score, order)
-    top_gain = _take_along_rows(gain, order)
+    flat = order + (np.arange(score.shape[0]) * width)[:, np.newaxis]  # as _take_along_rows
+    top_score = np.take(score.reshape(-1), flat)
+    top_gain = np.take(gain.reshape(-1), flat)
     real = np.arange(n_top) < sizes[:, np.newaxis]
-    top_gain = np.where(real, top_gain, 0.0)
+    if sizes.min() < n_top:  # padding among the top: it ranks no gain
+        top_gain = np.where(real, top_gain, 0.0)
     tied = (top_score[:, 1:] == top_score[:, :-1]) & real[:, 1:]
     if ties == DOCNO_TIES:
         _refuse_ties_without_docno(tied, top_gain, score, gain, sizes, k, top_score)

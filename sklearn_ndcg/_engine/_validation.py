@@ -255,10 +255,18 @@ def as_float_array(
     return result
 
 
+_SMALL = 2**16
+"""Arrays of at most this many values are checked by :func:`_all_finite` with a
+temporary array of flags (64 KiB at most)."""
+
+
 def _all_finite(values: np.ndarray) -> bool:
     """Whether every value is finite, in one pass without a temporary array: the
     sum is finite if and only if every term is, unless it overflows (a false
-    alarm, which the caller's full check clears)."""
+    alarm, which the caller's full check clears). Small arrays are tested value by
+    value: their temporary is small, and no ``np.errstate`` is entered per call."""
+    if values.size <= _SMALL:
+        return bool(np.isfinite(values).all())
     with np.errstate(over="ignore", invalid="ignore"):
         return bool(np.isfinite(np.add.reduce(values, axis=None)))
 

@@ -53,3 +53,20 @@ def test_callable_discount_sees_ranks_up_to_k():
 def test_increasing_callable_discount_is_refused():
     with pytest.raises(ValueError, match="must not increase with rank"):
         discount_weights(lambda r: np.where(r == 3, 2.0, 1.0 / r), 4, None)
+
+
+def test_named_tables_are_kept_read_only_and_per_parameters():
+    """The tables of named discounts are computed once per (discount, ranks, base),
+    shared read-only, and equal a fresh computation (hand: 1 / log_b(r + 1))."""
+    first = discount_weights("log2", 30, 10)
+    assert discount_weights("log2", 40, 10) is first  # the same 10 ranks
+    assert not first.flags.writeable
+    with pytest.raises(ValueError):
+        first[0] = 2.0
+    np.testing.assert_allclose(first, 1 / np.log2(np.arange(2, 12)), rtol=1e-15)
+    base10 = discount_weights("log2", 30, 10, log_base=10)
+    np.testing.assert_allclose(base10, 1 / np.log10(np.arange(2, 12)), rtol=1e-15)
+    np.testing.assert_array_equal(discount_weights("reciprocal", 3, None), [1, 1 / 2, 1 / 3])
+    long = discount_weights("log2", 5000, None)  # beyond the kept sizes: a fresh table
+    assert long.flags.writeable
+    np.testing.assert_allclose(long[:10], first, rtol=1e-15)

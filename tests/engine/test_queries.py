@@ -228,3 +228,44 @@ def test_radix_grouping_of_one_id():
     ids, order, sizes, starts = _group_by_radix_sort(np.array([7, 7, 7], dtype=np.int16))
     assert ids.tolist() == [7] and sizes.tolist() == [3] and starts.tolist() == [0]
     np.testing.assert_array_equal(order, [0, 1, 2])
+
+
+@pytest.mark.parametrize(
+    "qid",
+    [
+        np.repeat([2, 5, 9], [3, 1, 4]),  # sorted runs: the fast path
+        np.repeat([2.5, -1.0, 9.0], [2, 2, 2]),  # runs not in id order
+        np.repeat([4, 4, 7], [1, 2, 3]),  # one id in two adjacent runs: one run
+        np.array([7]),  # one row
+        np.repeat(np.array([-3, 0, 2**40], dtype=np.int64), [2, 5, 1]),
+        np.repeat(np.array([1, 2, 3], dtype=np.uint8), 4),  # equal sizes: dense
+    ],
+)
+def test_grouped_runs_match_a_plain_python_grouping(qid):
+    """Contiguous queries (sorted ids or not; runs long enough to be read as runs)
+    against a grouping by hand: the sorted distinct ids, each query's size and
+    first row, and the dense layout for equal sizes in id order."""
+    qid = np.repeat(qid, 4)  # runs of 4 rows or more: the path of contiguous queries
+    queries = group_queries(qid, None)
+    runs = {}
+    for row, value in enumerate(qid.tolist()):
+        runs.setdefault(value, [row, 0])[1] += 1
+    expected = sorted(runs)
+    assert queries.ids.dtype == qid.dtype
+    np.testing.assert_array_equal(queries.ids, expected)
+    np.testing.assert_array_equal(queries.sizes, [runs[i][1] for i in expected])
+    np.testing.assert_array_equal(queries.starts, [runs[i][0] for i in expected])
+    assert queries.order is None
+    firsts = [runs[i][0] for i in expected]
+    sizes = {runs[i][1] for i in expected}
+    dense = len(sizes) == 1 and firsts == sorted(firsts)
+    assert queries.layout == ((len(expected), sizes.pop()) if dense else None)
+
+
+def test_nan_ids_in_runs_are_each_a_query():
+    # NaN never equals NaN: each NaN row is a query of its own, as np.unique has it
+    qid = np.repeat([1.0, np.nan, 3.0], [8, 1, 8])
+    queries = group_queries(qid, None)
+    assert queries.ids.shape[0] == 3
+    np.testing.assert_array_equal(queries.sizes, [8, 8, 1])
+    np.testing.assert_array_equal(rows_by_query(queries), [*range(8), *range(9, 17), 8])

@@ -145,3 +145,33 @@ def test_explicit_ties_without_ignore_ties_is_fine():
         skm.ndcg_score(y_true, y_score, ignore_ties=True), rel=1e-12
     )
     assert ndcg_score(y_true, y_score, ignore_ties=False) == average
+
+
+def _ranked_by_hand(score, gain, ties, k):
+    """One query by plain Python: gains by decreasing score, tied documents in input
+    order ("first") or each given its whole group's mean gain ("average")."""
+    rows = sorted(range(len(score)), key=lambda i: -score[i])  # sorted() is stable
+    if ties == "first":
+        return [gain[i] for i in rows][:k]
+    return [np.mean([gain[j] for j in rows if score[j] == score[i]]) for i in rows][:k]
+
+
+@pytest.mark.parametrize("ties", ["first", "average"])
+@pytest.mark.parametrize("k", [1, 3, 4, 10])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_rank_block_of_padded_rows_matches_plain_python(ties, k, dtype):
+    """Ragged queries in one padded block (sizes 1 to 6: padding among the top or
+    not), ties inside and across the cutoff, all-equal scores, k beyond the query."""
+    scores = [[3, 1, 1, 1, 0, 2], [5, 5, 5, 5, 5], [2, 2, 1], [7], [1, 0, 1, 0, 1, 0]]
+    gains = [[1, -2, 4, 0, 3, 2], [0, 1, 2, 3, 4], [3, 0, -1], [2], [1, 2, 3, 4, 5, 6]]
+    width = 6
+    score = np.full((5, width), -np.inf, dtype=dtype)
+    gain = np.full((5, width), -np.inf)
+    for row, (s, g) in enumerate(zip(scores, gains)):
+        score[row, : len(s)], gain[row, : len(g)] = s, g
+    sizes = np.array([len(s) for s in scores])
+    got = rank_block(score, gain, sizes, ties, k)
+    for row, (s, g) in enumerate(zip(scores, gains)):
+        expected = _ranked_by_hand(s, g, ties, k)
+        expected += [0.0] * (got.shape[1] - len(expected))  # padding ranks no gain
+        np.testing.assert_allclose(got[row], expected, rtol=1e-15, atol=0)

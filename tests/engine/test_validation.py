@@ -163,3 +163,20 @@ def test_compact_float_scores_are_kept_in_their_own_type(dtype):
         check_ranking_input([1, 0], np.array([np.inf, 1.0], dtype=dtype), [1, 1])
     # without ``compact`` (the other callers), float64 as before
     assert as_score_array(score).dtype == np.float64
+
+
+@pytest.mark.parametrize("size", [10, 2**16, 2**16 + 1])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, None])
+def test_all_finite_on_either_side_of_the_small_size(size, bad):
+    """The check of small arrays (flags) and of large ones (a sum) agree, also on sums
+    that overflow without any infinite value (the large check's false alarm)."""
+    from sklearn_ndcg._engine._validation import _all_finite
+
+    values = np.ones(size)
+    if bad is None:
+        values[:2] = np.finfo(float).max  # the sum overflows; every value is finite
+        assert _all_finite(values) == (size <= 2**16)
+        return
+    values[size // 2] = bad
+    assert not _all_finite(values)
+    assert _all_finite(np.ones(size, dtype=np.float32))
