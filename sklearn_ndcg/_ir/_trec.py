@@ -533,7 +533,7 @@ def evaluate_run(
     qrels_qid, qrels_docno, relevance, qrels_types = _check_table(
         qrels, "qrels", ("qid", "docno", "relevance")
     )
-    _refuse_negative_levels(relevance, gain, normalize)
+    _refuse_negative_levels(relevance, qrels_qid, gain, normalize)
     qrels = TrecQrels(qrels_qid, qrels_docno, relevance)
     joined = join_run(run_qid, run_docno, qrels)
     if missing_queries == "drop":
@@ -556,11 +556,17 @@ def _read_qrels(path) -> TrecQrels:
     return TrecQrels(decoded(qid), decoded(docno), relevance)
 
 
-def _refuse_negative_levels(relevance: np.ndarray, gain, normalize: str) -> None:
+def _refuse_negative_levels(relevance: np.ndarray, qid: np.ndarray, gain, normalize: str) -> None:
+    """Refuse negative levels under a named gain, naming how many rows hold one and the
+    first one's row (of the qrels table, or line of the file) and query."""
     if isinstance(gain, str) and normalize != "minmax" and (relevance < 0).any():
+        rows = np.flatnonzero(relevance < 0)
+        query = qid[rows[0]]
+        query = query.decode() if isinstance(query, bytes) else query
         raise ValueError(
-            f"qrels has negative relevance levels (min {relevance.min():g}), which "
-            f'gain="{gain}" refuses; trec_eval counts them as 0: pass '
+            f"qrels has negative relevance levels (min {relevance.min():g}) in "
+            f"{rows.size} row(s); the first is row {rows[0]}, of query {query!r}; "
+            f'gain="{gain}" refuses them; trec_eval counts them as 0: pass '
             "gain=positive_part_gain (from sklearn_ndcg)."
         )
 
@@ -577,7 +583,7 @@ def _evaluate_run_file(run_path, qrels, settings: Settings) -> RunEvaluation:
     else:
         *columns, qrels_types = _check_table(qrels, "qrels", ("qid", "docno", "relevance"))
         qrels = qrels_bytes(*columns)
-    _refuse_negative_levels(qrels.relevance, settings.gain, settings.normalize)
+    _refuse_negative_levels(qrels.relevance, qrels.qid, settings.gain, settings.normalize)
     refuse_duplicate_pairs(qrels.qid, qrels.docno, "qrels")
     if settings.bounds and settings.levels is None:  # the levels of all the qrels
         settings = settings._replace(

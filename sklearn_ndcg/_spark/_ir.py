@@ -182,11 +182,13 @@ def evaluate_run(
     run = run.select(*as_str, F.col(y_score))
     qrels = qrels.select(*as_str, F.col(y_true))
     if isinstance(gain, str) and normalize != "minmax":
-        lowest = qrels.agg(F.min(y_true)).first()[0]
-        if lowest is not None and lowest < 0:
+        negative = qrels.filter(F.col(y_true) < 0)
+        n_rows, lowest, query = negative.agg(F.count("*"), F.min(y_true), F.min(qid)).first()
+        if n_rows:  # a frame's rows have no order: the smallest query id stands for them
             raise ValueError(
-                f"qrels has negative relevance levels (min {lowest:g}), which "
-                f'gain="{gain}" refuses; trec_eval counts them as 0: pass '
+                f"qrels has negative relevance levels (min {lowest:g}) in {n_rows} "
+                f"row(s), e.g. of query {query!r}; "
+                f'gain="{gain}" refuses them; trec_eval counts them as 0: pass '
                 "gain=positive_part_gain (from sklearn_ndcg)."
             )
     # resolved once on the driver; the qrels are matched on the executors (no pool here)

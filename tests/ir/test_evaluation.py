@@ -289,3 +289,21 @@ def test_inputs_not_mutated_and_paths_unchanged(tmp_path):
     for column, copy in zip(qrels, copies):
         np.testing.assert_array_equal(column, copy)
     assert (run_path.read_bytes(), qrels_path.read_bytes()) == before
+
+
+@pytest.mark.parametrize("run_as_path", [False, True])
+@pytest.mark.parametrize("as_path", [False, True])
+def test_negative_levels_name_their_count_first_row_and_query(tmp_path, as_path, run_as_path):
+    # two negative levels; the first in the qrels' order is the line of d4 (row 3)
+    qrels_text = QRELS.replace("d4 0", "d4 -1") + "q2 0 d9 -3\n"
+    lines = qrels_text.splitlines()
+    negative = [i for i, line in enumerate(lines) if int(line.split()[3]) < 0]
+    run_path, qrels_path = _write(tmp_path, RUN, qrels_text)
+    qrels = qrels_path if as_path else read_trec_qrels(qrels_path)
+    first = lines[negative[0]].split()[0]
+    message = (
+        rf"negative relevance levels \(min -3\) in {len(negative)} row\(s\); the first is "
+        rf"row {negative[0]}, of query '{first}'; gain=\"linear\" refuses them"
+    )
+    with pytest.raises(ValueError, match=message):
+        evaluate_run(run_path if run_as_path else read_trec_run(run_path), qrels, gain="linear")

@@ -80,8 +80,15 @@ def test_evaluate_run_equals_memory(spark, int_ids, partitions):
 
 def test_evaluate_run_refuses_as_memory(spark):
     run = spark.createDataFrame([("q1", "d1", 1.0)], "qid string, docno string, score double")
-    qrels = spark.createDataFrame([("q1", "d1", -1)], "qid string, docno string, relevance int")
-    with pytest.raises(ValueError, match="negative relevance levels"):
+    rows = [("q2", "d1", -2), ("q1", "d1", -1), ("q1", "d2", 1)]
+    qrels = spark.createDataFrame(rows, "qid string, docno string, relevance int")
+    # a frame's rows have no order: the count, the lowest level and the smallest query id
+    negative = sorted(row for row in rows if row[2] < 0)
+    message = (
+        rf"negative relevance levels \(min -2\) in {len(negative)} row\(s\), e.g. of query "
+        rf"'{negative[0][0]}'; gain=\"linear\" refuses them"
+    )
+    with pytest.raises(ValueError, match=message):
         ndcg_spark.evaluate_run(run, qrels)
     other = spark.createDataFrame([("q9", "d1", 1)], "qid string, docno string, relevance int")
     with pytest.raises(ValueError, match="no query of the run is in the qrels"):
