@@ -8,7 +8,7 @@ Monte Carlo allowance; ``benchmarks/bench_calibration.py`` measures them at full
 
 import numpy as np
 import pytest
-from scipy import special
+from _stats_data import heavy_tailed_pair, simulated_ndcg
 
 from sklearn_ndcg import bootstrap_ci, compare_models, paired_test
 from sklearn_ndcg._stats._methods import (
@@ -23,36 +23,18 @@ FEW = "ignore:too few queries:UserWarning"
 NO_INTERVAL = "ignore:too few queries. no confidence interval:UserWarning"
 
 
-def _ndcg(latent):
-    value = special.ndtr(latent)
-    return np.round(np.where(value < 0.2, 0.0, np.where(value > 0.8, 1.0, value)), 4)
-
-
 def _systems(seed, reps, n, shift=0.0):
     """``reps`` samples of two correlated systems' NDCG on ``n`` queries; ~40 % ties."""
     rng = np.random.default_rng(seed)
     base = rng.normal(0.3, 1.1, (reps, n))
-    a = _ndcg(base + rng.normal(0.0, 0.3, (reps, n)))
-    b = _ndcg(base + rng.normal(0.0, 0.3, (reps, n)) - shift)
+    a = simulated_ndcg(base + rng.normal(0.0, 0.3, (reps, n)))
+    b = simulated_ndcg(base + rng.normal(0.0, 0.3, (reps, n)) - shift)
     return a, b
 
 
 def _true_difference(shift):
     a, b = _systems(12345, 1, 400_000, shift)
     return float(np.mean(a - b))
-
-
-def _heavy(seed, reps, n, shift=0.0):
-    """Near-identical candidates: equal on 37 % of queries, a little apart on 60 %, far
-    apart on 3 % (``benchmarks/_calibration_data.py``'s heavy-tailed scenario)."""
-    rng = np.random.default_rng(seed)
-    base = rng.normal(0.3, 1.1, (reps, n))
-    small = rng.random((reps, n)) < 0.6
-    large = rng.random((reps, n)) < 0.03
-    noise = np.where(
-        large, rng.normal(0.0, 2.0, (reps, n)), np.where(small, rng.normal(0.0, 0.2, (reps, n)), 0)
-    )
-    return _ndcg(base), _ndcg(base + noise - shift * (small | large))
 
 
 @pytest.mark.filterwarnings(FEW)
@@ -66,9 +48,9 @@ def test_reported_intervals_cover_light_and_heavy_tailed(method, n):
     shift = 0.15  # a - b about 0.03 in the heavy-tailed case
     truths = {
         "light": float(np.mean(np.subtract(*_systems(12345, 1, 400_000, shift)))),
-        "heavy": float(np.mean(np.subtract(*_heavy(12345, 1, 400_000, shift)))),
+        "heavy": float(np.mean(np.subtract(*heavy_tailed_pair(12345, 1, 400_000, shift)))),
     }
-    samples = {"light": _systems(0, 300, n, shift), "heavy": _heavy(0, 300, n, shift)}
+    samples = {"light": _systems(0, 300, n, shift), "heavy": heavy_tailed_pair(0, 300, n, shift)}
     for scenario, (a, b) in samples.items():
         intervals = np.array(
             [
@@ -90,7 +72,7 @@ def test_reported_intervals_cover_light_and_heavy_tailed(method, n):
 
 
 def test_interval_below_the_minimum_is_nan_with_a_warning():
-    a, b = _heavy(3, 1, MIN_INTERVAL_QUERIES - 1, -0.15)
+    a, b = heavy_tailed_pair(3, 1, MIN_INTERVAL_QUERIES - 1, -0.15)
     with pytest.warns(UserWarning, match="too few queries: no confidence interval of a - b"):
         result = paired_test(a[0], b[0], method="t")
     assert np.isnan(result.confidence_interval).all()
@@ -102,9 +84,9 @@ def test_tost_holds_its_level_on_heavy_tailed_differences():
     # a difference on the margin 0.078 of the time at 30 queries (0.067 at 100); below
     # FULL_TOST_QUERIES each one-sided test runs at alpha / 2 (0.050 at 30)
     n, reps, shift = MIN_EQUIVALENCE_QUERIES, 2000, 0.15
-    margin = float(np.mean(np.subtract(*_heavy(12345, 1, 400_000, shift))))
+    margin = float(np.mean(np.subtract(*heavy_tailed_pair(12345, 1, 400_000, shift))))
     assert 0.025 < margin < 0.035
-    a, b = _heavy(7, reps, n, shift)
+    a, b = heavy_tailed_pair(7, reps, n, shift)
     verdicts = [paired_test(x, y, method="t", margin=margin).verdict for x, y in zip(a, b)]
     # binomial sd at 0.05 over 2,000: 0.005
     assert np.mean([verdict == "equivalent" for verdict in verdicts]) <= 0.065

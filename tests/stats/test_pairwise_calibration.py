@@ -12,7 +12,8 @@ simulation of heavy-tailed per-query NDCG differences with a known true differen
 
 import numpy as np
 import pytest
-from scipy import special, stats
+from _stats_data import heavy_tailed_pair
+from scipy import stats
 
 from sklearn_ndcg import compare_models
 from sklearn_ndcg._stats._methods import FULL_TOST_QUERIES, MIN_EQUIVALENCE_QUERIES
@@ -131,24 +132,6 @@ def test_two_models_studentized_range_by_students_t():
 # --- the false-equivalence rate at the margin, heavy-tailed differences ----------------
 
 
-def _ndcg(latent):
-    value = special.ndtr(latent)
-    return np.round(np.where(value < 0.2, 0.0, np.where(value > 0.8, 1.0, value)), 4)
-
-
-def _heavy(seed, reps, n, shift):
-    """Near-identical candidates: equal on 37 % of queries, a little apart on 60 %, far
-    apart on 3 % (skew 1-1.3, excess kurtosis 23-30 at this shift)."""
-    rng = np.random.default_rng(seed)
-    base = rng.normal(0.3, 1.1, (reps, n))
-    small = rng.random((reps, n)) < 0.6
-    large = rng.random((reps, n)) < 0.03
-    noise = np.where(
-        large, rng.normal(0.0, 2.0, (reps, n)), np.where(small, rng.normal(0.0, 0.2, (reps, n)), 0)
-    )
-    return _ndcg(base), _ndcg(base + noise - shift * (small | large))
-
-
 @pytest.mark.filterwarnings(FEW)
 @pytest.mark.parametrize("n", [40, 100])
 def test_tukey_false_equivalence_at_the_margin_holds_alpha_on_heavy_tails(n):
@@ -156,9 +139,9 @@ def test_tukey_false_equivalence_at_the_margin_holds_alpha_on_heavy_tails(n):
     # interval is the paired t interval (the tightest case; with more models the
     # simultaneous interval is wider). The 1 - 2 alpha interval gave 0.07-0.08 here.
     shift, reps = 0.15, 1000
-    margin = float(np.mean(np.subtract(*_heavy(12345, 1, 400_000, shift))))
+    margin = float(np.mean(np.subtract(*heavy_tailed_pair(12345, 1, 400_000, shift))))
     assert 0.025 < margin < 0.035
-    a, b = _heavy(7 + n, reps, n, shift)
+    a, b = heavy_tailed_pair(7 + n, reps, n, shift)
     equivalent = [
         compare_models(
             {"a": x, "b": y}, pairs="all", method="tukey", margin=margin, n_resamples=99
