@@ -82,3 +82,25 @@ def test_weighted_bootstrap_mean_equals_np_average():
     assert test.mean_difference == pytest.approx(np.average(d, weights=weight[keep]))
     assert test.statistic == test.mean_difference
     assert test.n_queries == 29
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_no_interval_of_the_mean_below_five_queries(n):
+    # Student's t interval covers 0.928 at 3 light-tailed queries (bench_calibration.py)
+    values = np.linspace(0.2, 0.9, n)
+    with pytest.warns(UserWarning, match=f"too few queries: no confidence interval .* on {n} "):
+        result = bootstrap_ci(values, random_state=0)
+    assert np.isnan(result.confidence_interval).all()
+    assert result.mean == pytest.approx(values.mean(), rel=1e-15)
+    assert result.n_queries == n
+
+
+def test_from_five_queries_the_interval_is_students_t():
+    from scipy import stats
+
+    values = np.array([0.2, 0.35, 0.5, 0.8, 0.9])
+    with pytest.warns(UserWarning, match="too few queries: the bootstrap interval"):
+        result = bootstrap_ci(values, random_state=0)
+    # the reference: scipy's t interval of the mean
+    expected = stats.t.interval(0.95, 4, loc=values.mean(), scale=stats.sem(values))
+    np.testing.assert_allclose(result.confidence_interval, expected, rtol=1e-12)
