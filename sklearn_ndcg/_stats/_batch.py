@@ -168,8 +168,10 @@ def wilcoxon_pvalues(d, alternative) -> tuple[np.ndarray, np.ndarray]:
     """
     rows, n = d.shape
     out = np.array([np.zeros(rows), np.ones(rows)])  # all differences 0: p = 1
-    magnitude = np.where(d == 0, np.nan, np.abs(d))
-    ranks = np.nan_to_num(stats.rankdata(magnitude, axis=1, nan_policy="omit"))
+    # zeros ranked last (as inf) and then given rank 0: the ranks of the others are those
+    # of the non-zero differences alone (rankdata's nan_policy needs scipy >= 1.10)
+    zero = d == 0
+    ranks = np.where(zero, 0.0, stats.rankdata(np.where(zero, np.inf, np.abs(d)), axis=1))
     ties = np.array([np.unique(r[r > 0]).size < np.count_nonzero(r) for r in ranks])
     flipped = (ties | (d == 0).any(axis=1)) & (n <= 13)
     if flipped.any():
@@ -187,7 +189,10 @@ def wilcoxon_pvalues(d, alternative) -> tuple[np.ndarray, np.ndarray]:
     # the normal approximation (above 50 queries, or ties or zeros above 13): vectorized
     normal = ~flipped & d.any(axis=1) & ((n > 50) | ties | (d == 0).any(axis=1))
     if normal.any():
-        result = stats.wilcoxon(d[normal], axis=1, alternative=alternative, method="asymptotic")
+        try:
+            result = stats.wilcoxon(d[normal], axis=1, alternative=alternative, method="asymptotic")
+        except ValueError:  # older scipy names the normal approximation "approx"
+            result = stats.wilcoxon(d[normal], axis=1, alternative=alternative, method="approx")
         out[:, normal] = result.statistic, result.pvalue
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Exact p-value calculation does not work")

@@ -3,6 +3,7 @@
 import warnings
 
 import numpy as np
+from _stats_data import WILCOXON_AS_SCIPY
 
 from sklearn_ndcg._stats._batch import wilcoxon_pvalues
 
@@ -13,6 +14,7 @@ def _quiet(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
+@WILCOXON_AS_SCIPY
 def test_batch_wilcoxon_equals_scipy_with_ties_and_zeros():
     """The batched exact permutation p-values are scipy.stats.wilcoxon's, bit for bit."""
     from scipy import stats

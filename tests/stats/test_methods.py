@@ -4,6 +4,7 @@ import itertools
 
 import numpy as np
 import pytest
+from _stats_data import WILCOXON_AS_SCIPY
 from _stats_data import pair as _pair
 from numpy.testing import assert_allclose
 from scipy import stats
@@ -81,6 +82,7 @@ def test_t_equals_scipy_ttest_rel(seed, n, alternative, confidence_level):
 
 @pytest.mark.parametrize("alternative", ALTERNATIVES)
 @pytest.mark.parametrize("seed, n", [(0, 7), (1, 25), (2, 60)])
+@WILCOXON_AS_SCIPY
 def test_wilcoxon_equals_scipy(seed, n, alternative):
     a, b = _pair(seed, n)
     result = paired_test(a, b, method="wilcoxon", alternative=alternative, random_state=0)
