@@ -161,18 +161,24 @@ def refused_rows(values: dict, ids, options: RankingOptions) -> dict:
 
 
 def _refused(role: str, values: np.ndarray, ids: np.ndarray, options: RankingOptions) -> tuple:
-    size = values.shape[0]
+    nothing = values.shape[0], 0, [], [], []
     try:
         _check_column(role, values, ids, options)
-        return size, 0, [], [], []
+        return nothing
     except ValueError as error:
         bad = getattr(error, "bad_values", None)
     if bad is None:  # an error of another kind (e.g. of the query ids): not this pass's
-        return size, 0, [], [], []
+        return nothing
     positions = np.flatnonzero(bad)
     _, first = np.unique(values[positions], return_index=True)  # one NaN (numpy >= 1.21)
     picked = np.union1d(positions[:5], positions[first])
-    return size, positions.shape[0], picked.tolist(), ids[picked].tolist(), values[picked].tolist()
+    return (
+        values.shape[0],
+        positions.shape[0],
+        picked.tolist(),
+        ids[picked].tolist(),
+        values[picked].tolist(),
+    )
 
 
 def raise_for_frame(summaries: list, options: RankingOptions) -> None:

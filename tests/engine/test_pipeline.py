@@ -132,3 +132,19 @@ def test_every_cutoff_minmax():
     # best): 1 at every k. Query b: ranked 2, 3, 0; ideal 3, 2, 0; worst 0, 2, 3
     expected_b = [2 / 3, (2 + L3) / 3, (0.5 + L3) / 1.5]
     np.testing.assert_allclose(ndcg, [[1, 1, 1], expected_b], rtol=1e-14)
+
+
+def test_with_scores_restages_only_the_scores():
+    # early stopping's path: staged once, scored again with each round's scores
+    staged = stage(Y_TRUE, Y_SCORE, k=None, normalize="ideal", **OPTIONS)
+    new_score = [0.1, 0.2, 0.3, 0.9, 0.0]  # query "b" ranked 0, 2, 3; "a" ranked 0, 1
+    restaged = staged.with_scores(new_score)
+    fresh = stage(Y_TRUE, new_score, k=None, normalize="ideal", **OPTIONS)
+    np.testing.assert_array_equal(restaged.score, fresh.score)
+    assert restaged.gains is staged.gains  # labels and gains staged once
+    # by hand: "a" ranks labels 0, 1 (DCG L3), "b" ranks 0, 2, 3 (DCG 2 L3 + 3 / 2)
+    result = order_and_sum(restaged, "average", "ideal")
+    np.testing.assert_allclose(result.dcg, [L3, 2 * L3 + 1.5], rtol=1e-15)
+    np.testing.assert_allclose(result.ideal, [IDEAL_A, IDEAL_B], rtol=1e-15)
+    with pytest.raises(ValueError, match="y_score has 4 scores for 5 staged documents"):
+        staged.with_scores(new_score[:4])

@@ -180,3 +180,20 @@ def test_all_finite_on_either_side_of_the_small_size(size, bad):
     values[size // 2] = bad
     assert not _all_finite(values)
     assert _all_finite(np.ones(size, dtype=np.float32))
+
+
+class _FloatOnly:
+    """A score object that converts to float but cannot be compared with another."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __float__(self):
+        return float(self.value)
+
+
+def test_score_objects_numpy_cannot_sort_keep_their_float_values():
+    # object scores are ranked exactly where numpy can sort them; these cannot be
+    # compared, so their float64 values are kept (by hand: 0.5, 2.0, 1.0)
+    score = np.array([_FloatOnly(0.5), _FloatOnly(2), _FloatOnly(1.0)], dtype=object)
+    np.testing.assert_array_equal(as_score_array(score), [0.5, 2.0, 1.0])

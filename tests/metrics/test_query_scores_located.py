@@ -86,3 +86,19 @@ def test_valid_partitions_raise_nothing():
     summary = refused_rows({"y_true": LABEL, "gain": LABEL}, QID, resolved)
     assert summary == {"y_true": (20, 0, [], [], []), "gain": (20, 0, [], [], [])}
     assert raise_for_frame([summary, summary], resolved) is None
+
+
+def test_each_role_is_checked_as_itself():
+    # a partition's summary of refused values, role by role: a missing score is refused
+    # in the y_score role only, a negative weight in the sample_weight role only
+    resolved = ranking_options("ndcg")
+    score, weight = SCORE.copy(), WEIGHT.copy()
+    score[3], weight[7] = np.nan, -1.0
+    values = {"y_true": LABEL, "y_score": score, "sample_weight": weight, "gain": LABEL}
+    summary = refused_rows(values, QID, resolved)
+    # (rows, count, positions, their query ids, their values), by hand
+    assert summary["y_true"] == (20, 0, [], [], [])
+    assert summary["y_score"][:4] == (20, 1, [3], [5])
+    assert np.isnan(summary["y_score"][4]).all()
+    assert summary["sample_weight"] == (20, 1, [7], [6], [-1.0])
+    assert summary["gain"] == (20, 0, [], [], [])
