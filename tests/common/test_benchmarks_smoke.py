@@ -14,11 +14,14 @@ OPTIONAL_PEERS = ("numba", "ranx", "pytrec_eval")
 
 
 def _run(script, *args):
+    """The script at smoke size, on this checkout's package (not an installed one)."""
+    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))
     return subprocess.run(
         [sys.executable, str(BENCHMARKS / script), "--smoke", *args],
         capture_output=True,
         text=True,
         timeout=900,
+        env=env,
     )
 
 
@@ -128,15 +131,7 @@ def test_bench_trec_smoke():
 
 @pytest.mark.slow
 def test_bench_calibration_smoke():
-    # this checkout's package, not an installed one: the bounds are about this code
-    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))
-    result = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_calibration.py"), "--smoke"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=env,
-    )
+    result = _run("bench_calibration.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     for scenario in ("light", "heavy"):
         assert f"## {scenario}-tailed differences" in result.stdout
@@ -150,14 +145,7 @@ def test_bench_calibration_smoke():
 def test_bench_assurance_smoke():
     """Issue 34's planning table at smoke size: the larger bound never below the chi-square
     one, the chi-square bound short on heavy-tailed NDCG differences."""
-    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))  # this checkout's package
-    result = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_assurance.py"), "--smoke"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=env,
-    )
+    result = _run("bench_assurance.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     tables = result.stdout.split("## ")[1:]
     assert [t.split(" ")[0] for t in tables] == ["normal", "light", "heavy", "required_queries"]
@@ -172,14 +160,7 @@ def test_bench_assurance_smoke():
 
 def test_bench_sampled_judgments_smoke():
     """Issue 36's table at smoke size: infNDCG nearly unbiased, unjudged-as-0 far off."""
-    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))  # this checkout's package
-    result = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_sampled_judgments.py"), "--smoke"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=env,
-    )
+    result = _run("bench_sampled_judgments.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     rows = {
         line.split("|")[1].strip(): float(line.split("|")[2])
@@ -196,15 +177,7 @@ def test_bench_sampled_judgments_smoke():
 
 
 def test_bench_clicks_smoke():
-    # this checkout's package, not an installed one
-    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))
-    result = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_clicks.py"), "--smoke"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=env,
-    )
+    result = _run("bench_clicks.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     for title in ("## Deterministic logging", "## Stochastic logging", "## Cascade clicks"):
         assert title in result.stdout
@@ -215,15 +188,7 @@ def test_bench_clicks_smoke():
 
 
 def test_bench_position_bias_smoke():
-    # this checkout's package, not an installed one
-    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))
-    result = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_position_bias.py"), "--smoke"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=env,
-    )
+    result = _run("bench_position_bias.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     for label in (
         "### em, free relevance",
@@ -240,14 +205,7 @@ def test_bench_position_bias_smoke():
 
 def test_bench_small_calls_smoke():
     """It runs and prints every case and target line; no time is asserted."""
-    env = dict(os.environ, PYTHONPATH=str(BENCHMARKS.parent))  # this checkout's package
-    result = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_small_calls.py"), "--smoke"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=env,
-    )
+    result = _run("bench_small_calls.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     for row in (
         "| validation, 2 arguments: package's validate_params |",

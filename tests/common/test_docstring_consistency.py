@@ -41,6 +41,8 @@ ENTRY_POINTS = {
     "spark.dcg_score": spark_api.dcg_score,
     "spark.query_scores": spark_api.query_scores,
     "spark.evaluate_run": spark_api.evaluate_run,
+    "required_queries": sklearn_ndcg.required_queries,
+    "detectable_difference": sklearn_ndcg.detectable_difference,
 }
 
 # the entry point whose text is the canonical one, per shared parameter
@@ -140,6 +142,8 @@ DIFFERENT = {
 # the groups with literally the same text, checked by each other as well
 SAME_AS_EACH_OTHER = {
     ("qid", "X column"): ["make_ndcg_scorer", "make_dcg_scorer"],
+    ("assurance", "planning"): ["required_queries", "detectable_difference"],
+    ("confidence_level", "planning"): ["required_queries", "detectable_difference"],
     ("qid", "dask column"): ["dask.ndcg_score", "dask.dcg_score"],
     ("sample_weight", "dask column"): ["dask.ndcg_score", "dask.dcg_score"],
     **{
