@@ -172,7 +172,8 @@ def wilcoxon_pvalues(d, alternative) -> tuple[np.ndarray, np.ndarray]:
     # of the non-zero differences alone (rankdata's nan_policy needs scipy >= 1.10)
     zero = d == 0
     ranks = np.where(zero, 0.0, stats.rankdata(np.where(zero, np.inf, np.abs(d)), axis=1))
-    ties = np.array([np.unique(r[r > 0]).size < np.count_nonzero(r) for r in ranks])
+    ordered = np.sort(ranks, axis=1)  # tied magnitudes share their average rank
+    ties = ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] > 0)).any(axis=1)
     flipped = (ties | (d == 0).any(axis=1)) & (n <= 13)
     if flipped.any():
         r = ranks[flipped]
