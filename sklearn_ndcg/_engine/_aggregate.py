@@ -93,13 +93,14 @@ def _ordered_gains(
     """The gains of one block's queries, first ``k`` positions, in each order asked
     for: by score with the tie rule ("dcg", unless ``score`` is None), by
     decreasing gain ("ideal") and by increasing gain ("worst")."""
-    block_gain = take(gain, block, queries.layout, -np.inf)
+    padding = block.padding()
+    block_gain = take(gain, block, queries.layout, -np.inf, padding)
     ordered = {}
     if score is not None:
-        block_score = take(score, block, queries.layout, -np.inf)
+        block_score = take(score, block, queries.layout, -np.inf, padding)
         dcg_gain = block_gain
         if document_weight is not None:
-            dcg_gain = block_gain * take(document_weight, block, queries.layout, 1.0)
+            dcg_gain = block_gain * take(document_weight, block, queries.layout, 1.0, padding)
         ordered["dcg"] = rank_block(block_score, dcg_gain, block.sizes, ties, k)
     if ideal:
         ordered["ideal"] = ideal_block(block_gain, k)
@@ -113,7 +114,8 @@ def tie_cut_by_query(score: np.ndarray, queries: Queries, k: int) -> np.ndarray:
     cut = np.empty(queries.ids.shape[0], dtype=bool)
     queries, score = grouped_layout(queries, score)
     for block in blocks(queries):
-        block_score = take(score, block, queries.layout, -np.inf)
+        padding = block.padding()
+        block_score = take(score, block, queries.layout, -np.inf, padding)
         cut[block.queries] = tie_cut_block(block_score, block.sizes, k)
     return cut
 

@@ -59,15 +59,22 @@ class Queries(NamedTuple):
 class Block(NamedTuple):
     """Some queries of equal (padded) width: one query per row.
 
-    ``rows[i, j]`` is the input row of document ``j`` of query ``queries[i]``;
-    cells beyond a query's size (``j >= sizes[i]``) are padding, pointing at any row
-    or past the last (:func:`take` fills them). For 2-D input
-    ``rows`` is None and ``queries`` a slice of the input's rows.
+    Defined on the grouped layout: row ``i`` holds the documents at positions
+    ``starts[i]`` to ``starts[i] + sizes[i] - 1``; cells beyond a query's size are
+    padding (:func:`take` fills them). For 2-D input ``starts`` is None and
+    ``queries`` a slice of the input's rows.
     """
 
     queries: np.ndarray | slice
-    rows: np.ndarray | None
+    starts: np.ndarray | None
     sizes: np.ndarray
+    width: int
+
+    def padding(self) -> np.ndarray | None:
+        """Where the cells are padding (beyond the query's size), or None if nowhere."""
+        if self.sizes.min() >= self.width:
+            return None
+        return np.arange(self.width) >= self.sizes[:, np.newaxis]
 
 
 def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Queries:
@@ -339,13 +346,16 @@ def query_weights(sample_weight: np.ndarray | None, queries: Queries) -> np.ndar
 
 
 def blocks(queries: Queries, max_cells: int = MAX_CELLS) -> Iterator[Block]:
-    """The queries in blocks of equal width, at most ``max_cells`` documents each."""
+    """The queries of the grouped layout (``order`` None: :func:`grouped_layout`) in
+    blocks of equal width, at most ``max_cells`` documents each."""
+    if queries.order is not None:
+        raise ValueError("blocks need the grouped layout; see grouped_layout")
     if queries.layout is not None:  # one block of equal-size queries, in chunks
         n_queries, n_documents = queries.layout
         step = max(1, max_cells // max(n_documents, 1))
         for start in range(0, n_queries, step):
             part = slice(start, min(start + step, n_queries))
-            yield Block(part, None, queries.sizes[part])
+            yield Block(part, None, queries.sizes[part], n_documents)
         return
     widths = _bucket_widths(queries.sizes)
     by_width = np.argsort(widths, kind="stable")
@@ -355,15 +365,7 @@ def blocks(queries: Queries, max_cells: int = MAX_CELLS) -> Iterator[Block]:
         step = max(1, max_cells // width)
         for start in range(0, members.shape[0], step):
             chosen = members[start : start + step]
-            sizes = queries.sizes[chosen]
-            starts = queries.starts[chosen][:, np.newaxis]
-            if queries.order is None:  # padding cells read on (at most to the end)
-                rows = starts + np.arange(width)
-            else:  # padding cells point at the query's last document
-                rows = queries.order[
-                    starts + np.minimum(np.arange(width), sizes[:, np.newaxis] - 1)
-                ]
-            yield Block(chosen, rows, sizes)
+            yield Block(chosen, queries.starts[chosen], queries.sizes[chosen], width)
 
 
 def _bucket_widths(sizes: np.ndarray) -> np.ndarray:
@@ -376,14 +378,30 @@ def _bucket_widths(sizes: np.ndarray) -> np.ndarray:
     return np.minimum(grid[np.searchsorted(grid, sizes)], distinct[-1])
 
 
-def take(values: np.ndarray, block: Block, shape: tuple[int, int] | None, fill: float):
-    """``values`` (one per input row) laid out as ``block``; ``fill`` in padding cells."""
-    if block.rows is None:
+def take(
+    values: np.ndarray,
+    block: Block,
+    shape: tuple[int, int] | None,
+    fill: float,
+    padding: np.ndarray | None = None,
+) -> np.ndarray:
+    """``values`` (one per position of the grouped layout) laid out as ``block``;
+    ``fill`` in the ``padding`` cells (:meth:`Block.padding`)."""
+    if block.starts is None:
         return values.reshape(shape)[block.queries]
-    # np.take of the flat row indices: several times faster than values[rows] with
-    # a 2-D index array; padding cells may point past the end (clipped), then masked
-    taken = np.take(values, block.rows.reshape(-1), mode="clip").reshape(block.rows.shape)
-    width = block.rows.shape[1]
-    if block.sizes.min() < width:
-        np.putmask(taken, np.arange(width) >= block.sizes[:, np.newaxis], fill)
+    # Each row is a window of `width` consecutive values: fancy indexing of a strided
+    # view of all windows copies them row by row, many times faster than np.take of
+    # a 2-D index. Padding cells read on into the next queries, and are then filled.
+    width, starts = block.width, block.starts
+    values = np.ascontiguousarray(values)
+    last = values.shape[0] - width  # the last window's start
+    step = values.strides[0]
+    windows = np.ndarray((last + 1, width), values.dtype, values, 0, (step, step))
+    taken = windows[np.minimum(starts, last)]
+    beyond = np.flatnonzero(starts > last)  # windows past the end: the last queries
+    if beyond.shape[0]:
+        rows = starts[beyond, np.newaxis] + np.arange(width)
+        taken[beyond] = np.take(values, rows, mode="clip")
+    if padding is not None:
+        np.putmask(taken, padding, fill)
     return taken

@@ -8,6 +8,7 @@ from sklearn_ndcg._engine._queries import (
     _group_by_radix_sort,
     _stable_argsort,
     blocks,
+    grouped_layout,
     group_queries,
     query_weights,
     rows_by_query,
@@ -90,8 +91,9 @@ def test_query_weights():
 def _cells(queries: Queries, values: np.ndarray, max_cells: int) -> dict:
     """{query index: its values as laid out in its block, padding left out}."""
     found = {}
+    queries, values = grouped_layout(queries, values)
     for block in blocks(queries, max_cells):
-        laid_out = take(values, block, queries.shape, -1.0)
+        laid_out = take(values, block, queries.shape, -1.0, block.padding())
         indices = np.arange(queries.ids.shape[0])[block.queries]
         for row, query in enumerate(indices):
             size = block.sizes[row]
@@ -269,3 +271,16 @@ def test_nan_ids_in_runs_are_each_a_query():
     assert queries.ids.shape[0] == 3
     np.testing.assert_array_equal(queries.sizes, [8, 8, 1])
     np.testing.assert_array_equal(rows_by_query(queries), [*range(8), *range(9, 17), 8])
+
+
+def test_blocks_of_the_last_queries_read_no_further_than_the_end():
+    # over 32 distinct sizes share buckets: the last query (31 documents) sits in a
+    # block of width 38, so its window would run past the last row; values are positions
+    sizes = np.append(np.arange(40, 0, -1), 31)
+    qid = np.repeat(np.arange(sizes.shape[0]), sizes)
+    queries = group_queries(qid, None)
+    assert int(queries.starts[-1]) > qid.shape[0] - 38  # the case this test is for
+    values = np.arange(qid.shape[0], dtype=float)
+    found = _cells(queries, values, 2**16)
+    for query in range(sizes.shape[0]):
+        assert found[query] == np.flatnonzero(qid == query).tolist()
