@@ -105,8 +105,9 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
     score, tied documents in the order of the rule (any order for "average").
 
     The rules that keep tied documents in input order ("first", "argsort",
-    "docno") sort like "average", with numpy's fast unstable sorts, and sort
-    again stably only the rows where ties make the order matter.
+    "docno") sort rows wider than ``_STABLE_WIDTH`` like "average", with numpy's
+    fast unstable sorts, and sort again stably only the rows where ties make the
+    order matter.
     """
     if ties == "optimistic" or ties == "pessimistic":
         secondary = -gain if ties == "optimistic" else gain
@@ -114,12 +115,21 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
     in_order = ties == "first" or ties == ARGSORT_TIES or ties == DOCNO_TIES
     if 4 * n_top < score.shape[1]:  # select the top first, then sort it
         top = _top_columns(score, n_top)
-        by_score = np.argsort(-_take_along_rows(score, top), axis=1, kind="stable")
+        top_score = _take_along_rows(score, top)
+        # the top columns are in column order: a stable sort keeps tied ones in it
+        by_score = np.argsort(-top_score, axis=1, kind="stable" if in_order else None)
         return _take_along_rows(top, by_score)
+    if in_order and score.shape[1] <= _STABLE_WIDTH:
+        return np.argsort(-score, axis=1, kind="stable")[:, :n_top]
     order = np.argsort(-score, axis=1)
     if in_order:
         _tied_in_column_order(score, order)
     return order[:, :n_top]
+
+
+_STABLE_WIDTH = 40
+"""Up to this width numpy's stable sort of rows is faster than its fast sort followed
+by :func:`_tied_in_column_order`."""
 
 
 def _tied_in_column_order(score: np.ndarray, order: np.ndarray) -> None:
@@ -143,23 +153,25 @@ def _tied_in_column_order(score: np.ndarray, order: np.ndarray) -> None:
 
 
 def _top_columns(score: np.ndarray, n_top: int) -> np.ndarray:
-    """The columns of the ``n_top`` largest scores of each row, in column order; of a
-    tie group cut by the top, its first members (as the rule "first" needs).
+    """The columns of the ``n_top`` largest scores of each row (fewer than the row's
+    width), in column order; of a tie group cut by the top, its first members (as
+    the rule "first" needs).
 
-    The ``n_top``-th largest score of each row comes from a partition of the
-    values (faster than ``np.argpartition``); the columns at or above it are
-    the top, in column order, unless a tie group is cut.
+    The ``n_top + 1`` largest scores of each row (:func:`_largest`, faster than
+    ``np.argpartition``) give the threshold, the ``n_top``-th of them: the columns
+    at or above it are the top, in column order, unless the next score ties with
+    it (a tie group cut by the top). In those rows the top takes the columns above
+    the threshold and the first tied ones that fit.
     """
     width = score.shape[1]
-    threshold = np.partition(score, width - n_top, axis=1)[:, width - n_top, np.newaxis]
+    largest = _largest(score, n_top + 1)
+    threshold = largest[:, n_top - 1, np.newaxis]
     top = score >= threshold
-    # each row has at least n_top columns in the top, more where a tie group is cut
-    # by the top: then only its first members (one count of the block says if any)
-    if np.count_nonzero(top) > top.shape[0] * n_top:
-        cut = np.flatnonzero(np.count_nonzero(top, axis=1) > n_top)
+    cut = np.flatnonzero(largest[:, n_top] == threshold[:, 0])
+    if cut.shape[0]:
         part, at_cut = score[cut], threshold[cut]
         tied = part == at_cut
-        room = n_top - np.count_nonzero(part > at_cut, axis=1)
+        room = n_top - np.count_nonzero(largest[cut, :n_top] > at_cut, axis=1)
         top[cut] = (part > at_cut) | (tied & (np.cumsum(tied, axis=1) <= room[:, np.newaxis]))
     flat = np.flatnonzero(top).reshape(score.shape[0], n_top)
     return flat - (np.arange(score.shape[0]) * width)[:, np.newaxis]
@@ -171,12 +183,7 @@ def ideal_block(gain: np.ndarray, k: int | None) -> np.ndarray:
     Padding cells hold ``-inf`` and come out as 0.
     """
     width = gain.shape[1]
-    k = width if k is None else min(k, width)
-    if 4 * k < width:
-        top = np.partition(gain, width - k, axis=1)[:, width - k :]
-        top = np.sort(top, axis=1)[:, ::-1]
-    else:
-        top = np.sort(gain, axis=1)[:, : -k - 1 : -1]
+    top = _largest(gain, width if k is None else min(k, width))
     return np.where(top == -np.inf, 0.0, top)
 
 
@@ -197,6 +204,21 @@ def tie_cut_block(score: np.ndarray, sizes: np.ndarray, k: int) -> np.ndarray:
         return np.zeros(score.shape[0], dtype=bool)
     top = -np.partition(-score, (k - 1, k), axis=1)[:, k - 1 : k + 1]
     return (top[:, 0] == top[:, 1]) & (sizes > k)
+
+
+_SORT_WIDTH = 256
+"""Up to this width, sorting whole rows (numpy's vectorized sorts) is faster than a
+partition followed by a sort of the top."""
+
+
+def _largest(values: np.ndarray, n: int) -> np.ndarray:
+    """The ``n`` largest values of each row, in decreasing order."""
+    width = values.shape[1]
+    if width <= _SORT_WIDTH or 4 * n >= width:
+        top = np.sort(values, axis=1)[:, width - n :]
+    else:
+        top = np.sort(np.partition(values, width - n, axis=1)[:, width - n :], axis=1)
+    return top[:, ::-1]
 
 
 def _average_over_groups(gain: np.ndarray, new_group: np.ndarray) -> np.ndarray:
