@@ -61,12 +61,16 @@ def rank_block(
     if n_top > k:  # a tie group cut at k: the mean gain of all its documents
         cut = np.flatnonzero(tied[:, k - 1])
         if cut.shape[0]:
-            threshold = top_score[cut, k - 1, np.newaxis]
-            # padding (score -inf) is never a member, also of a group of -inf scores
-            member = (score[cut] == threshold) & (
-                np.arange(score.shape[1]) < sizes[cut, np.newaxis]
-            )
-            group_mean = np.where(member, gain[cut], 0.0).sum(axis=1) / member.sum(axis=1)
+            # most rows cut (heavy ties): the means of all rows, without copies
+            rows = slice(None) if 2 * cut.shape[0] > score.shape[0] else cut
+            threshold = top_score[rows, k - 1, np.newaxis]
+            member = score[rows] == threshold
+            if sizes.min() < score.shape[1]:  # padding (-inf) is never a member
+                member &= np.arange(score.shape[1]) < sizes[rows, np.newaxis]
+            group_mean = np.where(member, gain[rows], 0.0).sum(axis=1)
+            group_mean /= np.maximum(np.count_nonzero(member, axis=1), 1)  # 0: not cut
+            if isinstance(rows, slice):
+                threshold, group_mean = threshold[cut], group_mean[cut]
             in_group = top_score[cut, :k] == threshold
             averaged[cut, :k] = np.where(in_group, group_mean[:, np.newaxis], averaged[cut, :k])
     return averaged[:, :k]
