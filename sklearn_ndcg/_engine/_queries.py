@@ -170,23 +170,27 @@ def _group_by_radix_sort(qid: np.ndarray):
         return None
     unsigned = np.dtype(f"u{qid.dtype.itemsize}")
     native = qid if qid.dtype.isnative else qid.astype(qid.dtype.newbyteorder("="))
-    offset = native.view(unsigned) - unsigned.type(low % 2 ** (8 * unsigned.itemsize))
-    if span_bits <= 8 * unsigned.itemsize // 2 and unsigned.itemsize > 2:
-        offset = offset.astype(np.uint32 if span_bits > 16 else np.uint16)
-    order = None
-    for shift in range(0, max(span_bits, 1), 16):
-        digit = offset >> offset.dtype.type(shift) if shift else offset
-        if digit.itemsize > 2:  # the low 16 bits: integer casts wrap
-            digit = digit.astype(np.uint16)
-        if order is None:
-            order = np.argsort(digit, kind="stable").astype(np.int32)
-        else:
-            order = np.take(order, np.argsort(np.take(digit, order), kind="stable"))
-    ordered = np.take(offset, order)
+    # the ids less the smallest, straight into the narrowest type that holds them
+    narrow = np.uint16 if span_bits <= 16 else np.uint32
+    offset = np.empty(n_rows, dtype=narrow if unsigned.itemsize > 2 else unsigned)
+    low_id = unsigned.type(low % 2 ** (8 * unsigned.itemsize))
+    np.subtract(native.view(unsigned), low_id, out=offset, casting="unsafe")
+    digits = [offset if offset.itemsize == 2 else offset.astype(np.uint16)]  # low 16 bits
+    if span_bits > 16:
+        high = np.empty(n_rows, dtype=np.uint16)
+        np.right_shift(offset, offset.dtype.type(16), out=high, casting="unsafe")
+        digits.append(high)
+    del offset
+    order = np.argsort(digits[0], kind="stable").astype(np.int32)
+    if len(digits) == 2:
+        order = gather(order, np.argsort(gather(digits[1], order), kind="stable"))
+    sorted_digits = [gather(digit, order) for digit in digits]
     new = np.empty(n_rows, dtype=bool)
     new[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    del ordered
+    np.not_equal(sorted_digits[0][1:], sorted_digits[0][:-1], out=new[1:])
+    for digit in sorted_digits[1:]:
+        new[1:] |= digit[1:] != digit[:-1]
+    del sorted_digits
     starts = np.flatnonzero(new)
     sizes = np.diff(np.append(starts, n_rows))
     return qid[order[starts]], order, sizes, starts
@@ -304,23 +308,28 @@ def grouped_layout(queries: Queries, *arrays: np.ndarray | None) -> tuple:
     """``queries`` and ``arrays`` (one value per input row, or None) in the grouped
     layout: the queries with ``order`` None, each array permuted to match.
 
-    Each array is gathered once through ``order``, in slices (``np.take`` makes an
-    intp copy of the indices it is given, here of one slice at a time). Reading the
+    Each array is gathered once through ``order`` (:func:`gather`). Reading the
     rows through ``order`` block by block instead costs a cache miss per row of
     shuffled input and a 2-D index per block.
     """
     if queries.order is None:
         return (queries, *arrays)
-    grouped = []
-    for values in arrays:
-        if values is not None:
-            permuted = np.empty_like(values)
-            for start in range(0, values.shape[0], _GATHER_ROWS):
-                rows = queries.order[start : start + _GATHER_ROWS]
-                np.take(values, rows, out=permuted[start : start + _GATHER_ROWS])
-            values = permuted
-        grouped.append(values)
+    grouped = [None if values is None else gather(values, queries.order) for values in arrays]
     return (queries._replace(order=None), *grouped)
+
+
+def gather(values: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``values[index]`` for a valid 1-D ``index``, in slices of ``_GATHER_ROWS``.
+
+    ``np.take`` makes an intp copy of the indices it is given (here of one slice at
+    a time, which stays in cache), and into ``out`` it is fast only when told the
+    indices need no check (``mode="clip"``).
+    """
+    result = np.empty(index.shape[0], dtype=values.dtype)
+    for start in range(0, index.shape[0], _GATHER_ROWS):
+        stop = start + _GATHER_ROWS
+        np.take(values, index[start:stop], out=result[start:stop], mode="clip")
+    return result
 
 
 def query_weights(sample_weight: np.ndarray | None, queries: Queries) -> np.ndarray | None:
