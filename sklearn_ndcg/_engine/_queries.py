@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-MAX_CELLS = 2**15
+MAX_CELLS = 2**17
 """Cells per block: blocks are cut into chunks of at most this many documents, so
 that the memory of the stages stays small whatever the size of the input."""
 
@@ -367,6 +367,8 @@ def blocks(queries: Queries, max_cells: int = MAX_CELLS) -> Iterator[Block]:
             yield Block(part, None, queries.sizes[part], n_documents)
         return
     widths = _bucket_widths(queries.sizes)
+    if int(queries.sizes.max()) < 2**16:  # numpy's stable sort of 16-bit integers: radix
+        widths = widths.astype(np.uint16)
     by_width = np.argsort(widths, kind="stable")
     bounds = np.flatnonzero(np.diff(widths[by_width])) + 1
     for members in np.split(by_width, bounds):
@@ -379,12 +381,19 @@ def blocks(queries: Queries, max_cells: int = MAX_CELLS) -> Iterator[Block]:
 
 def _bucket_widths(sizes: np.ndarray) -> np.ndarray:
     """The width of the block of each query: its size, or a bucket of similar sizes."""
-    distinct = np.unique(sizes)
-    if distinct.shape[0] <= _EXACT_WIDTHS:
+    largest = int(sizes.max())
+    table = largest <= 4 * sizes.shape[0] + 1024  # a table by size: cheaper than sorts
+    if table:
+        n_distinct = np.count_nonzero(np.bincount(sizes, minlength=largest + 1))
+    else:
+        n_distinct = np.unique(sizes).shape[0]
+    if n_distinct <= _EXACT_WIDTHS:
         return sizes
-    grid = np.unique(np.ceil(1.25 ** np.arange(np.log(distinct[-1]) / np.log(1.25) + 2)))
+    grid = np.unique(np.ceil(1.25 ** np.arange(np.log(largest) / np.log(1.25) + 2)))
     grid = grid[grid >= 1].astype(np.intp)
-    return np.minimum(grid[np.searchsorted(grid, sizes)], distinct[-1])
+    if table:
+        return np.minimum(grid[np.searchsorted(grid, np.arange(largest + 1))], largest)[sizes]
+    return np.minimum(grid[np.searchsorted(grid, sizes)], largest)
 
 
 def take(
