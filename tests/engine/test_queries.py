@@ -284,3 +284,33 @@ def test_blocks_of_the_last_queries_read_no_further_than_the_end():
     found = _cells(queries, values, 2**16)
     for query in range(sizes.shape[0]):
         assert found[query] == np.flatnonzero(qid == query).tolist()
+
+
+@pytest.mark.parametrize(
+    ("n_ids", "span", "rows_per_id"),
+    [
+        (50, 2**17, 20),  # no two ids share their low 16 bits
+        (3_000, 2**20, 10),  # some ids share them
+        (80_000, 2**24, 2),  # most ids share them
+        (5, 2**32, 1000),  # ids far apart, long queries
+    ],
+)
+def test_radix_grouping_of_ids_sharing_low_digits_is_numpys_stable_argsort(
+    n_ids, span, rows_per_id
+):
+    # ids over more than 16 bits (two passes), some sharing their low 16 bits: the
+    # second pass must keep the rows of each low digit apart by their high digits
+    rng = np.random.default_rng(n_ids)
+    ids = rng.choice(span, n_ids, replace=False).astype(np.int64) - span // 3
+    ids[:2] = [-(span // 3), span - 1 - span // 3]  # the whole span
+    if n_ids >= 3_000:  # ids equal in their low 16 bits, different above
+        ids[2:6] = ids[2] % 2**16 + np.arange(4) * 2**16 - span // 3
+        ids = np.unique(ids)
+    qid = rng.permutation(np.repeat(ids, rows_per_id))
+    ids_got, order, sizes, starts = _group_by_radix_sort(qid)
+    expected = np.argsort(qid, kind="stable")
+    np.testing.assert_array_equal(order, expected)
+    unique, counts = np.unique(qid, return_counts=True)
+    np.testing.assert_array_equal(ids_got, unique)
+    np.testing.assert_array_equal(sizes, counts)
+    np.testing.assert_array_equal(starts, np.cumsum(counts) - counts)
