@@ -43,7 +43,11 @@ def rank_block(
     width = score.shape[1]
     k = width if k is None else min(k, width)
     n_top = min(k + 1, width)  # one more than k: is a tie group cut at k?
-    order = _order_rows(score, gain, ties, n_top)
+    # wide rows: the top found from the n_top + 1 largest scores of each row
+    largest = _largest(score, n_top + 1) if 4 * n_top < width else None
+    if ties == "average" and largest is not None and _tied(largest[:, :n_top]):
+        return _average_by_threshold(score, gain, largest, k)
+    order = _order_rows(score, gain, ties, n_top, largest)
     flat = order + (np.arange(score.shape[0]) * width)[:, np.newaxis]  # as _take_along_rows
     top_score = np.take(score.reshape(-1), flat)
     top_gain = np.take(gain.reshape(-1), flat)
@@ -104,9 +108,57 @@ def refuse_ties_without_docno() -> None:
     )
 
 
-def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> np.ndarray:
+def _tied(largest: np.ndarray) -> bool:
+    """Whether any row of decreasing scores holds equal ones (padding aside)."""
+    return bool(((largest[:, 1:] == largest[:, :-1]) & (largest[:, 1:] > -np.inf)).any())
+
+
+def _average_by_threshold(
+    score: np.ndarray, gain: np.ndarray, largest: np.ndarray, k: int
+) -> np.ndarray:
+    """:func:`rank_block` with ``ties="average"``, from the ``k``-th largest score of
+    each row (its threshold), for rows wider than ``k`` holding ties.
+
+    The tie group at the threshold holds positions ``a .. k - 1``, ``a`` the count
+    of scores above it: each gets the mean gain of all the group's documents. The
+    documents above it (fewer than ``k``) are found in the block once; each tie
+    group among them, a run of equal values in ``largest``, gets its mean gain. No
+    row is sorted but the ``largest`` scores given (in decreasing order).
+    """
+    n_rows, width = score.shape
+    threshold = largest[:, k - 1, np.newaxis]
+    positions = np.arange(k)
+    n_above = np.count_nonzero(largest[:, :k] > threshold, axis=1)[:, np.newaxis]
+    member = score == threshold  # padding (-inf) only where the row has under k
+    group_sum = np.where(member, gain, 0.0).sum(axis=1)
+    count = np.count_nonzero(member, axis=1)
+    real = threshold[:, 0] > -np.inf
+    mean = np.divide(group_sum, count, out=np.zeros(n_rows), where=real)
+    ranked = np.where(positions >= n_above, mean[:, np.newaxis], 0.0)
+    cells = np.flatnonzero(score > threshold)
+    if cells.shape[0]:
+        row = cells // width
+        above = score.reshape(-1)[cells]
+        # each document's group starts at the count of larger scores in its row
+        start = row * k + np.count_nonzero(largest[row, :k] > above[:, np.newaxis], axis=1)
+        sums = np.bincount(start, weights=gain.reshape(-1)[cells], minlength=n_rows * k)
+        counts = np.bincount(start, minlength=n_rows * k)
+        means = np.divide(sums, counts, out=sums, where=counts > 0)
+        new_group = np.ones((n_rows, k), dtype=bool)
+        new_group[:, 1:] = largest[:, 1:k] != largest[:, : k - 1]
+        group_start = np.maximum.accumulate(np.where(new_group, positions, 0), axis=1)
+        group_mean = np.take(means, group_start + (np.arange(n_rows) * k)[:, np.newaxis])
+        ranked = np.where(positions < n_above, group_mean, ranked)
+    return ranked
+
+
+def _order_rows(
+    score: np.ndarray, gain: np.ndarray, ties: str, n_top: int, largest: np.ndarray | None
+) -> np.ndarray:
     """Column indices of the first ``n_top`` documents of each row, by decreasing
     score, tied documents in the order of the rule (any order for "average").
+    ``largest``: the ``n_top + 1`` largest scores of each row, given for rows wide
+    enough to select their top first.
 
     The rules that keep tied documents in input order ("first", "argsort",
     "docno") sort rows wider than ``_STABLE_WIDTH`` like "average", with numpy's
@@ -117,8 +169,8 @@ def _order_rows(score: np.ndarray, gain: np.ndarray, ties: str, n_top: int) -> n
         secondary = -gain if ties == "optimistic" else gain
         return np.lexsort((secondary, -score), axis=-1)[:, :n_top]
     in_order = ties == "first" or ties == ARGSORT_TIES or ties == DOCNO_TIES
-    if 4 * n_top < score.shape[1]:  # select the top first, then sort it
-        top = _top_columns(score, n_top)
+    if largest is not None:  # select the top first, then sort it
+        top = _top_columns(score, n_top, largest)
         top_score = _take_along_rows(score, top)
         # the top columns are in column order: a stable sort keeps tied ones in it
         by_score = np.argsort(-top_score, axis=1, kind="stable" if in_order else None)
@@ -156,19 +208,18 @@ def _tied_in_column_order(score: np.ndarray, order: np.ndarray) -> None:
         order[rows] = key % width
 
 
-def _top_columns(score: np.ndarray, n_top: int) -> np.ndarray:
+def _top_columns(score: np.ndarray, n_top: int, largest: np.ndarray) -> np.ndarray:
     """The columns of the ``n_top`` largest scores of each row (fewer than the row's
     width), in column order; of a tie group cut by the top, its first members (as
     the rule "first" needs).
 
-    The ``n_top + 1`` largest scores of each row (:func:`_largest`, faster than
+    The ``n_top + 1`` ``largest`` scores of each row (:func:`_largest`, faster than
     ``np.argpartition``) give the threshold, the ``n_top``-th of them: the columns
     at or above it are the top, in column order, unless the next score ties with
     it (a tie group cut by the top). In those rows the top takes the columns above
     the threshold and the first tied ones that fit.
     """
     width = score.shape[1]
-    largest = _largest(score, n_top + 1)
     threshold = largest[:, n_top - 1, np.newaxis]
     top = score >= threshold
     cut = np.flatnonzero(largest[:, n_top] == threshold[:, 0])

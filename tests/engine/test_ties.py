@@ -175,3 +175,31 @@ def test_rank_block_of_padded_rows_matches_plain_python(ties, k, dtype):
         expected = _ranked_by_hand(s, g, ties, k)
         expected += [0.0] * (got.shape[1] - len(expected))  # padding ranks no gain
         np.testing.assert_allclose(got[row], expected, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("ties", ["first", "average"])
+@pytest.mark.parametrize("k", [1, 3, 10])
+@pytest.mark.parametrize("levels", [3, 12, None])  # heavy ties, some, none
+def test_rank_block_of_wide_padded_rows_matches_plain_python(ties, k, levels):
+    """Rows wider than 4 (k + 1), where the top is found from the k-th largest score
+    (for "average" with ties, without sorting any row): sizes below, at and above
+    k, tie groups above, at and across the cutoff, negative gains."""
+    rng = np.random.default_rng(k * 100 + (levels or 0))
+    width = 60
+    sizes = rng.integers(1, width + 1, 40)
+    sizes[:6] = [1, k - 1 if k > 1 else 1, k, k + 1, width, width]
+    score = np.full((sizes.shape[0], width), -np.inf)
+    gain = np.full((sizes.shape[0], width), -np.inf)
+    rows = []
+    for row, size in enumerate(sizes):
+        s = rng.random(size) if levels is None else rng.integers(0, levels, size) / 7.0
+        if row == 4:
+            s[:] = 0.5  # one tie group over the whole row
+        g = rng.integers(-2, 6, size).astype(float)
+        score[row, :size], gain[row, :size] = s, g
+        rows.append((s.tolist(), g.tolist()))
+    got = rank_block(score, gain, sizes, ties, k)
+    for row, (s, g) in enumerate(rows):
+        expected = _ranked_by_hand(s, g, ties, k)
+        expected += [0.0] * (got.shape[1] - len(expected))  # padding ranks no gain
+        np.testing.assert_allclose(got[row], expected, rtol=1e-13, atol=1e-13)
