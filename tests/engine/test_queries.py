@@ -314,3 +314,24 @@ def test_radix_grouping_of_ids_sharing_low_digits_is_numpys_stable_argsort(
     np.testing.assert_array_equal(ids_got, unique)
     np.testing.assert_array_equal(sizes, counts)
     np.testing.assert_array_equal(starts, np.cumsum(counts) - counts)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.arange(70_000) % 256.0,  # integers 0..255: gathered as bytes
+        np.arange(70_000) % 256.0 + 0.5,  # not integers
+        np.arange(70_000) % 257.0,  # 256 does not fit a byte
+        np.arange(70_000) % 256.0 - 1,  # negative
+        np.arange(70_000, dtype=np.float32) % 7,  # float32 kept as it is
+    ],
+)
+def test_grouped_layout_gathers_values_exactly(values):
+    # the byte path returns float64 equal to the values; the others gather the values
+    rng = np.random.default_rng(0)
+    qid = rng.integers(0, 5_000, values.shape[0])
+    queries = group_queries(qid, None)
+    _, grouped = grouped_layout(queries, values)
+    expected = values[np.argsort(qid, kind="stable")]
+    assert grouped.dtype == values.dtype
+    np.testing.assert_array_equal(grouped, expected)
