@@ -276,7 +276,7 @@ def _largest(values: np.ndarray, n: int) -> np.ndarray:
         top = np.sort(values, axis=1)[:, width - n :]
     else:
         top = np.sort(np.partition(values, width - n, axis=1)[:, width - n :], axis=1)
-    return top[:, ::-1]
+    return np.ascontiguousarray(top[:, ::-1])
 
 
 def _average_over_groups(gain: np.ndarray, new_group: np.ndarray) -> np.ndarray:
