@@ -314,7 +314,8 @@ def grouped_layout(queries: Queries, *arrays: np.ndarray | None) -> tuple:
     """
     if queries.order is None:
         return (queries, *arrays)
-    grouped = [None if values is None else _gather_exact(values, queries.order) for values in arrays]
+    order = queries.order
+    grouped = [None if values is None else _gather_exact(values, order) for values in arrays]
     return (queries._replace(order=None), *grouped)
 
 
