@@ -360,8 +360,8 @@ CUTOFFS = [1, 10, 100]
 
 
 def _realistic_sizes(rng, layout: str) -> list[int]:
-    if layout == "dense":  # 270 x 250 = 67,500 cells: two chunks of one block
-        return [250] * 270
+    if layout == "dense":  # 560 x 250 = 140,000 cells: two chunks of one block
+        return [250] * 560
     if layout == "2d":
         return [60] * 25
     distinct = rng.choice(np.arange(2, 80), 38, replace=False).tolist()  # > 32 sizes
