@@ -302,7 +302,7 @@ def test_package_functions_called_inside_validate_once():
     def outer(k):
         seen.append(get_config()["skip_parameter_validation"])
         # k=0 would be refused by a validating call: here it reaches the function
-        with pytest.raises(ValueError) as raised:
+        with pytest.raises(ValueError, match="k must be a positive integer") as raised:
             sklearn_ndcg.ndcg_score([[1, 0]], [[0.2, 0.1]], k=0)
         return raised.value
 

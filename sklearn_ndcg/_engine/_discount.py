@@ -37,6 +37,8 @@ def discount_weights(
         The weight of rank ``r`` at index ``r - 1``; ranks after ``k`` weigh 0
         and are left out.
     """
+    if k is not None and k < 1:  # the public functions refuse it first, unless told not to
+        raise ValueError(f"k must be a positive integer or None; got k={k}.")
     n_weighted = longest if k is None else min(k, longest)
     if isinstance(discount, str) and n_weighted <= _CACHED_RANKS:  # the same few tables
         return _named_weights(discount, n_weighted, None if log_base is None else float(log_base))
