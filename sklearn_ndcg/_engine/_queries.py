@@ -312,8 +312,8 @@ def grouped_layout(queries: Queries, *arrays: np.ndarray | None) -> tuple:
     rows through ``order`` block by block instead costs a cache miss per row of
     shuffled input and a 2-D index per block.
     """
-    if queries.order is None:
-        return (queries, *arrays)
+    if queries.order is None:  # contiguous, for the windows of take
+        return (queries, *(None if a is None else np.ascontiguousarray(a) for a in arrays))
     order = queries.order
     grouped = [None if values is None else _gather_exact(values, order) for values in arrays]
     return (queries._replace(order=None), *grouped)
