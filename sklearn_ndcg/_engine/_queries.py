@@ -301,7 +301,7 @@ def rows_by_query(queries: Queries) -> np.ndarray:
 
 
 _GATHER_ROWS = 2**16
-"""Rows gathered per ``np.take`` call by :func:`grouped_layout`."""
+"""Rows gathered per ``np.take`` call by :func:`gather`."""
 
 
 def grouped_layout(queries: Queries, *arrays: np.ndarray | None) -> tuple:
