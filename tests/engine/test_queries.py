@@ -5,6 +5,7 @@ import pytest
 
 from sklearn_ndcg._engine._queries import (
     Queries,
+    _bucket_widths,
     _group_by_radix_sort,
     _stable_argsort,
     blocks,
@@ -335,3 +336,17 @@ def test_grouped_layout_gathers_values_exactly(values):
     expected = values[np.argsort(qid, kind="stable")]
     assert grouped.dtype == values.dtype
     np.testing.assert_array_equal(grouped, expected)
+
+
+def test_blocks_of_queries_far_longer_than_their_count():
+    # the longest query is long for so few queries (a sort of the sizes rather than a
+    # table of them), over 32 distinct sizes: shared buckets of at most 25% padding
+    sizes = np.append(np.arange(1, 40), 2_000)
+    qid = np.repeat(np.arange(sizes.shape[0]), sizes)
+    queries = group_queries(qid, None)
+    widths = _bucket_widths(queries.sizes)
+    assert (widths >= sizes).all() and (widths <= np.ceil(1.25 * sizes) + 1).all()
+    assert np.unique(widths).shape[0] < np.unique(sizes).shape[0]  # buckets are shared
+    found = _cells(queries, np.arange(qid.shape[0], dtype=float), 2**16)
+    for query in range(sizes.shape[0]):
+        assert found[query] == np.flatnonzero(qid == query).tolist()

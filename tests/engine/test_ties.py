@@ -56,10 +56,12 @@ def test_ideal_block_sorts_gains_per_query():
     np.testing.assert_array_equal(ideal_block(gain, 1), [[3], [9]])
 
 
-def test_ideal_block_partial_sort_agrees_with_full_sort():
-    # k much smaller than the width selects before sorting
+@pytest.mark.parametrize("width", [50, 300])  # rows sorted whole; beyond 256, selected
+def test_ideal_block_partial_sort_agrees_with_full_sort(width):
+    # k much smaller than a row wider than 256 selects before sorting
     rng = np.random.default_rng(0)
-    gain = rng.integers(-3, 5, (20, 50)).astype(float)
+    gain = rng.integers(-3, 5, (20, width)).astype(float)
+    gain[:, 0] = np.arange(20)  # rows of different largest values
     full = np.sort(gain, axis=1)[:, ::-1]
     for k in (1, 3, 12, 50):
         np.testing.assert_array_equal(ideal_block(gain, k), full[:, :k])
@@ -75,7 +77,7 @@ def test_cut_tie_group():
 
 @pytest.mark.parametrize("ties", TIE_RULES)
 @pytest.mark.parametrize("k", [1, 2, 5, 9])
-@pytest.mark.parametrize("width", [10, 60])  # full sort; selection before sorting
+@pytest.mark.parametrize("width", [10, 60, 300])  # full sort; top of sorted rows; selected
 def test_top_k_agrees_with_whole_rows(ties, k, width):
     # reference: the whole-row ranking (k=None), cut at k afterwards; for "average"
     # a cut group needs its whole-row mean, which the whole ranking has
