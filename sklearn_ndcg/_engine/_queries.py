@@ -398,7 +398,7 @@ def _bucket_widths(sizes: np.ndarray) -> np.ndarray:
     largest = int(sizes.max())
     table = largest <= 4 * sizes.shape[0] + 1024  # a table by size: cheaper than sorts
     if table:
-        n_distinct = np.count_nonzero(np.bincount(sizes, minlength=largest + 1))
+        n_distinct = np.count_nonzero(np.bincount(sizes))
     else:
         n_distinct = np.unique(sizes).shape[0]
     if n_distinct <= _EXACT_WIDTHS:
