@@ -15,6 +15,7 @@ import warnings
 from typing import NamedTuple
 
 import numpy as np
+import scipy
 from scipy import stats
 
 from . import _table
@@ -22,6 +23,10 @@ from ._corrections import _adjust
 
 _EPS = np.finfo(np.float64).eps
 _ELEMENTS_PER_BATCH = 2**22  # as _bootstrap.py: resamples drawn in batches of about 32 MB
+# scipy.stats.wilcoxon's normal approximation: "asymptotic" from scipy 1.15, "approx" before
+_WILCOXON_NORMAL = (
+    "asymptotic" if tuple(int(p) for p in scipy.__version__.split(".")[:2]) >= (1, 15) else "approx"
+)
 
 
 class Rows(NamedTuple):
@@ -174,7 +179,8 @@ def wilcoxon_pvalues(d, alternative) -> tuple[np.ndarray, np.ndarray]:
     ranks = np.where(zero, 0.0, stats.rankdata(np.where(zero, np.inf, np.abs(d)), axis=1))
     ordered = np.sort(ranks, axis=1)  # tied magnitudes share their average rank
     ties = ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] > 0)).any(axis=1)
-    flipped = (ties | (d == 0).any(axis=1)) & (n <= 13)
+    tied_or_zero = ties | zero.any(axis=1)
+    flipped = tied_or_zero & (n <= 13)
     if flipped.any():
         r = ranks[flipped]
         positive = np.sum(r * (d[flipped] > 0), axis=1)
@@ -182,18 +188,15 @@ def wilcoxon_pvalues(d, alternative) -> tuple[np.ndarray, np.ndarray]:
         codes = np.arange(2**n, dtype=np.int64)
         signs = (codes[:, None] & (1 << np.arange(n, dtype=np.int64))) == 0
         null = signs.astype(np.float64) @ r.T  # the rank sum of the positive differences
-        less = np.count_nonzero(null <= positive, axis=0) / 2**n
-        greater = np.count_nonzero(null >= positive, axis=0) / 2**n
-        pvalue = _count_pvalues(less * 2**n, greater * 2**n, 2**n, alternative)
+        less = np.count_nonzero(null <= positive, axis=0)
+        greater = np.count_nonzero(null >= positive, axis=0)
+        pvalue = _count_pvalues(less, greater, 2**n, alternative)
         statistic = np.minimum(positive, negative) if alternative == "two-sided" else positive
         out[:, flipped] = statistic, pvalue
     # the normal approximation (above 50 queries, or ties or zeros above 13): vectorized
-    normal = ~flipped & d.any(axis=1) & ((n > 50) | ties | (d == 0).any(axis=1))
+    normal = ~flipped & d.any(axis=1) & ((n > 50) | tied_or_zero)
     if normal.any():
-        try:
-            result = stats.wilcoxon(d[normal], axis=1, alternative=alternative, method="asymptotic")
-        except ValueError:  # older scipy names the normal approximation "approx"
-            result = stats.wilcoxon(d[normal], axis=1, alternative=alternative, method="approx")
+        result = stats.wilcoxon(d[normal], axis=1, alternative=alternative, method=_WILCOXON_NORMAL)
         out[:, normal] = result.statistic, result.pvalue
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Exact p-value calculation does not work")
