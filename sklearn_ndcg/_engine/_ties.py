@@ -65,8 +65,7 @@ def rank_block(
     if n_top > k:  # a tie group cut at k: the mean gain of all its documents
         cut = np.flatnonzero(tied[:, k - 1])
         if cut.shape[0]:
-            # most rows cut (heavy ties): the means of all rows, without copies
-            rows = slice(None) if 2 * cut.shape[0] > score.shape[0] else cut
+            rows = _rows_to_read(cut, score.shape[0])
             threshold = top_score[rows, k - 1, np.newaxis]
             member = score[rows] == threshold
             if sizes.min() < score.shape[1]:  # padding (-inf) is never a member
@@ -214,6 +213,12 @@ def _tied_in_column_order(score: np.ndarray, order: np.ndarray) -> None:
         order[rows] = key % width
 
 
+def _rows_to_read(cut: np.ndarray, n_rows: int) -> np.ndarray | slice:
+    """The rows ``cut`` of a block, or all its rows (a view, no copy) when they are most
+    of them, as with heavy ties."""
+    return slice(None) if 2 * cut.shape[0] > n_rows else cut
+
+
 def _running_count(mask: np.ndarray) -> np.ndarray:
     """``np.cumsum(mask, axis=1)`` of a 2-D boolean mask, by one cumulative sum of the
     flat mask less each row's start (numpy's sums along short rows are several
@@ -240,9 +245,7 @@ def _top_columns(score: np.ndarray, n_top: int, largest: np.ndarray) -> np.ndarr
     top = score >= threshold
     cut = np.flatnonzero(largest[:, n_top] == threshold[:, 0])
     if cut.shape[0]:
-        # most rows cut (heavy ties): all rows, without copies (uncut rows stay as
-        # they are: all their tied columns fit)
-        rows = slice(None) if 2 * cut.shape[0] > score.shape[0] else cut
+        rows = _rows_to_read(cut, score.shape[0])  # uncut rows: all their tied columns fit
         part, at_cut = score[rows], threshold[rows]
         tied = part == at_cut
         room = n_top - np.count_nonzero(largest[:, :n_top] > threshold, axis=1)[rows]
