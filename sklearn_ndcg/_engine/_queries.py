@@ -417,15 +417,15 @@ def take(
     fill: float,
     padding: np.ndarray | None = None,
 ) -> np.ndarray:
-    """``values`` (one per position of the grouped layout) laid out as ``block``;
-    ``fill`` in the ``padding`` cells (:meth:`Block.padding`)."""
+    """``values`` (one per position of the grouped layout, contiguous as
+    :func:`grouped_layout` returns them) laid out as ``block``; ``fill`` in the
+    ``padding`` cells (:meth:`Block.padding`)."""
     if block.starts is None:
         return values.reshape(shape)[block.queries]
     # Each row is a window of `width` consecutive values: fancy indexing of a strided
     # view of all windows copies them row by row, many times faster than np.take of
     # a 2-D index. Padding cells read on into the next queries, and are then filled.
     width, starts = block.width, block.starts
-    values = np.ascontiguousarray(values)
     last = values.shape[0] - width  # the last window's start
     step = values.strides[0]
     windows = np.ndarray((last + 1, width), values.dtype, values, 0, (step, step))
