@@ -7,7 +7,8 @@ one block of equal-size queries; long-format queries are bucketed by size.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -115,16 +116,12 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
         codes = np.repeat(run_query, run_lengths)
     else:  # rows interleaved
         del new_run
-        packed = _group_by_radix_sort(qid)
-        if packed is None:
-            packed = _group_by_packed_sort(qid)
-        if packed is not None:
-            ids, order, sizes, starts = packed
-            return Queries(ids, sizes, starts, order, None)
+        if qid.dtype.kind in "iu":
+            order, sizes, starts = _sort_into_queries(*_offsets(qid))
+            return Queries(qid[order[starts]], sizes, starts, order, None)
         ids, codes = _unique(qid)
-    order = _stable_argsort(codes, ids.shape[0])
-    sizes = np.bincount(codes, minlength=ids.shape[0])
-    starts = np.concatenate(([0], np.cumsum(sizes[:-1])))
+    n_bits = (ids.shape[0] - 1).bit_length()
+    order, sizes, starts = _sort_into_queries(codes.astype(np.min_scalar_type((1 << n_bits) - 1)), n_bits)
     return Queries(ids, sizes, starts, order, None)
 
 
@@ -144,104 +141,92 @@ def _sorted_runs(qid: np.ndarray, heads: np.ndarray) -> Queries | None:
     return Queries(head_ids, sizes, heads, None, None, (heads.shape[0], size) if dense else None)
 
 
-_RADIX_PASSES = 2
-"""Integer ids spanning at most ``16 * _RADIX_PASSES`` bits are grouped by radix sort;
-wider ones by one sort of packed 64-bit keys, while the keys fit."""
+def _offsets(qid: np.ndarray) -> tuple[np.ndarray, int]:
+    """Integer ids less the smallest, in the narrowest unsigned type that holds
+    them, and the number of bits they span.
 
-
-def _group_by_radix_sort(qid: np.ndarray):
-    """Integer ids grouped by a least-significant-digit radix sort, in O(n).
-
-    The ids less the smallest, in their own width (unsigned arithmetic wraps, so
-    negative ids and any integer dtype work; the ids are never widened; ids of the
-    other byte order are first copied into this machine's), are sorted
-    16 bits at a time by numpy's stable radix sort of 16-bit integers, low digits
-    first. The result is the stable order of the ids: the sorted ids, and the rows
-    of each query in input order. Returns ``(ids, order, sizes, starts)`` as
-    :func:`_group_by_packed_sort`, or None for ids that are not integers, span more
-    than ``16 * _RADIX_PASSES`` bits, or inputs of ``2**31`` rows or more.
+    The subtraction is done in the ids' own width, unsigned (it wraps, so negative
+    ids and any integer dtype work, and the ids are never widened); ids of the
+    other byte order are first copied into this machine's.
     """
-    n_rows = qid.shape[0]
-    if qid.dtype.kind not in "iu" or n_rows >= 2**31:
-        return None
     low = int(qid.min())
-    span_bits = (int(qid.max()) - low).bit_length()
-    if span_bits > 16 * _RADIX_PASSES:
-        return None
+    n_bits = (int(qid.max()) - low).bit_length()
     unsigned = np.dtype(f"u{qid.dtype.itemsize}")
     native = qid if qid.dtype.isnative else qid.astype(qid.dtype.newbyteorder("="))
-    # the ids less the smallest, straight into the narrowest type that holds them
-    narrow = np.uint16 if span_bits <= 16 else np.uint32
-    offset = np.empty(n_rows, dtype=narrow if unsigned.itemsize > 2 else unsigned)
+    offset = np.empty(qid.shape[0], dtype=np.min_scalar_type((1 << n_bits) - 1))
     low_id = unsigned.type(low % 2 ** (8 * unsigned.itemsize))
     np.subtract(native.view(unsigned), low_id, out=offset, casting="unsafe")
-    digits = [offset if offset.itemsize == 2 else offset.astype(np.uint16)]  # low 16 bits
-    if span_bits > 16:
-        high = np.empty(n_rows, dtype=np.uint16)
-        np.right_shift(offset, offset.dtype.type(16), out=high, casting="unsafe")
-        digits.append(high)
-    del offset
-    order = np.argsort(digits[0], kind="stable").astype(np.int32)
-    if len(digits) == 2:
-        order = gather(order, np.argsort(gather(digits[1], order), kind="stable"))
-    sorted_digits = [gather(digit, order) for digit in digits]
-    new = np.empty(n_rows, dtype=bool)
-    new[0] = True
-    np.not_equal(sorted_digits[0][1:], sorted_digits[0][:-1], out=new[1:])
-    for digit in sorted_digits[1:]:
-        new[1:] |= digit[1:] != digit[:-1]
-    del sorted_digits
-    starts = np.flatnonzero(new)
-    sizes = np.diff(np.append(starts, n_rows))
-    return qid[order[starts]], order, sizes, starts
+    return offset, n_bits
 
 
-def _group_by_packed_sort(qid: np.ndarray):
-    """Integer ids grouped by one sort of 64-bit keys ``(id - min) * 2**b + row``.
-
-    The keys are distinct, so numpy's fast (unstable, vectorized) sort orders
-    them like a stable sort of the ids: it gives the sorted ids, and the rows of
-    each query in input order. Returns ``(ids, order, sizes, starts)``, or None
-    when the keys do not fit in 64 bits (or the ids are not integers).
-    """
-    if qid.dtype.kind not in "iu":
-        return None
-    n_rows = qid.shape[0]
-    low = int(qid.min())
-    row_bits = max(1, (n_rows - 1).bit_length())
-    if (int(qid.max()) - low).bit_length() + row_bits > 64:
-        return None
-    key = qid.astype(np.uint64)  # a copy; negative ids wrap, and so does the subtraction
-    key -= np.uint64(low % 2**64)
-    key <<= np.uint64(row_bits)
-    key |= np.arange(n_rows, dtype=np.uint64)
-    key.sort()
-    order = (key & np.uint64((1 << row_bits) - 1)).astype(np.int32 if row_bits < 32 else np.intp)
-    key >>= np.uint64(row_bits)  # the sorted ids, less the smallest
-    new = np.empty(n_rows, dtype=bool)
+def _sort_into_queries(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows ordered by an unsigned key below ``2**n_bits``, input order kept among
+    equal keys: ``(order, sizes, starts)`` of the runs of equal keys. ``key`` is
+    the caller's own scratch array: it may be overwritten."""
+    order, key = stable_order(key, n_bits)
+    new = np.empty(key.shape[0], dtype=bool)
     new[0] = True
     np.not_equal(key[1:], key[:-1], out=new[1:])
     del key
     starts = np.flatnonzero(new)
-    sizes = np.diff(np.append(starts, n_rows))
-    return qid[order[starts]], order, sizes, starts
+    sizes = np.empty(starts.shape[0], dtype=np.intp)
+    np.subtract(starts[1:], starts[:-1], out=sizes[:-1])
+    sizes[-1] = order.shape[0] - starts[-1]
+    return order, sizes, starts
 
 
-def _stable_argsort(codes: np.ndarray, n_codes: int) -> np.ndarray:
-    """``np.argsort(codes, kind="stable")`` for codes in ``[0, n_codes)``, in O(n).
+@functools.cache
+def _scipy_counting_sort() -> Callable | None:
+    """scipy's counting sort: ``coo_tocsr`` of its sparse module, which converts
+    COO entries to CSR in one stable pass over the entries, carrying two arrays
+    with them. It is private to scipy, so it is taken only if it imports and sorts
+    a probe; None otherwise (numpy's sort is used instead). Imported on first use,
+    not with the engine, whose light entrance imports no scipy."""
+    try:
+        from scipy.sparse._sparsetools import coo_tocsr
 
-    numpy sorts 16-bit integers stably by radix sort, several times faster than
-    its sorts of wider integers: one pass of 16 bits, or two (low bits first).
+        key = np.array([1, 0, 1], dtype=np.int32)
+        rows, keys = np.empty(3, dtype=np.int32), np.empty(3, dtype=np.int32)
+        heads = np.empty(3, dtype=np.int32)
+        coo_tocsr(2, 3, 3, key, np.arange(3, dtype=np.int32), key, heads, rows, keys)
+    except Exception:  # whatever a private function does: numpy's sort instead
+        return None
+    return coo_tocsr if rows.tolist() == [1, 0, 2] and keys.tolist() == [0, 1, 1] else None
+
+
+_COUNTING_SORT_ROWS = 2**13
+"""From this many rows, keys are sorted by scipy's counting sort, a byte per pass;
+below it numpy's ``argsort`` is faster than the passes' fixed costs."""
+
+
+def stable_order(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """The stable sort of unsigned integer keys below ``2**n_bits``:
+    ``(order, sorted keys)``, as ``np.argsort(key, kind="stable")`` and the keys
+    in that order.
+
+    A least-significant-digit radix sort, one byte per pass: each pass is scipy's
+    counting sort of the rows by that byte of their key, which moves the rows'
+    numbers and keys with them, so neither is gathered afterwards. In O(n) per
+    byte, several times faster than numpy's sort of keys wider than 16 bits (and
+    its radix sort of 16-bit keys, which reads the keys through the order). The
+    order is int32. ``key`` is the caller's own scratch array: it may be
+    overwritten.
     """
-    if n_codes <= 2**16:
-        return np.argsort(codes.astype(np.uint16), kind="stable")
-    if n_codes <= 2**32:
-        by_low = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
-        if codes.shape[0] < 2**31:  # 4-byte positions: the memory of this step halves
-            by_low = by_low.astype(np.int32)
-        high = (codes[by_low] >> 16).astype(np.uint16)
-        return by_low[np.argsort(high, kind="stable")]
-    return np.argsort(codes, kind="stable")  # pragma: no cover - over 4 billion queries
+    n_rows = key.shape[0]
+    counting_sort = _scipy_counting_sort() if _COUNTING_SORT_ROWS <= n_rows < 2**31 else None
+    if counting_sort is None:
+        order = np.argsort(key, kind="stable")
+        return order, key[order]
+    order = np.arange(n_rows, dtype=np.int32)
+    digit, order_out, key_out = np.empty_like(order), np.empty_like(order), np.empty_like(key)
+    heads = np.empty(257, dtype=np.int32)  # the start of each digit's rows (unused)
+    for shift in range(0, n_bits, 8):
+        np.right_shift(key, key.dtype.type(shift), out=digit, casting="unsafe")
+        digit &= 255
+        counting_sort(256, n_rows, n_rows, digit, order, key, heads, order_out, key_out)
+        order, order_out = order_out, order
+        key, key_out = key_out, key
+    return order, key
 
 
 def _unique(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

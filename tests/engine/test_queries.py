@@ -3,16 +3,16 @@
 import numpy as np
 import pytest
 
+from sklearn_ndcg._engine import _queries
 from sklearn_ndcg._engine._queries import (
     Queries,
     _bucket_widths,
-    _group_by_radix_sort,
-    _stable_argsort,
     blocks,
     group_queries,
     grouped_layout,
     query_weights,
     rows_by_query,
+    stable_order,
     take,
 )
 
@@ -69,15 +69,6 @@ def test_group_queries_integer_ids(qid):
     np.testing.assert_array_equal(queries.sizes, [qid.tolist().count(i) for i in expected_ids])
     expected_rows = [i for q in expected_ids for i, v in enumerate(qid) if v == q]
     np.testing.assert_array_equal(rows_by_query(queries), expected_rows)
-
-
-@pytest.mark.parametrize("n_codes", [5, 2**16, 2**16 + 1, 70_000])
-def test_radix_argsort_is_numpys_stable_argsort(n_codes):
-    # one 16-bit pass up to 2**16 codes, two passes beyond
-    rng = np.random.default_rng(n_codes)
-    codes = rng.integers(0, n_codes, 50_000)
-    codes[:3] = n_codes - 1  # the largest code is present
-    np.testing.assert_array_equal(_stable_argsort(codes, n_codes), np.argsort(codes, kind="stable"))
 
 
 def test_query_weights():
@@ -162,11 +153,11 @@ def test_fixed_length_lists_take_the_dense_layout():
         np.testing.assert_array_equal(long.score, dense.score)
 
 
-def _interleaved_ids(dtype, low: int, high: int, seed: int = 0) -> np.ndarray:
+def _interleaved_ids(dtype, low: int, high: int, seed: int = 0, n_rows: int = 3_000) -> np.ndarray:
     """Ids drawn from [low, high] of ``dtype``, rows interleaved, both ends present."""
     rng = np.random.default_rng(seed)
     native = np.dtype(dtype).newbyteorder("=")
-    ids = rng.integers(low, high, 3_000, endpoint=True, dtype=native).astype(dtype)
+    ids = rng.integers(low, high, n_rows, endpoint=True, dtype=native).astype(dtype)
     ids[[5, 900]] = low, high
     return ids
 
@@ -174,27 +165,27 @@ def _interleaved_ids(dtype, low: int, high: int, seed: int = 0) -> np.ndarray:
 @pytest.mark.parametrize(
     ("dtype", "low", "high"),
     [
-        (np.int8, -128, 127),  # full 8-bit range, negative ids: one 16-bit pass
+        (np.int8, -128, 127),  # full 8-bit range, negative ids: one byte
         (np.uint8, 0, 255),
         (np.int16, -(2**15), 2**15 - 1),
         (np.uint16, 0, 2**16 - 1),
-        (np.int32, -(2**31), 2**31 - 1),  # full 32-bit range: two passes
+        (np.int32, -(2**31), 2**31 - 1),  # full 32-bit range: four bytes
         (np.uint32, 0, 2**32 - 1),
-        (np.int32, -70_000, 70_000),  # 18 bits: two passes
+        (np.int32, -70_000, 70_000),  # 18 bits: three bytes, the last one partial
         (np.int64, -(2**31), 2**31 - 1),  # 32 bits of a 64-bit dtype
         (np.int64, 10**12, 10**12 + 2**16 - 1),  # far from 0, 16 bits
         (np.uint64, 2**64 - 2**20, 2**64 - 1),  # beyond int64, 20 bits
-        (np.int64, -(2**40), 2**40),  # 41 bits: packed 64-bit keys
-        (np.int64, -(2**63), 2**63 - 1),  # hashed 64-bit ids: keys need > 64 bits
+        (np.int64, -(2**40), 2**40),  # 41 bits
+        (np.int64, -(2**63), 2**63 - 1),  # hashed 64-bit ids: all eight bytes
         (np.uint64, 0, 2**64 - 1),
         (np.dtype(">i4"), -300, 300),  # the other byte order (big-endian)
         (np.dtype(">u8"), 0, 2**20),
     ],
 )
-def test_grouping_of_interleaved_integer_ids_is_a_stable_sort(dtype, low, high):
-    # the reference: numpy's stable argsort and np.unique, whatever path is taken
-    # (radix sort up to 32 bits of span, packed keys while they fit, else a sort)
-    qid = _interleaved_ids(dtype, low, high)
+@pytest.mark.parametrize("n_rows", [3_000, 20_000])  # numpy's argsort; scipy's counting sort
+def test_grouping_of_interleaved_integer_ids_is_a_stable_sort(dtype, low, high, n_rows):
+    # the reference: numpy's stable argsort and np.unique, whatever sort is taken
+    qid = _interleaved_ids(dtype, low, high, n_rows=n_rows)
     before = qid.copy()
     queries = group_queries(qid, None)
     ids, counts = np.unique(qid, return_counts=True)
@@ -206,31 +197,37 @@ def test_grouping_of_interleaved_integer_ids_is_a_stable_sort(dtype, low, high):
     np.testing.assert_array_equal(qid, before)  # the input is not changed
 
 
-@pytest.mark.parametrize(
-    ("dtype", "low", "high", "radix"),
-    [
-        (np.int8, -128, 127, True),
-        (np.int32, -(2**31), 2**31 - 1, True),
-        (np.int64, 0, 2**32 - 1, True),  # exactly 32 bits of span
-        (np.int64, 0, 2**32, False),  # 33 bits: not the radix sort
-        (np.float64, 0, 5, False),  # not integers
-    ],
-)
-def test_radix_grouping_only_within_32_bits_of_span(dtype, low, high, radix):
-    rng = np.random.default_rng(1)
-    qid = rng.integers(low, high, 100, endpoint=True).astype(dtype)
-    qid[:2] = low, high
-    grouped = _group_by_radix_sort(qid)
-    assert (grouped is not None) is radix
-    if radix:
-        np.testing.assert_array_equal(grouped[1], np.argsort(qid, kind="stable"))
+@pytest.mark.parametrize("n_bits", [0, 1, 8, 9, 16, 20, 32, 33, 64])
+@pytest.mark.parametrize("counting", [True, False])
+def test_stable_order_is_numpys_stable_argsort(n_bits, counting, monkeypatch):
+    # a byte per pass of scipy's counting sort, or numpy's argsort without it: the
+    # same order, whatever the width of the keys and however many bytes they span
+    if counting and _queries._scipy_counting_sort() is None:
+        pytest.skip("this scipy has no counting sort the engine can use")
+    if not counting:
+        monkeypatch.setattr(_queries, "_scipy_counting_sort", lambda: None)
+    rng = np.random.default_rng(n_bits)
+    n_values = 1 << min(n_bits, 12)
+    values = rng.integers(0, 2**n_bits, n_values, dtype=np.uint64, endpoint=False)
+    values[:1] = 2**n_bits - 1 if n_bits else 0  # the largest key is present
+    key = values[rng.integers(0, n_values, 3 * _queries._COUNTING_SORT_ROWS)]
+    key = key.astype(
+        next(
+            t
+            for t in (np.uint8, np.uint16, np.uint32, np.uint64)
+            if 8 * np.dtype(t).itemsize >= n_bits
+        )
+    )
+    expected = np.argsort(key, kind="stable")
+    order, sorted_key = stable_order(key.copy(), n_bits)
+    np.testing.assert_array_equal(order, expected)
+    np.testing.assert_array_equal(sorted_key, key[expected])
 
 
-def test_radix_grouping_of_one_id():
-    # one distinct id (span 0 bits) still takes one pass: rows in input order
-    ids, order, sizes, starts = _group_by_radix_sort(np.array([7, 7, 7], dtype=np.int16))
-    assert ids.tolist() == [7] and sizes.tolist() == [3] and starts.tolist() == [0]
-    np.testing.assert_array_equal(order, [0, 1, 2])
+def test_counting_sort_is_taken_from_this_scipy():
+    # the engine probes scipy's private counting sort on first use; if a scipy release
+    # moves or changes it, the engine falls back on numpy's sort, and this test says so
+    assert _queries._scipy_counting_sort() is not None
 
 
 @pytest.mark.parametrize(
@@ -290,17 +287,15 @@ def test_blocks_of_the_last_queries_read_no_further_than_the_end():
 @pytest.mark.parametrize(
     ("n_ids", "span", "rows_per_id"),
     [
-        (50, 2**17, 20),  # no two ids share their low 16 bits
+        (50, 2**17, 200),  # no two ids share their low 16 bits
         (3_000, 2**20, 10),  # some ids share them
         (80_000, 2**24, 2),  # most ids share them
-        (5, 2**32, 1000),  # ids far apart, long queries
+        (5, 2**32, 2000),  # ids far apart, long queries
     ],
 )
-def test_radix_grouping_of_ids_sharing_low_digits_is_numpys_stable_argsort(
-    n_ids, span, rows_per_id
-):
-    # ids over more than 16 bits (two passes), some sharing their low 16 bits: the
-    # second pass must keep the rows of each low digit apart by their high digits
+def test_grouping_of_ids_sharing_low_digits_is_numpys_stable_argsort(n_ids, span, rows_per_id):
+    # ids over several bytes (a pass each), some sharing their low 16 bits: the later
+    # passes must keep the rows of each low digit apart by their high digits
     rng = np.random.default_rng(n_ids)
     ids = rng.choice(span, n_ids, replace=False).astype(np.int64) - span // 3
     ids[:2] = [-(span // 3), span - 1 - span // 3]  # the whole span
@@ -308,13 +303,12 @@ def test_radix_grouping_of_ids_sharing_low_digits_is_numpys_stable_argsort(
         ids[2:6] = ids[2] % 2**16 + np.arange(4) * 2**16 - span // 3
         ids = np.unique(ids)
     qid = rng.permutation(np.repeat(ids, rows_per_id))
-    ids_got, order, sizes, starts = _group_by_radix_sort(qid)
-    expected = np.argsort(qid, kind="stable")
-    np.testing.assert_array_equal(order, expected)
+    queries = group_queries(qid, None)
+    np.testing.assert_array_equal(queries.order, np.argsort(qid, kind="stable"))
     unique, counts = np.unique(qid, return_counts=True)
-    np.testing.assert_array_equal(ids_got, unique)
-    np.testing.assert_array_equal(sizes, counts)
-    np.testing.assert_array_equal(starts, np.cumsum(counts) - counts)
+    np.testing.assert_array_equal(queries.ids, unique)
+    np.testing.assert_array_equal(queries.sizes, counts)
+    np.testing.assert_array_equal(queries.starts, np.cumsum(counts) - counts)
 
 
 @pytest.mark.parametrize(
