@@ -25,15 +25,16 @@ the ratios divide medians of the same run; each engine rule is divided by the
 kernel with the same rule. The load average (``os.getloadavg``) is printed before
 and after.
 
-The shuffled scenario also times a floor for any numpy design: the two steps that
-grouping shuffled rows cannot avoid in numpy (one sort of the rows' 64-bit keys
-``query << b | row``, then one gather of the scores into query order; the keys and
-the order are made before timing), and what the engine does for ids spanning at most
-32 bits: two passes of numpy's stable radix sort of 16-bit integers, then the gather.
-The summary compares them with what the 1.6x target leaves for grouping once the
-grouped engine has run. A last line measures with
-tracemalloc the memory a call takes with compact dtypes (int32 ids, float32 scores)
-and with 64-bit ones, as multiples of the compact ids' and scores' own size.
+The shuffled scenario also times two floors for any design on numpy's sorts: one
+sort of the rows' 64-bit keys ``query << b | row`` then one gather of the scores
+into query order (the keys and the order are made before timing), and two passes of
+numpy's stable radix sort of 16-bit integers (ids spanning at most 32 bits) then the
+gather. The engine sorts with neither: it takes a byte of the ids per pass of scipy's
+counting sort, which carries the row numbers along. The summary compares these with
+what the 1.6x target leaves for grouping once the grouped engine has run. A last
+line measures with tracemalloc the memory a call takes with compact dtypes (int32
+ids, float32 scores) and with 64-bit ones, as multiples of the compact ids' and
+scores' own size.
 """
 
 from __future__ import annotations
@@ -212,7 +213,7 @@ def grouping_floor(folds):
 def radix_floor(folds):
     """Order the rows by query id with two passes of numpy's stable radix sort of
     16-bit integers (the ids less the smallest fit in 32 bits), then gather the
-    scores: what the engine's grouping of such ids does at least."""
+    scores: the least a grouping on numpy's radix sort does."""
     prepared = []
     for _, score, qid in folds:
         prepared.append(((qid - qid.min()).astype(np.uint32), score))

@@ -116,12 +116,15 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
         codes = np.repeat(run_query, run_lengths)
     else:  # rows interleaved
         del new_run
-        if qid.dtype.kind in "iu":
-            order, sizes, starts = _sort_into_queries(*_offsets(qid))
+        key = _integer_key(qid)
+        if key is not None:
+            order, sizes, starts = _sort_into_queries(*_offsets(key))
             return Queries(qid[order[starts]], sizes, starts, order, None)
         ids, codes = _unique(qid)
     n_bits = (ids.shape[0] - 1).bit_length()
-    order, sizes, starts = _sort_into_queries(codes.astype(np.min_scalar_type((1 << n_bits) - 1)), n_bits)
+    order, sizes, starts = _sort_into_queries(
+        codes.astype(np.min_scalar_type((1 << n_bits) - 1)), n_bits
+    )
     return Queries(ids, sizes, starts, order, None)
 
 
@@ -139,6 +142,30 @@ def _sorted_runs(qid: np.ndarray, heads: np.ndarray) -> Queries | None:
     # equal sizes of contiguous queries in id order: one dense matrix
     dense = int(sizes.min()) == int(sizes.max())
     return Queries(head_ids, sizes, heads, None, None, (heads.shape[0], size) if dense else None)
+
+
+def _integer_key(qid: np.ndarray) -> np.ndarray | None:
+    """Integers in the order of the ids (equal for equal ids), or None for ids
+    that are not numbers, booleans or timestamps. The ids are finite and never
+    missing (:func:`check_qid`): a timestamp is its integer count of units, and a
+    float's bits are flipped so that they sort as unsigned integers (all bits when
+    negative, else the sign bit), after ``-0.0`` is made ``0.0``."""
+    kind = qid.dtype.kind
+    if kind in "iu":
+        return qid
+    if kind == "b":
+        return qid.view(np.uint8)
+    native = qid.astype(qid.dtype.newbyteorder("="), copy=False)
+    if kind in "mM":
+        return native.view(np.int64)
+    if kind != "f" or qid.dtype.itemsize > 8:
+        return None
+    bits = (native + native.dtype.type(0)).view(f"u{qid.dtype.itemsize}")
+    sign = bits.dtype.type(1 << (8 * qid.dtype.itemsize - 1))
+    negative = bits >= sign
+    np.invert(bits, out=bits, where=negative)
+    np.bitwise_or(bits, sign, out=bits, where=~negative)
+    return bits
 
 
 def _offsets(qid: np.ndarray) -> tuple[np.ndarray, int]:
@@ -163,7 +190,7 @@ def _sort_into_queries(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.nda
     """Rows ordered by an unsigned key below ``2**n_bits``, input order kept among
     equal keys: ``(order, sizes, starts)`` of the runs of equal keys. ``key`` is
     the caller's own scratch array: it may be overwritten."""
-    order, key = stable_order(key, n_bits)
+    order, key = _stable_order(key, n_bits)
     new = np.empty(key.shape[0], dtype=bool)
     new[0] = True
     np.not_equal(key[1:], key[:-1], out=new[1:])
@@ -199,7 +226,7 @@ _COUNTING_SORT_ROWS = 2**13
 below it numpy's ``argsort`` is faster than the passes' fixed costs."""
 
 
-def stable_order(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray]:
+def _stable_order(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray]:
     """The stable sort of unsigned integer keys below ``2**n_bits``:
     ``(order, sorted keys)``, as ``np.argsort(key, kind="stable")`` and the keys
     in that order.
@@ -230,22 +257,8 @@ def stable_order(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _unique(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted unique ids and the index of each entry's id among them."""
-    if qid.dtype.kind in "iu":
-        low, high = int(qid.min()), int(qid.max())
-        if high - low <= 4 * qid.shape[0] + 1024:  # a lookup table is cheaper than a sort
-            # Subtract in 64 bits, never in the ids' own (maybe 8-bit) dtype; each
-            # difference is in [0, high - low], so it cannot wrap.
-            wide = np.dtype(np.int64 if qid.dtype.kind == "i" else np.uint64)
-            offset = qid.astype(wide)  # a copy, subtracted from in place
-            offset -= wide.type(low)
-            offset = offset.view(np.int64)  # in [0, high - low]: fits
-            present = np.zeros(high - low + 1, dtype=bool)
-            present[offset] = True
-            ids = (np.flatnonzero(present).astype(wide) + wide.type(low)).astype(qid.dtype)
-            return ids, (np.cumsum(present) - 1)[offset]
-    if qid.dtype.kind in "iufbmM":  # lean: one sort, codes of 4 bytes, no np.unique copies
-        return _unique_by_sort(qid)
+    """Sorted unique ids and the index of each entry's id among them (the ids of
+    runs of rows, or interleaved ids that have no integer key: strings, objects)."""
     try:
         ids, codes = np.unique(qid, return_inverse=True)
     except TypeError:
@@ -255,25 +268,6 @@ def _unique(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             f"(types {', '.join(types)}); give query ids of one sortable type."
         ) from None
     return ids, codes.reshape(-1)
-
-
-def _unique_by_sort(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_unique` of numbers with little memory: about 2 bytes per row beyond
-    the sort's own permutation, instead of the copies of ``np.unique``."""
-    perm = np.argsort(qid)
-    ordered = qid[perm]
-    new = np.empty(qid.shape[0], dtype=bool)
-    new[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    ids = ordered[new]
-    del ordered
-    code_type = np.int32 if ids.shape[0] < 2**31 else np.int64
-    sorted_codes = np.cumsum(new, dtype=code_type)
-    del new
-    sorted_codes -= 1
-    codes = np.empty(qid.shape[0], dtype=code_type)
-    codes[perm] = sorted_codes
-    return ids, codes
 
 
 def rows_by_query(queries: Queries) -> np.ndarray:

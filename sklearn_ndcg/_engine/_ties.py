@@ -301,7 +301,7 @@ def _largest(values: np.ndarray, n: int) -> np.ndarray:
 def _average_over_groups(gain: np.ndarray, new_group: np.ndarray) -> np.ndarray:
     """Replace each gain by the mean gain of its group of consecutive documents."""
     starts = np.flatnonzero(new_group)
-    counts = np.diff(np.append(starts, gain.shape[0]))
+    counts = np.diff(np.append(starts, gain.size))
     return np.repeat(np.add.reduceat(gain, starts) / counts, counts)
 
 

@@ -7,12 +7,12 @@ from sklearn_ndcg._engine import _queries
 from sklearn_ndcg._engine._queries import (
     Queries,
     _bucket_widths,
+    _stable_order,
     blocks,
     group_queries,
     grouped_layout,
     query_weights,
     rows_by_query,
-    stable_order,
     take,
 )
 
@@ -126,14 +126,14 @@ def test_blocks_of_2d_input_are_its_rows():
     ],
     ids=["int64_extremes", "uint64_high", "float_signed_zero", "int8", "bool", "datetime"],
 )
-def test_lean_unique_equals_numpy_unique(ids):
-    """The sort-based grouping of numeric ids (issue 13's memory) equals np.unique."""
-    from sklearn_ndcg._engine._queries import _unique_by_sort
-
-    expected_ids, expected_codes = np.unique(ids, return_inverse=True)
-    got_ids, got_codes = _unique_by_sort(ids)
-    np.testing.assert_array_equal(got_ids, expected_ids)
-    np.testing.assert_array_equal(got_codes, expected_codes.reshape(-1))
+def test_numeric_ids_group_as_numpy_unique_sorts_them(ids):
+    """Interleaved numeric ids, sorted by an integer key (without np.unique's copies,
+    issue 13's memory), give the queries np.unique gives, rows in input order."""
+    queries = group_queries(ids, None)
+    expected_ids, counts = np.unique(ids, return_counts=True)
+    np.testing.assert_array_equal(queries.ids, expected_ids)
+    np.testing.assert_array_equal(queries.sizes, counts)
+    np.testing.assert_array_equal(queries.order, np.argsort(ids, kind="stable"))
 
 
 def test_fixed_length_lists_take_the_dense_layout():
@@ -197,6 +197,53 @@ def test_grouping_of_interleaved_integer_ids_is_a_stable_sort(dtype, low, high, 
     np.testing.assert_array_equal(qid, before)  # the input is not changed
 
 
+def _ids_of(values: np.ndarray, n_rows: int, dtype) -> np.ndarray:
+    """``n_rows`` ids drawn from ``values`` (each present), rows interleaved."""
+    rng = np.random.default_rng(n_rows)
+    index = np.concatenate([np.arange(len(values)), rng.integers(0, len(values), n_rows)])
+    return np.asarray(values)[rng.permutation(index)[:n_rows]].astype(dtype)
+
+
+_FLOATS = [-3e300, -2.5, -1.0, -1e-300, -5e-324, 0.0, 5e-324, 1e-300, 0.5, 1.0, 7.0, 3e300]
+
+
+@pytest.mark.parametrize(
+    ("values", "dtype"),
+    [
+        (_FLOATS, np.float64),  # negative, subnormal, huge: sorted as numbers
+        (_FLOATS[1:-1], np.float32),
+        ([-2.5, -1.0, 0.0, 0.5, 7.0], np.float16),
+        (_FLOATS, ">f8"),  # the other byte order
+        (np.arange(300) * 0.1 - 7.0, np.float64),
+        ([False, True], bool),
+        (np.array(["2020-01-01", "1969-12-31", "2024-02-29T12:00"], "datetime64[m]"), "M8[m]"),
+        (np.array([-5, 0, 86_400, 10**12], "timedelta64[s]"), "m8[s]"),
+        (np.array(["1900-01-01", "1970-01-02", "2100-01-01"], "datetime64[D]"), ">M8[D]"),
+    ],
+)
+@pytest.mark.parametrize("n_rows", [3_000, 20_000])  # numpy's argsort; scipy's counting sort
+def test_grouping_of_floats_booleans_and_timestamps_is_a_stable_sort(values, dtype, n_rows):
+    # the same reference: floats, booleans and timestamps are sorted by an integer
+    # key in their order (float bits flipped to sort as unsigned integers)
+    qid = _ids_of(values, n_rows, dtype)
+    before = qid.copy()
+    queries = group_queries(qid, None)
+    ids, counts = np.unique(qid, return_counts=True)
+    np.testing.assert_array_equal(queries.ids, ids)
+    assert queries.ids.dtype == qid.dtype
+    np.testing.assert_array_equal(queries.sizes, counts)
+    np.testing.assert_array_equal(queries.order, np.argsort(qid, kind="stable"))
+    np.testing.assert_array_equal(qid, before)
+
+
+def test_float_ids_minus_zero_is_zero():
+    # -0.0 == 0.0: one query, its rows in input order (numpy's sort sees them equal)
+    qid = np.array([0.0, 1.0, -0.0, 0.0, -0.0] * 4000)
+    queries = group_queries(qid, None)
+    assert queries.ids.tolist() == [0.0, 1.0] and queries.sizes.tolist() == [16_000, 4000]
+    np.testing.assert_array_equal(queries.order, np.argsort(qid, kind="stable"))
+
+
 @pytest.mark.parametrize("n_bits", [0, 1, 8, 9, 16, 20, 32, 33, 64])
 @pytest.mark.parametrize("counting", [True, False])
 def test_stable_order_is_numpys_stable_argsort(n_bits, counting, monkeypatch):
@@ -219,7 +266,7 @@ def test_stable_order_is_numpys_stable_argsort(n_bits, counting, monkeypatch):
         )
     )
     expected = np.argsort(key, kind="stable")
-    order, sorted_key = stable_order(key.copy(), n_bits)
+    order, sorted_key = _stable_order(key.copy(), n_bits)
     np.testing.assert_array_equal(order, expected)
     np.testing.assert_array_equal(sorted_key, key[expected])
 
