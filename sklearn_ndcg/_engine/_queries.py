@@ -121,9 +121,9 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
             order, sizes, starts = _sort_into_queries(*_offsets(key))
             return Queries(qid[order[starts]], sizes, starts, order, None)
         ids, codes = _unique(qid)
-    n_bits = (ids.shape[0] - 1).bit_length()
+    n_ids = ids.shape[0]  # the codes are below it
     order, sizes, starts = _sort_into_queries(
-        codes.astype(np.min_scalar_type((1 << n_bits) - 1)), n_bits
+        codes.astype(np.min_scalar_type(n_ids)), n_ids.bit_length()
     )
     return Queries(ids, sizes, starts, order, None)
 
@@ -137,7 +137,7 @@ def _sorted_runs(qid: np.ndarray, heads: np.ndarray) -> Queries | None:
         return None  # NaN ids compare False: the general path
     sizes = np.empty(heads.shape[0], dtype=np.intp)
     np.subtract(heads[1:], heads[:-1], out=sizes[:-1])
-    sizes[-1] = qid.shape[0] - heads[-1]
+    sizes[-1] = qid.size - heads[-1]
     size = int(sizes[0])
     # equal sizes of contiguous queries in id order: one dense matrix
     dense = int(sizes.min()) == int(sizes.max())
@@ -155,7 +155,7 @@ def _integer_key(qid: np.ndarray) -> np.ndarray | None:
         return qid
     if kind == "b":
         return qid.view(np.uint8)
-    native = qid.astype(qid.dtype.newbyteorder("="), copy=False)
+    native = qid if qid.dtype.isnative else qid.astype(qid.dtype.newbyteorder("="))
     if kind in "mM":
         return native.view(np.int64)
     if kind != "f" or qid.dtype.itemsize > 8:
@@ -191,7 +191,7 @@ def _sort_into_queries(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.nda
     equal keys: ``(order, sizes, starts)`` of the runs of equal keys. ``key`` is
     the caller's own scratch array: it may be overwritten."""
     order, key = _stable_order(key, n_bits)
-    new = np.empty(key.shape[0], dtype=bool)
+    new = np.empty_like(key, dtype=bool)
     new[0] = True
     np.not_equal(key[1:], key[:-1], out=new[1:])
     del key

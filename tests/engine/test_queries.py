@@ -7,6 +7,7 @@ from sklearn_ndcg._engine import _queries
 from sklearn_ndcg._engine._queries import (
     Queries,
     _bucket_widths,
+    _integer_key,
     _stable_order,
     blocks,
     group_queries,
@@ -147,6 +148,10 @@ def test_fixed_length_lists_take_the_dense_layout():
     assert group_queries(qid, None).layout == (50, 7)
     assert group_queries(qid[::-1].copy(), None).layout is None  # ids not in order
     assert group_queries(np.repeat(np.arange(50), [6, 8] * 25), None).layout is None
+    # string ids sorted, one run each (found by their runs, not as sorted numbers)
+    names = np.repeat([f"q{i:02d}" for i in range(50)], 7)
+    assert group_queries(names, None).layout == (50, 7)
+    assert group_queries(names[::-1].copy(), None).layout is None  # runs not in id order
     for k in (None, 3):
         long = query_scores(y_true.ravel(), y_score.ravel(), qid=qid, k=k)
         dense = query_scores(y_true, y_score, k=k)
@@ -234,6 +239,30 @@ def test_grouping_of_floats_booleans_and_timestamps_is_a_stable_sort(values, dty
     np.testing.assert_array_equal(queries.sizes, counts)
     np.testing.assert_array_equal(queries.order, np.argsort(qid, kind="stable"))
     np.testing.assert_array_equal(qid, before)
+
+
+@pytest.mark.parametrize(
+    "qid",
+    [
+        np.array(_FLOATS),
+        np.array(_FLOATS[1:-1], dtype=">f4"),
+        np.array([True, False, True]),
+        np.array(["2026-01-02", "1969-12-31", "2026-01-02"], dtype="datetime64[ns]"),
+        np.array([1, -5, 1], dtype=">m8[s]"),
+    ],
+)
+def test_integer_key_sorts_as_the_ids(qid):
+    # the key of each id: in the ids' order, equal exactly for equal ids
+    key = _integer_key(qid)
+    assert key.dtype.kind in "iu"
+    np.testing.assert_array_equal(np.argsort(key, kind="stable"), np.argsort(qid, kind="stable"))
+    np.testing.assert_array_equal(key[:, None] == key, qid[:, None] == qid)
+
+
+def test_ids_without_an_integer_key():
+    assert _integer_key(np.array(["a", "b"])) is None
+    assert _integer_key(np.array([1.0, 2.0], dtype=np.longdouble)) is None
+    assert _integer_key(np.array([1, "a"], dtype=object)) is None
 
 
 def test_float_ids_minus_zero_is_zero():
