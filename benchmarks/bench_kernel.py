@@ -13,6 +13,8 @@ Scenarios (relevance 0..4):
 
 - grouped: 1M rows in 20,000 queries of 1..99 documents, rows of a query contiguous;
 - shuffled: the same rows shuffled (queries interleaved);
+- shuffled-hashed: the shuffled rows with each query's id replaced by a random 64-bit
+  integer (hashed ids; no target);
 - heavy-ties: grouped, scores rounded to one decimal (11 distinct scores);
 - small-folds: 100 calls on folds of 100 queries x 30 documents (grouped), the total;
 - dense-heavy-ties: 2-D, 10,000 queries x 100 documents, integer scores 0..9, also
@@ -66,6 +68,7 @@ SOURCE = Path(__file__).with_name("_ndcg_kernel.c")
 SCENARIOS = (
     "grouped",
     "shuffled",
+    "shuffled-hashed",
     "heavy-ties",
     "small-folds",
     "dense-heavy-ties",
@@ -127,10 +130,15 @@ def make_scenario(name: str, divisor: int = 1):
     (grouped) as ``qid``, for the kernels.
     """
     n_rows, n_queries = 1_000_000 // divisor, 20_000 // divisor
-    if name in ("grouped", "shuffled"):
-        return [ragged_long_format(n_rows, n_queries, grouped=name == "grouped", seed=4)], (
-            name == "grouped"
+    if name in ("grouped", "shuffled", "shuffled-hashed"):
+        y_true, y_score, qid = ragged_long_format(
+            n_rows, n_queries, grouped=name == "grouped", seed=4
         )
+        if name == "shuffled-hashed":  # the same queries under random 64-bit ids
+            ids, codes = np.unique(qid, return_inverse=True)
+            hashed = np.random.default_rng(5).integers(-(2**63), 2**63 - 1, ids.size)
+            qid = hashed[codes.reshape(-1)]
+        return [(y_true, y_score, qid)], name == "grouped"
     rng = np.random.default_rng(26)
     if name == "heavy-ties":
         sizes = ragged_sizes(rng, n_queries, n_rows)

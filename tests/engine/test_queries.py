@@ -190,7 +190,11 @@ def _interleaved_ids(dtype, low: int, high: int, seed: int = 0, n_rows: int = 3_
 @pytest.mark.parametrize("n_rows", [3_000, 20_000])  # numpy's argsort; scipy's counting sort
 def test_grouping_of_interleaved_integer_ids_is_a_stable_sort(dtype, low, high, n_rows):
     # the reference: numpy's stable argsort and np.unique, whatever sort is taken
-    qid = _interleaved_ids(dtype, low, high, n_rows=n_rows)
+    _assert_grouped_as_a_stable_sort(_interleaved_ids(dtype, low, high, n_rows=n_rows))
+
+
+def _assert_grouped_as_a_stable_sort(qid: np.ndarray) -> None:
+    """The queries of ``qid`` are np.unique's, their rows in numpy's stable order."""
     before = qid.copy()
     queries = group_queries(qid, None)
     ids, counts = np.unique(qid, return_counts=True)
@@ -230,15 +234,7 @@ _FLOATS = [-3e300, -2.5, -1.0, -1e-300, -5e-324, 0.0, 5e-324, 1e-300, 0.5, 1.0, 
 def test_grouping_of_floats_booleans_and_timestamps_is_a_stable_sort(values, dtype, n_rows):
     # the same reference: floats, booleans and timestamps are sorted by an integer
     # key in their order (float bits flipped to sort as unsigned integers)
-    qid = _ids_of(values, n_rows, dtype)
-    before = qid.copy()
-    queries = group_queries(qid, None)
-    ids, counts = np.unique(qid, return_counts=True)
-    np.testing.assert_array_equal(queries.ids, ids)
-    assert queries.ids.dtype == qid.dtype
-    np.testing.assert_array_equal(queries.sizes, counts)
-    np.testing.assert_array_equal(queries.order, np.argsort(qid, kind="stable"))
-    np.testing.assert_array_equal(qid, before)
+    _assert_grouped_as_a_stable_sort(_ids_of(values, n_rows, dtype))
 
 
 @pytest.mark.parametrize(
