@@ -84,7 +84,14 @@ def test_bench_kernel_smoke():
     result = _run("bench_kernel.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "VALUE CHECK FAILED" not in result.stdout
-    scenarios = ("grouped", "shuffled", "heavy-ties", "small-folds", "dense-heavy-ties")
+    scenarios = (
+        "grouped",
+        "shuffled",
+        "shuffled-hashed",
+        "heavy-ties",
+        "small-folds",
+        "dense-heavy-ties",
+    )
     for scenario in (*scenarios, "one-query"):
         for k in (10, None):
             assert f"\n{scenario} k={k}:" in result.stdout
@@ -93,8 +100,8 @@ def test_bench_kernel_smoke():
     assert "- memory, shuffled, int32 ids, float32 scores: traced peak " in result.stdout
     assert "sklearn.metrics.ndcg_score vs sklearn-ndcg ties='average': max" in result.stdout
     if "- C kernel: " in result.stdout:  # compiled: every scenario checked and timed
-        # both tie rules in 6 scenarios at 2 cutoffs, and scikit-learn on one query at 2
-        assert result.stdout.count(": max relative diff ") == 6 * 2 * 2 + 2
+        # both tie rules in 7 scenarios at 2 cutoffs, and scikit-learn on one query at 2
+        assert result.stdout.count(": max relative diff ") == 7 * 2 * 2 + 2
         assert "- grouped k=10: sklearn-ndcg ties='first' / C kernel = " in result.stdout
         assert (
             "- heavy-ties k=10: sklearn-ndcg (ties='average') / C kernel (ties='average') = "
