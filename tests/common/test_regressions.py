@@ -83,7 +83,7 @@ def test_int8_ids_round_trip():
 # --- 9. uint64 ids at and above 2**63 ---------------------------------------------
 
 
-@pytest.mark.parametrize("spread", [3, 2**40])  # lookup table, and np.unique
+@pytest.mark.parametrize("spread", [3, 2**40])  # a small span of ids, and a wide one
 def test_uint64_hashed_ids(spread):
     ids = np.array([2**64 - 1, 2**63, 2**63 + spread, 2**64 - 1, 2**63], dtype=np.uint64)
     result = query_scores([1, 0, 2, 0, 1], [0.5, 0.4, 0.3, 0.2, 0.1], qid=ids)

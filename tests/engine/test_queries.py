@@ -55,8 +55,8 @@ def test_group_queries_mixed_types():
 @pytest.mark.parametrize(
     "qid",
     [
-        np.array([30, 10, 30, 20, 10, 30]),  # small range: lookup table
-        np.array([3 * 10**12, 10, 3 * 10**12, -(10**15), 10, 3 * 10**12]),  # wide: sort
+        np.array([30, 10, 30, 20, 10, 30]),  # a small range
+        np.array([3 * 10**12, 10, 3 * 10**12, -(10**15), 10, 3 * 10**12]),  # a wide one
         np.array([30, 10, 30, 20, 10, 30], dtype=np.uint64),
         np.array([-3, -10, -3, -5, -10, -3], dtype=np.int8),
     ],
