@@ -388,6 +388,7 @@ def test_grouping_of_ids_sharing_low_digits_is_numpys_stable_argsort(n_ids, span
     [
         np.arange(70_000) % 256.0,  # integers 0..255: gathered as bytes
         np.arange(70_000) % 256.0 + 0.5,  # not integers
+        np.where(np.arange(70_000) == 1234, 2.5, np.arange(70_000) % 256.0),  # one is not
         np.arange(70_000) % 257.0,  # 256 does not fit a byte
         np.arange(70_000) % 256.0 - 1,  # negative
         np.arange(70_000, dtype=np.float32) % 7,  # float32 kept as it is
