@@ -145,17 +145,17 @@ def _sorted_runs(qid: np.ndarray, heads: np.ndarray) -> Queries | None:
 
 
 def _integer_key(qid: np.ndarray) -> np.ndarray | None:
-    """Integers in the order of the ids (equal for equal ids), or None for ids
-    that are not numbers, booleans or timestamps. The ids are finite and never
-    missing (:func:`check_qid`): a timestamp is its integer count of units, and a
-    float's bits are flipped so that they sort as unsigned integers (all bits when
-    negative, else the sign bit), after ``-0.0`` is made ``0.0``."""
+    """Integers in the order of the ids (equal for equal ids), in this machine's
+    byte order, or None for ids that are not numbers, booleans or timestamps. The
+    ids are finite and never missing (:func:`check_qid`): a timestamp is its count
+    of units, and a float's bits are flipped to sort as unsigned integers (all bits
+    when negative, else the sign bit), after ``-0.0`` is made ``0.0``."""
     kind = qid.dtype.kind
-    if kind in "iu":
-        return qid
     if kind == "b":
         return qid.view(np.uint8)
     native = qid if qid.dtype.isnative else qid.astype(qid.dtype.newbyteorder("="))
+    if kind in "iu":
+        return native
     if kind in "mM":
         return native.view(np.int64)
     if kind != "f" or qid.dtype.itemsize > 8:
@@ -173,16 +173,15 @@ def _offsets(qid: np.ndarray) -> tuple[np.ndarray, int]:
     them, and the number of bits they span.
 
     The subtraction is done in the ids' own width, unsigned (it wraps, so negative
-    ids and any integer dtype work, and the ids are never widened); ids of the
-    other byte order are first copied into this machine's.
+    ids and any integer dtype work, and the ids are never widened); the ids are in
+    this machine's byte order (:func:`_integer_key`).
     """
     low = int(qid.min())
     n_bits = (int(qid.max()) - low).bit_length()
     unsigned = np.dtype(f"u{qid.dtype.itemsize}")
-    native = qid if qid.dtype.isnative else qid.astype(qid.dtype.newbyteorder("="))
     offset = np.empty(qid.shape[0], dtype=np.min_scalar_type((1 << n_bits) - 1))
     low_id = unsigned.type(low % 2 ** (8 * unsigned.itemsize))
-    np.subtract(native.view(unsigned), low_id, out=offset, casting="unsafe")
+    np.subtract(qid.view(unsigned), low_id, out=offset, casting="unsafe")
     return offset, n_bits
 
 
