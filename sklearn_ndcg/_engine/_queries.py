@@ -234,8 +234,9 @@ def _stable_order(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray]
     counting sort of the rows by that byte of their key, which moves the rows'
     numbers and keys with them, so neither is gathered afterwards. In O(n) per
     byte, several times faster than numpy's sort of keys wider than 16 bits (and
-    its radix sort of 16-bit keys, which reads the keys through the order). The
-    order is int32. ``key`` is the caller's own scratch array: it may be
+    its radix sort of 16-bit keys, which reads the keys through the order). Keys
+    wider than 32 bits are sorted by their top bits first (:func:`_by_top_bits`).
+    The order is int32. ``key`` is the caller's own scratch array: it may be
     overwritten.
     """
     n_rows = key.shape[0]
@@ -243,7 +244,17 @@ def _stable_order(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray]
     if counting_sort is None:
         order = np.argsort(key, kind="stable")
         return order, key[order]
-    order = np.arange(n_rows, dtype=np.int32)
+    if n_bits > 32:
+        return _by_top_bits(key, n_bits, counting_sort)
+    return _by_bytes(key, np.arange(n_rows, dtype=np.int32), n_bits, counting_sort)
+
+
+def _by_bytes(
+    key: np.ndarray, order: np.ndarray, n_bits: int, counting_sort: Callable
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rows ``order`` with their ``key`` stably sorted by the key's low
+    ``n_bits`` bits, a byte per pass of ``counting_sort``: ``(order, sorted keys)``."""
+    n_rows = key.shape[0]
     digit, order_out, key_out = np.empty_like(order), np.empty_like(order), np.empty_like(key)
     heads = np.empty(257, dtype=np.int32)  # the start of each digit's rows (unused)
     for shift in range(0, n_bits, 8):
@@ -252,6 +263,52 @@ def _stable_order(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray]
         counting_sort(256, n_rows, n_rows, digit, order, key, heads, order_out, key_out)
         order, order_out = order_out, order
         key, key_out = key_out, key
+    return order, key
+
+
+_TOP_BITS = 20
+"""The widest first digit of keys wider than 32 bits (:func:`_by_top_bits`). Of 16, 18
+and 20 bits, 20 took the least time for 1M rows of hashed ids, timestamps and floats
+(scipy's pass is slower for wider digits, but fewer rows share one)."""
+
+
+def _by_top_bits(
+    key: np.ndarray, n_bits: int, counting_sort: Callable
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_stable_order` of keys wider than 32 bits: one counting pass by their top
+    bits (up to ``_TOP_BITS``), then the rows of the digits that hold several distinct
+    keys sorted a byte per pass (:func:`_by_bytes`), in place.
+
+    Hashed ids and timestamps mostly differ in their top bits already: 20,000 random
+    64-bit ids share a 20-bit digit 2 % of the time, so one pass and a short second
+    sort replace eight passes. Ids that share their top bits (e.g. two ids packed into
+    one) are sorted a byte per pass from the start: a sample of evenly spaced rows tells
+    them apart.
+    """
+    n_rows = key.shape[0]
+    top_bits = min(_TOP_BITS, n_rows.bit_length())
+    shift = key.dtype.type(n_bits - top_bits)
+    sample = np.unique(key[:: max(1, n_rows // 1024)])
+    if 10 * np.unique(sample >> shift).shape[0] < 9 * sample.shape[0]:
+        return _by_bytes(key, np.arange(n_rows, dtype=np.int32), n_bits, counting_sort)
+    order = np.arange(n_rows, dtype=np.int32)
+    digit, order_out, key_out = np.empty_like(order), np.empty_like(order), np.empty_like(key)
+    np.right_shift(key, shift, out=digit, casting="unsafe")
+    heads = np.empty((1 << top_bits) + 1, dtype=np.int32)  # the start of each digit's rows
+    counting_sort(1 << top_bits, n_rows, n_rows, digit, order, key, heads, order_out, key_out)
+    del digit, order
+    order, key = order_out, key_out
+    # a digit holds several keys where a key differs from the previous in lower bits only
+    differ = key[1:] ^ key[:-1]
+    changes = np.flatnonzero((differ != 0) & (differ < key.dtype.type(1) << shift)) + 1
+    del differ
+    if changes.shape[0]:
+        mixed = np.unique(key[changes] >> shift)
+        first, stop = heads[mixed], heads[mixed + 1]
+        sizes = stop - first
+        rows = np.arange(int(sizes.sum())) + np.repeat(first - (np.cumsum(sizes) - sizes), sizes)
+        # sorted by the whole key, they stay digit by digit: back in the same places
+        order[rows], key[rows] = _by_bytes(key[rows], order[rows], n_bits, counting_sort)
     return order, key
 
 

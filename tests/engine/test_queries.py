@@ -296,6 +296,48 @@ def test_stable_order_is_numpys_stable_argsort(n_bits, counting, monkeypatch):
     np.testing.assert_array_equal(sorted_key, key[expected])
 
 
+@pytest.mark.parametrize("layout", ["distinct", "some shared", "edges shared", "packed"])
+def test_wide_keys_sorted_by_top_bits_are_numpys_stable_argsort(layout, monkeypatch):
+    # keys wider than 32 bits: one pass by their top bits, then the rows of the digits
+    # holding several keys sorted a byte per pass (all rows, for keys packed in their
+    # low bits under equal top bits); the order is numpy's stable argsort either way
+    if _queries._scipy_counting_sort() is None:
+        pytest.skip("this scipy has no counting sort the engine can use")
+    n_rows = 3 * _queries._COUNTING_SORT_ROWS  # a top digit of 15 bits (the row count's)
+    rng = np.random.default_rng(7)
+    top = rng.permutation(2**12)[:2000].astype(np.uint64)  # distinct in their top 12 bits
+    values = (top << np.uint64(51)) | rng.integers(0, 2**51 - 1, 2000, dtype=np.uint64)
+    if layout == "some shared":  # 40 ids share their top bits with another id
+        values[1960:] = values[:40] + np.uint64(1)
+    elif layout == "edges shared":  # the smallest and largest digits hold two ids each
+        low, high = values.argmin(), values.argmax()
+        one = np.uint64(1)
+        values[:4] = [values[low] + one, values[low], values[high], values[high] - one]
+    elif layout == "packed":  # two small ids in the low bits, top bits equal
+        values = (rng.integers(0, 50, 2000, dtype=np.uint64) << np.uint64(20)) | rng.integers(
+            0, 2000, 2000, dtype=np.uint64
+        )
+        values[0] = 2**63 - 1  # 63 bits in all
+    key = values[rng.integers(0, values.shape[0], n_rows)]
+    sorted_rows = []
+    by_bytes = _queries._by_bytes
+    monkeypatch.setattr(
+        _queries,
+        "_by_bytes",
+        lambda key, *rest: sorted_rows.append(key.shape[0]) or by_bytes(key, *rest),
+    )
+    expected = np.argsort(key, kind="stable")
+    order, sorted_key = _stable_order(key.copy(), 63)
+    np.testing.assert_array_equal(order, expected)
+    np.testing.assert_array_equal(sorted_key, key[expected])
+    if layout == "distinct":
+        assert sorted_rows == []
+    elif layout == "packed":  # the sample sees ids sharing top bits: bytes from the start
+        assert sorted_rows == [n_rows]
+    else:
+        assert len(sorted_rows) == 1 and 0 < sorted_rows[0] < n_rows // 10
+
+
 def test_counting_sort_is_taken_from_this_scipy():
     # the engine probes scipy's private counting sort on first use; if a scipy release
     # moves or changes it, the engine falls back on numpy's sort, and this test says so
