@@ -254,7 +254,7 @@ def _by_bytes(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rows ``order`` with their ``key`` stably sorted by the key's low
     ``n_bits`` bits, a byte per pass of ``counting_sort``: ``(order, sorted keys)``."""
-    n_rows = key.shape[0]
+    n_rows = key.size
     digit, order_out, key_out = np.empty_like(order), np.empty_like(order), np.empty_like(key)
     heads = np.empty(257, dtype=np.int32)  # the start of each digit's rows (unused)
     for shift in range(0, n_bits, 8):
@@ -285,24 +285,24 @@ def _by_top_bits(
     one) are sorted a byte per pass from the start: a sample of evenly spaced rows tells
     them apart.
     """
-    n_rows = key.shape[0]
+    n_rows = key.size
     top_bits = min(_TOP_BITS, n_rows.bit_length())
     shift = key.dtype.type(n_bits - top_bits)
-    sample = np.unique(key[:: max(1, n_rows // 1024)])
-    if 10 * np.unique(sample >> shift).shape[0] < 9 * sample.shape[0]:
+    sample = np.unique(key[:: n_rows // 1024])  # n_rows >= _COUNTING_SORT_ROWS
+    if 10 * np.unique(sample >> shift).size < 9 * sample.size:
         return _by_bytes(key, np.arange(n_rows, dtype=np.int32), n_bits, counting_sort)
     order = np.arange(n_rows, dtype=np.int32)
     digit, order_out, key_out = np.empty_like(order), np.empty_like(order), np.empty_like(key)
-    np.right_shift(key, shift, out=digit, casting="unsafe")
+    np.right_shift(key, shift, out=digit)
     heads = np.empty((1 << top_bits) + 1, dtype=np.int32)  # the start of each digit's rows
     counting_sort(1 << top_bits, n_rows, n_rows, digit, order, key, heads, order_out, key_out)
     del digit, order
     order, key = order_out, key_out
-    # a digit holds several keys where a key differs from the previous in lower bits only
+    # a digit holds several keys where two neighbours differ in lower bits only
     differ = key[1:] ^ key[:-1]
-    changes = np.flatnonzero((differ != 0) & (differ < key.dtype.type(1) << shift)) + 1
+    changes = np.flatnonzero((differ != 0) & (differ < key.dtype.type(1) << shift))
     del differ
-    if changes.shape[0]:
+    if changes.size:
         mixed = np.unique(key[changes] >> shift)
         first, stop = heads[mixed], heads[mixed + 1]
         sizes = stop - first
