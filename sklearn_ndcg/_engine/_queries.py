@@ -244,7 +244,7 @@ def _stable_order(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray]
     if counting_sort is None:
         order = np.argsort(key, kind="stable")
         return order, key[order]
-    if n_bits > 32:
+    if n_bits > 32 and _top_bits_tell_apart(key, n_bits):
         return _by_top_bits(key, n_bits, counting_sort)
     return _by_bytes(key, np.arange(n_rows, dtype=np.int32), n_bits, counting_sort)
 
@@ -272,25 +272,37 @@ and 20 bits, 20 took the least time for 1M rows of hashed ids, timestamps and fl
 (scipy's pass is slower for wider digits, but fewer rows share one)."""
 
 
+def _top_digit(n_rows: int, n_bits: int) -> tuple[int, int]:
+    """The width of the first digit of :func:`_by_top_bits` and the shift that
+    takes it from a key: up to ``_TOP_BITS``, no wider than the row count's."""
+    top_bits = min(_TOP_BITS, n_rows.bit_length())
+    return top_bits, n_bits - top_bits
+
+
+def _top_bits_tell_apart(key: np.ndarray, n_bits: int) -> bool:
+    """Whether the keys mostly differ in their top bits (hashed ids, timestamps), on a
+    sample of about 1,024 evenly spaced rows: at least 9 of 10 sampled keys with a
+    first digit of their own. Ids that share their top bits (e.g. two ids packed into
+    one) would leave every row to the second sort of :func:`_by_top_bits`."""
+    _, shift = _top_digit(key.size, n_bits)
+    sample = np.unique(key[:: key.size // 1024])  # key.size >= _COUNTING_SORT_ROWS
+    return 10 * np.unique(sample >> key.dtype.type(shift)).size >= 9 * sample.size
+
+
 def _by_top_bits(
     key: np.ndarray, n_bits: int, counting_sort: Callable
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_stable_order` of keys wider than 32 bits: one counting pass by their top
-    bits (up to ``_TOP_BITS``), then the rows of the digits that hold several distinct
-    keys sorted a byte per pass (:func:`_by_bytes`), in place.
+    """:func:`_stable_order` of keys wider than 32 bits that mostly differ in their top
+    bits (:func:`_top_bits_tell_apart`): one counting pass by their top bits (up to
+    ``_TOP_BITS``), then the rows of the digits that hold several distinct keys sorted
+    a byte per pass (:func:`_by_bytes`), in place.
 
-    Hashed ids and timestamps mostly differ in their top bits already: 20,000 random
-    64-bit ids share a 20-bit digit 2 % of the time, so one pass and a short second
-    sort replace eight passes. Ids that share their top bits (e.g. two ids packed into
-    one) are sorted a byte per pass from the start: a sample of evenly spaced rows tells
-    them apart.
+    20,000 random 64-bit ids share a 20-bit digit 2 % of the time, so one pass and a
+    short second sort replace eight passes.
     """
     n_rows = key.size
-    top_bits = min(_TOP_BITS, n_rows.bit_length())
-    shift = key.dtype.type(n_bits - top_bits)
-    sample = np.unique(key[:: n_rows // 1024])  # n_rows >= _COUNTING_SORT_ROWS
-    if 10 * np.unique(sample >> shift).size < 9 * sample.size:
-        return _by_bytes(key, np.arange(n_rows, dtype=np.int32), n_bits, counting_sort)
+    top_bits, shift = _top_digit(n_rows, n_bits)
+    shift = key.dtype.type(shift)
     order = np.arange(n_rows, dtype=np.int32)
     digit, order_out, key_out = np.empty_like(order), np.empty_like(order), np.empty_like(key)
     np.right_shift(key, shift, out=digit)
