@@ -36,7 +36,7 @@ counting sort, which carries the row numbers along. The summary compares these w
 what the 1.6x target leaves for grouping once the grouped engine has run. A last
 line measures with tracemalloc the memory a call takes with compact dtypes (int32
 ids, float32 scores) and with 64-bit ones, as multiples of the compact ids' and
-scores' own size.
+scores' own size, and times both calls.
 """
 
 from __future__ import annotations
@@ -250,24 +250,32 @@ def c_kernel(fn, ties):
     return run
 
 
-def compact_memory_lines(divisor: int) -> list[str]:
+def compact_memory_lines(divisor: int, repeats: int) -> list[str]:
     """Traced peak memory of a call on compact dtypes (int32 ids, float32 scores)
     and on the same values in 64 bits, as multiples of the compact ids' and scores'
-    own size."""
+    own size; and the median time of each call (alternated, untraced)."""
     y_true, y_score, qid = ragged_long_format(
         1_000_000 // divisor, 20_000 // divisor, grouped=False, seed=4
     )
     compact = (qid % 2**31).astype(np.int32), y_score.astype(np.float32)
     wide = compact[0].astype(np.int64), compact[1].astype(np.float64)
     own = compact[0].nbytes + compact[1].nbytes
+    cases = {"int32 ids, float32 scores": compact, "int64, float64": wide}
+
+    def call(scores, ids):
+        return sklearn_ndcg.ndcg_score(y_true, scores, qid=ids, k=10)
+
+    times = {label: [] for label in cases}
+    for _ in range(repeats):
+        for label, (ids, scores) in cases.items():
+            times[label].append(timed(call, scores, ids)[1])
     lines = []
-    for label, (ids, scores) in (("int32 ids, float32 scores", compact), ("int64, float64", wide)):
-        _, peak = traced_peak(
-            lambda s, q: sklearn_ndcg.ndcg_score(y_true, s, qid=q, k=10), scores, ids
-        )
+    for label, (ids, scores) in cases.items():
+        _, peak = traced_peak(call, scores, ids)
         lines.append(
             f"- memory, shuffled, {label}: traced peak {peak / 2**20:.1f} MiB = "
-            f"{peak / own:.2f} x the compact ids' and scores' size ({own / 2**20:.1f} MiB)"
+            f"{peak / own:.2f} x the compact ids' and scores' size ({own / 2**20:.1f} MiB); "
+            f"median time {np.median(times[label]) * 1e3:.2f} ms"
         )
     return lines
 
@@ -388,7 +396,7 @@ def main(argv=None) -> int:
         log(line)
     for line in floor_summary(medians_by_case):
         log(line)
-    for line in compact_memory_lines(divisor):
+    for line in compact_memory_lines(divisor, repeats):
         log(line)
     log("- load average after: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     if not ok:

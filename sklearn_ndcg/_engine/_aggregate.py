@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._queries import Queries, blocks, grouped_layout, take
+from ._queries import Queries, block_columns, blocks, take
 from ._ties import ideal_block, rank_block, tie_cut_block, worst_block
 from ._warnings import warn_undefined
 
@@ -43,7 +43,7 @@ def dcg_by_query(
     wanted = (score is not None, ideal, worst)
     result = QueryDCG(*(np.empty(n_queries) if w else None for w in wanted))
     k = discounts.shape[0]
-    queries, gain, score, document_weight = grouped_layout(queries, gain, score, document_weight)
+    queries, gain, score, document_weight = block_columns(queries, gain, score, document_weight)
     for block in blocks(queries):
         ordered = _ordered_gains(
             gain, score, queries, block, ties, k, ideal, worst, document_weight
@@ -75,7 +75,7 @@ def dcg_at_cutoffs(
     """
     shape = (queries.ids.shape[0], ks.shape[0])
     result = QueryDCG(np.empty(shape), np.empty(shape), np.empty(shape) if worst else None)
-    queries, gain, score, document_weight = grouped_layout(queries, gain, score, document_weight)
+    queries, gain, score, document_weight = block_columns(queries, gain, score, document_weight)
     for block in blocks(queries):
         ordered = _ordered_gains(
             gain, score, queries, block, ties, None, True, worst, document_weight
@@ -112,7 +112,7 @@ def _ordered_gains(
 def tie_cut_by_query(score: np.ndarray, queries: Queries, k: int) -> np.ndarray:
     """Whether the top ``k`` of each query ends inside a group of tied scores."""
     cut = np.empty(queries.ids.shape[0], dtype=bool)
-    queries, score = grouped_layout(queries, score)
+    queries, score = block_columns(queries, score)
     for block in blocks(queries):
         padding = block.padding()
         block_score = take(score, block, queries.layout, -np.inf, padding)

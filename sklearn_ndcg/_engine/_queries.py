@@ -70,6 +70,8 @@ class Block(NamedTuple):
     starts: np.ndarray | None
     sizes: np.ndarray
     width: int
+    # the input row of each cell when the queries have an ``order`` (shuffled rows)
+    rows: np.ndarray | None = None
 
     def padding(self) -> np.ndarray | None:
         """Where the cells are padding (beyond the query's size), or None if nowhere."""
@@ -118,13 +120,11 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
         del new_run
         key = _integer_key(qid)
         if key is not None:
-            order, sizes, starts = _sort_into_queries(*_offsets(key))
+            order, sizes, starts = _sort_into_queries(key)
             return Queries(qid[order[starts]], sizes, starts, order, None)
         ids, codes = _unique(qid)
-    n_ids = ids.shape[0]  # the codes are below it
-    order, sizes, starts = _sort_into_queries(
-        codes.astype(np.min_scalar_type(n_ids)), n_ids.bit_length()
-    )
+    # codes below the number of ids: in the narrowest type that holds them
+    order, sizes, starts = _sort_into_queries(codes.astype(np.min_scalar_type(ids.shape[0])))
     return Queries(ids, sizes, starts, order, None)
 
 
@@ -168,37 +168,131 @@ def _integer_key(qid: np.ndarray) -> np.ndarray | None:
     return bits
 
 
-def _offsets(qid: np.ndarray) -> tuple[np.ndarray, int]:
+def _span(qid: np.ndarray) -> tuple[int, int]:
+    """The smallest integer id, and the number of bits the ids span above it."""
+    low = int(qid.min())
+    return low, (int(qid.max()) - low).bit_length()
+
+
+def _offsets(
+    qid: np.ndarray, span: tuple[int, int] | None = None, out: np.ndarray | None = None
+) -> tuple[np.ndarray, int]:
     """Integer ids less the smallest, in the narrowest unsigned type that holds
-    them, and the number of bits they span.
+    them, and the number of bits they span (``span``: :func:`_span`, if known).
 
     The subtraction is done in the ids' own width, unsigned (it wraps, so negative
     ids and any integer dtype work, and the ids are never widened); the ids are in
-    this machine's byte order (:func:`_integer_key`).
+    this machine's byte order (:func:`_integer_key`). ``out``: an array to write
+    them into (of any integer type that holds them) instead of a new one.
     """
-    low = int(qid.min())
-    n_bits = (int(qid.max()) - low).bit_length()
+    low, n_bits = _span(qid) if span is None else span
     unsigned = np.dtype(f"u{qid.dtype.itemsize}")
-    offset = np.empty(qid.shape[0], dtype=np.min_scalar_type((1 << n_bits) - 1))
+    if out is None:
+        out = np.empty(qid.shape[0], dtype=np.min_scalar_type((1 << n_bits) - 1))
     low_id = unsigned.type(low % 2 ** (8 * unsigned.itemsize))
-    np.subtract(qid.view(unsigned), low_id, out=offset, casting="unsafe")
-    return offset, n_bits
+    np.subtract(qid.view(unsigned), low_id, out=out, casting="unsafe")
+    return out, n_bits
 
 
-def _sort_into_queries(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows ordered by an unsigned key below ``2**n_bits``, input order kept among
-    equal keys: ``(order, sizes, starts)`` of the runs of equal keys. ``key`` is
-    the caller's own scratch array: it may be overwritten."""
-    order, key = _stable_order(key, n_bits)
-    new = np.empty_like(key, dtype=bool)
-    new[0] = True
-    np.not_equal(key[1:], key[:-1], out=new[1:])
-    del key
-    starts = np.flatnonzero(new)
+def _sort_into_queries(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows ordered by an integer ``key`` (:func:`_integer_key`, or codes), input
+    order kept among equal keys: ``(order, sizes, starts)`` of the runs of equal keys.
+
+    Many compact keys (at most 4 bytes each, e.g. int32 ids) spanning many bits are
+    first split into parts by their top bits (:func:`_split_by_top_bits`), and each
+    part is sorted on its own (:func:`_stable_order`): the sort's scratch arrays are
+    then those of one part, so the grouping takes little more memory than the int32
+    order it returns. Wider keys are sorted whole: each part would read them again.
+    """
+    span = _span(key)
+    n_rows, n_bits = key.shape[0], span[1]
+    split = key.dtype.itemsize <= 4 and n_rows >= _SPLIT_ROWS and n_bits > _SPLIT_BITS + 8
+    if not split or _counting_sort(n_rows) is None:
+        order, sorted_key = _stable_order(*_offsets(key, span))
+        starts = _run_starts(sorted_key)
+    else:
+        order, bounds = _split_by_top_bits(key, span)
+        starts = []
+        for first, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            if first == stop:
+                continue
+            rows = order[first:stop]  # a view: sorted in place
+            part_order, part_key = _stable_order(*_offsets(np.take(key, rows)), rows)
+            if part_order is not rows:
+                rows[...] = part_order
+            starts.append(_run_starts(part_key) + first)
+        starts = np.concatenate(starts)
     sizes = np.empty(starts.shape[0], dtype=np.intp)
     np.subtract(starts[1:], starts[:-1], out=sizes[:-1])
-    sizes[-1] = order.shape[0] - starts[-1]
+    sizes[-1] = n_rows - starts[-1]
     return order, sizes, starts
+
+
+def _run_starts(sorted_key: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of ``sorted_key`` starts."""
+    new = np.empty_like(sorted_key, dtype=bool)
+    new[0] = True
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
+    return np.flatnonzero(new)
+
+
+_SPLIT_ROWS = 2**18
+"""From this many rows, keys spanning more than ``_SPLIT_BITS + 8`` bits are split
+into parts before they are sorted (:func:`_sort_into_queries`)."""
+
+_SPLIT_BITS = 4
+"""The top bits that split the rows: into 16 parts, so that each part's scratch
+arrays of the sort take about a sixteenth of those of all rows."""
+
+_SPLIT_CHUNK = 2**16
+"""Rows split per pass of :func:`_split_by_top_bits`."""
+
+
+def _split_by_top_bits(key: np.ndarray, span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The rows grouped by the top ``_SPLIT_BITS`` bits of their offset key (see
+    :func:`_offsets`; ``span``: :func:`_span`), input order within each part:
+    ``(order, bounds)``, part ``p`` at ``order[bounds[p]:bounds[p + 1]]``. The
+    parts are in key order.
+
+    Chunk by chunk, so that no array of all rows but the int32 order is made: a
+    first pass counts the rows of each part; a second sorts each chunk's rows by
+    part (scipy's counting sort) and copies each part's run to its place.
+    """
+    n_rows, n_parts = key.shape[0], 1 << _SPLIT_BITS
+    counting_sort = _counting_sort(n_rows)
+    offset = np.empty(_SPLIT_CHUNK, dtype=np.min_scalar_type((1 << span[1]) - 1))
+    shift = offset.dtype.type(span[1] - _SPLIT_BITS)
+    label = np.empty(_SPLIT_CHUNK, dtype=np.int32)
+    chunks = [slice(start, start + _SPLIT_CHUNK) for start in range(0, n_rows, _SPLIT_CHUNK)]
+
+    def parts_of(chunk: slice) -> np.ndarray:
+        """The part of each row of ``chunk``: the top bits of its offset key."""
+        size = key[chunk].shape[0]
+        _offsets(key[chunk], span, out=offset[:size])
+        np.right_shift(offset[:size], shift, out=label[:size], casting="unsafe")
+        return label[:size]
+
+    counts = [np.bincount(parts_of(chunk), minlength=n_parts) for chunk in chunks]
+    bounds = np.zeros(n_parts + 1, dtype=np.intp)
+    np.cumsum(np.sum(counts, axis=0), out=bounds[1:])
+    order = np.empty(n_rows, dtype=np.int32)
+    at = bounds[:-1].tolist()  # where the next rows of each part go
+    rows = np.arange(_SPLIT_CHUNK, dtype=np.int32)
+    by_part = np.empty_like(rows)
+    unused_in, unused_out = np.zeros(_SPLIT_CHUNK, np.int8), np.empty(_SPLIT_CHUNK, np.int8)
+    heads = np.empty(n_parts + 1, dtype=np.int32)
+    for chunk, count in zip(chunks, counts):
+        part = parts_of(chunk)
+        size = part.shape[0]
+        counting_sort(
+            n_parts, size, size, part, rows[:size], unused_in[:size],
+            heads, by_part[:size], unused_out[:size],
+        )  # fmt: skip
+        by_part[:size] += np.int32(chunk.start)
+        for p in np.flatnonzero(count).tolist():
+            order[at[p] : at[p] + count[p]] = by_part[heads[p] : heads[p + 1]]
+            at[p] += int(count[p])
+    return order, bounds
 
 
 @functools.cache
@@ -225,7 +319,15 @@ _COUNTING_SORT_ROWS = 2**13
 below it numpy's ``argsort`` is faster than the passes' fixed costs."""
 
 
-def _stable_order(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray]:
+def _counting_sort(n_rows: int) -> Callable | None:
+    """scipy's counting sort for ``n_rows`` rows, or None: too few rows (numpy's
+    ``argsort`` is faster), too many for its int32 indices, or no scipy."""
+    return _scipy_counting_sort() if _COUNTING_SORT_ROWS <= n_rows < 2**31 else None
+
+
+def _stable_order(
+    key: np.ndarray, n_bits: int, rows: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The stable sort of unsigned integer keys below ``2**n_bits``:
     ``(order, sorted keys)``, as ``np.argsort(key, kind="stable")`` and the keys
     in that order.
@@ -237,16 +339,19 @@ def _stable_order(key: np.ndarray, n_bits: int) -> tuple[np.ndarray, np.ndarray]
     its radix sort of 16-bit keys, which reads the keys through the order). Keys
     wider than 32 bits are sorted by their top bits first (:func:`_by_top_bits`).
     The order is int32. ``key`` is the caller's own scratch array: it may be
-    overwritten.
+    overwritten. ``rows``: int32 numbers of the keys' rows, which the order gives
+    instead of ``0 .. n - 1``; it may be overwritten too.
     """
     n_rows = key.shape[0]
-    counting_sort = _scipy_counting_sort() if _COUNTING_SORT_ROWS <= n_rows < 2**31 else None
+    counting_sort = _counting_sort(n_rows)
     if counting_sort is None:
         order = np.argsort(key, kind="stable")
-        return order, key[order]
+        return (order if rows is None else rows[order]), key[order]
+    if rows is None:
+        rows = np.arange(n_rows, dtype=np.int32)
     if n_bits > 32 and _top_bits_tell_apart(key, n_bits):
-        return _by_top_bits(key, n_bits, counting_sort)
-    return _by_bytes(key, np.arange(n_rows, dtype=np.int32), n_bits, counting_sort)
+        return _by_top_bits(key, n_bits, rows, counting_sort)
+    return _by_bytes(key, rows, n_bits, counting_sort)
 
 
 def _by_bytes(
@@ -290,12 +395,12 @@ def _top_bits_tell_apart(key: np.ndarray, n_bits: int) -> bool:
 
 
 def _by_top_bits(
-    key: np.ndarray, n_bits: int, counting_sort: Callable
+    key: np.ndarray, n_bits: int, order: np.ndarray, counting_sort: Callable
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_stable_order` of keys wider than 32 bits that mostly differ in their top
-    bits (:func:`_top_bits_tell_apart`): one counting pass by their top bits (up to
-    ``_TOP_BITS``), then the rows of the digits that hold several distinct keys sorted
-    a byte per pass (:func:`_by_bytes`), in place.
+    bits (:func:`_top_bits_tell_apart`), of the rows ``order``: one counting pass by
+    their top bits (up to ``_TOP_BITS``), then the rows of the digits that hold
+    several distinct keys sorted a byte per pass (:func:`_by_bytes`), in place.
 
     20,000 random 64-bit ids share a 20-bit digit 2 % of the time, so one pass and a
     short second sort replace eight passes.
@@ -303,7 +408,6 @@ def _by_top_bits(
     n_rows = key.size
     top_bits, shift = _top_digit(n_rows, n_bits)
     shift = key.dtype.type(shift)
-    order = np.arange(n_rows, dtype=np.int32)
     digit, order_out, key_out = np.empty_like(order), np.empty_like(order), np.empty_like(key)
     np.right_shift(key, shift, out=digit)
     heads = np.empty((1 << top_bits) + 1, dtype=np.int32)  # the start of each digit's rows
@@ -347,36 +451,50 @@ def rows_by_query(queries: Queries) -> np.ndarray:
     return np.arange(n_rows) + np.repeat(queries.starts - target, queries.sizes)
 
 
-_GATHER_ROWS = 2**16
-"""Rows gathered per ``np.take`` call by :func:`gather`."""
+_BYTE_ROWS = 2**16
+"""From this many rows, labels that are the integers 0 to 255 are read as bytes
+(:func:`block_columns`)."""
 
 
-def grouped_layout(queries: Queries, *arrays: np.ndarray | None) -> tuple:
-    """``queries`` and ``arrays`` (one value per input row, or None) in the grouped
-    layout: the queries with ``order`` None, each array permuted to match.
+def block_columns(queries: Queries, *arrays: np.ndarray | None) -> tuple:
+    """``queries`` and ``arrays`` (one value per input row, or None) ready for
+    :func:`blocks` and :func:`take`.
 
-    Each array is gathered once through ``order`` (:func:`gather`). Reading the
-    rows through ``order`` block by block instead costs a cache miss per row of
-    shuffled input and a 2-D index per block.
+    Rows grouped already are made contiguous, for the windows of :func:`take`.
+    Of shuffled rows, float64 values that are the integers 0 to 255 (relevance
+    labels, their linear gains) are kept as one byte each: random reads of bytes
+    stay in cache, those of 8-byte floats do not (exact: the bytes convert back
+    unchanged). Then, if every array is narrower than 8 bytes (compact input,
+    e.g. float32 scores), they are read through ``order`` one block at a time:
+    no copy of them is made. Otherwise each is gathered once into the grouped
+    layout (``order`` None): in alternated runs of the benchmark's shuffled rows
+    (float64 scores), calls that gathered took 1.43-1.63 times the C kernel's
+    time, calls that read them block by block 1.53-1.81 times.
     """
-    if queries.order is None:  # contiguous, for the windows of take
+    if queries.order is None:
         return (queries, *(None if a is None else np.ascontiguousarray(a) for a in arrays))
+    columns = [None if a is None else _as_bytes(a) for a in arrays]
+    if all(c is None or c.dtype.itemsize < 8 for c in columns):
+        return (queries, *columns)
     order = queries.order
-    grouped = [None if values is None else _gather_exact(values, order) for values in arrays]
+    grouped = [None if c is None else gather(c, order) for c in columns]
     return (queries._replace(order=None), *grouped)
 
 
-def _gather_exact(values: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """:func:`gather`, through a byte per value when the values are the integers 0 to
-    255 (relevance labels, their linear gains): random reads of the bytes stay in
-    cache, those of 8-byte floats do not. Exact: the bytes convert back unchanged."""
-    if values.dtype == np.float64 and values.shape[0] >= _GATHER_ROWS:
+def _as_bytes(values: np.ndarray) -> np.ndarray:
+    """``values`` as uint8 if they are float64 integers 0 to 255 (and many), else as
+    they are: :func:`take` converts the bytes back to float64."""
+    if values.dtype == np.float64 and values.shape[0] >= _BYTE_ROWS:
         low, high = values.min(), values.max()
         if 0 <= low and high <= 255:
             small = values.astype(np.uint8)  # in range: no cast is undefined
             if np.equal(small, values).all():  # integers
-                return gather(small, index).astype(np.float64)
-    return gather(values, index)
+                return small
+    return values
+
+
+_GATHER_ROWS = 2**16
+"""Rows gathered per ``np.take`` call by :func:`gather`."""
 
 
 def gather(values: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -416,10 +534,14 @@ def query_weights(sample_weight: np.ndarray | None, queries: Queries) -> np.ndar
 
 
 def blocks(queries: Queries, max_cells: int = MAX_CELLS) -> Iterator[Block]:
-    """The queries of the grouped layout (``order`` None: :func:`grouped_layout`) in
-    blocks of equal width, at most ``max_cells`` documents each."""
+    """The queries in blocks of equal width, at most ``max_cells`` documents each.
+
+    For shuffled rows read through their ``order`` (:func:`block_columns`), each
+    block carries the input row of each of its cells (:attr:`Block.rows`), and
+    holds a quarter as many documents: these blocks are what the call takes
+    beyond its input and the order."""
     if queries.order is not None:
-        raise ValueError("blocks need the grouped layout; see grouped_layout")
+        max_cells //= 4
     if queries.layout is not None:  # one block of equal-size queries, in chunks
         n_queries, n_documents = queries.layout
         step = max(1, max_cells // max(n_documents, 1))
@@ -437,7 +559,11 @@ def blocks(queries: Queries, max_cells: int = MAX_CELLS) -> Iterator[Block]:
         step = max(1, max_cells // width)
         for start in range(0, members.shape[0], step):
             chosen = members[start : start + step]
-            yield Block(chosen, queries.starts[chosen], queries.sizes[chosen], width)
+            starts = queries.starts[chosen]
+            rows = None
+            if queries.order is not None:
+                rows = _windows(queries.order, starts, width).astype(np.intp)
+            yield Block(chosen, starts, queries.sizes[chosen], width, rows)
 
 
 def _bucket_widths(sizes: np.ndarray) -> np.ndarray:
@@ -464,15 +590,29 @@ def take(
     fill: float,
     padding: np.ndarray | None = None,
 ) -> np.ndarray:
-    """``values`` (one per position of the grouped layout, contiguous as
-    :func:`grouped_layout` returns them) laid out as ``block``; ``fill`` in the
-    ``padding`` cells (:meth:`Block.padding`)."""
+    """``values`` (one per input row, or per position of the grouped layout, as
+    :func:`block_columns` returns them) laid out as ``block``; ``fill`` in the
+    ``padding`` cells (:meth:`Block.padding`). Bytes come back as float64."""
     if block.starts is None:
         return values.reshape(shape)[block.queries]
-    # Each row is a window of `width` consecutive values: fancy indexing of a strided
-    # view of all windows copies them row by row, many times faster than np.take of
-    # a 2-D index. Padding cells read on into the next queries, and are then filled.
-    width, starts = block.width, block.starts
+    if block.rows is None:
+        taken = _windows(values, block.starts, block.width)
+    else:
+        taken = np.take(values, block.rows, mode="clip")  # the rows are valid
+    if taken.dtype == np.uint8:
+        taken = taken.astype(np.float64)
+    if padding is not None:
+        np.putmask(taken, padding, fill)
+    return taken
+
+
+def _windows(values: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
+    """The ``width`` consecutive values from each of ``starts``, one row each.
+
+    Fancy indexing of a strided view of all windows copies them row by row, many
+    times faster than np.take of a 2-D index. Windows that read past the end (the
+    last queries) are clipped to the last value.
+    """
     last = values.shape[0] - width  # the last window's start
     step = values.strides[0]
     windows = np.ndarray((last + 1, width), values.dtype, values, 0, (step, step))
@@ -481,6 +621,4 @@ def take(
     if beyond.shape[0]:
         rows = starts[beyond, np.newaxis] + np.arange(width)
         taken[beyond] = np.take(values, rows, mode="clip")
-    if padding is not None:
-        np.putmask(taken, padding, fill)
     return taken

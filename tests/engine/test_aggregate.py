@@ -20,7 +20,7 @@ from sklearn_ndcg._engine._aggregate import (
     weighted_mean,
     weighted_sums,
 )
-from sklearn_ndcg._engine._queries import group_queries
+from sklearn_ndcg._engine._queries import _BYTE_ROWS, block_columns, group_queries
 
 L3 = 1 / math.log2(3)  # the discount of rank 2
 LOG2 = np.array([1.0, L3, 0.5])  # ranks 1, 2, 3
@@ -135,6 +135,41 @@ def test_many_query_lengths_share_padded_blocks(ties, k):
         rows = np.flatnonzero(qid == query)  # input order
         expected = _by_hand(gain[rows].tolist(), score[rows].tolist(), discounts, ties)
         got = (result.dcg[query], result.ideal[query], result.worst[query])
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-12), query
+
+
+@pytest.mark.parametrize("ties", ["average", "first"])
+def test_compact_columns_read_block_by_block(ties):
+    """Shuffled rows whose columns are all compact (labels 0..255 as bytes, float32
+    scores) are read through the order block by block, not gathered whole: the sums
+    must be those of the gathered float64 scores, and of the ranking by hand."""
+    rng = np.random.default_rng(38)
+    sizes = rng.integers(1, 60, 2_500)
+    qid = rng.permutation(np.repeat(np.arange(sizes.shape[0]), sizes))
+    assert qid.shape[0] >= _BYTE_ROWS  # labels read as bytes
+    gain = rng.integers(0, 5, qid.shape[0]).astype(float)
+    score = (rng.integers(0, 16, qid.shape[0]) / 4).astype(np.float32)  # many ties
+    queries = group_queries(qid, None)
+    assert block_columns(queries, gain, score)[0].order is not None  # block by block
+    assert block_columns(queries, gain, score.astype(float))[0].order is None  # gathered
+    discounts = 1 / np.log2(np.arange(2, 12))
+    every_rank = 1 / np.log2(np.arange(2, sizes.max() + 2))  # dcg_at_cutoffs'
+    ks = np.array([1, 5, 10])
+    results = []
+    for scores in (score, score.astype(float)):
+        results.append(
+            (
+                *dcg_by_query(gain, scores, queries, ties, discounts, ideal=True, worst=True),
+                *dcg_at_cutoffs(gain, scores, queries, ties, every_rank, ks, worst=True),
+                tie_cut_by_query(scores, queries, 10),
+            )
+        )
+    for compact, gathered in zip(*results):
+        np.testing.assert_array_equal(compact, gathered)
+    for query in range(0, sizes.shape[0], 125):
+        rows = np.flatnonzero(qid == query)  # input order
+        expected = _by_hand(gain[rows].tolist(), score[rows].tolist(), discounts, ties)
+        got = [result[query] for result in results[0][:3]]
         assert got == pytest.approx(expected, rel=1e-12, abs=1e-12), query
 
 

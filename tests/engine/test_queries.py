@@ -9,9 +9,9 @@ from sklearn_ndcg._engine._queries import (
     _bucket_widths,
     _integer_key,
     _stable_order,
+    block_columns,
     blocks,
     group_queries,
-    grouped_layout,
     query_weights,
     rows_by_query,
     take,
@@ -84,7 +84,7 @@ def test_query_weights():
 def _cells(queries: Queries, values: np.ndarray, max_cells: int) -> dict:
     """{query index: its values as laid out in its block, padding left out}."""
     found = {}
-    queries, values = grouped_layout(queries, values)
+    queries, values = block_columns(queries, values)
     for block in blocks(queries, max_cells):
         laid_out = take(values, block, queries.shape, -1.0, block.padding())
         indices = np.arange(queries.ids.shape[0])[block.queries]
@@ -338,6 +338,64 @@ def test_wide_keys_sorted_by_top_bits_are_numpys_stable_argsort(layout, monkeypa
         assert len(sorted_rows) == 1 and 0 < sorted_rows[0] < n_rows // 10
 
 
+@pytest.mark.parametrize(
+    "ids",
+    [
+        "int32 spread",  # 31 bits: parts of about equal size
+        "uint32 full range",  # 32 bits: offsets that need all 32 bits
+        "int16 negative",  # 16 bits below zero
+        "int32 skewed",  # one huge id: all other rows in the first part
+        "float32",  # the bits of floats, both signs
+        "uint16 codes",  # few bits: split in 4 bits, each part one byte pass
+    ],
+)
+def test_compact_ids_split_by_top_bits_group_as_numpy(ids, monkeypatch):
+    # many compact (4-byte or narrower) ids are split into 16 parts by their top
+    # bits, chunk by chunk, and each part sorted alone: the queries must be those of
+    # numpy's stable argsort and np.unique, whatever the parts' sizes (empty or all)
+    if _queries._scipy_counting_sort() is None:
+        pytest.skip("this scipy has no counting sort the engine can use")
+    monkeypatch.setattr(_queries, "_SPLIT_ROWS", 2**14)
+    monkeypatch.setattr(_queries, "_SPLIT_CHUNK", 2**12 + 3)  # chunks cut anywhere
+    split = _queries._split_by_top_bits
+    calls = []
+    monkeypatch.setattr(_queries, "_split_by_top_bits", lambda *a: calls.append(1) or split(*a))
+    rng = np.random.default_rng(11)
+    n_rows = 3 * 2**14 + 5
+    values = {
+        "int32 spread": rng.integers(-(2**31), 2**31 - 1, 3000),
+        "uint32 full range": np.append(rng.integers(0, 2**32, 2998), [0, 2**32 - 1]),
+        "int16 negative": rng.integers(-(2**15), -1, 3000),
+        "int32 skewed": np.append(rng.integers(0, 500, 2999), 2**31 - 1),
+        "float32": rng.normal(size=3000) * 1e3,
+        "uint16 codes": rng.integers(0, 2**16, 3000),
+    }[ids]
+    dtype = {"uint32 full range": np.uint32, "int16 negative": np.int16, "float32": np.float32}
+    qid = values[rng.integers(0, values.shape[0], n_rows)].astype(
+        dtype.get(ids, np.uint16 if ids == "uint16 codes" else np.int32)
+    )
+    qid_before = qid.copy()
+    queries = group_queries(qid, None)
+    assert calls == [1]  # the split was taken
+    expected_ids, counts = np.unique(qid, return_counts=True)
+    np.testing.assert_array_equal(queries.order, np.argsort(qid, kind="stable"))
+    np.testing.assert_array_equal(queries.ids, expected_ids)
+    np.testing.assert_array_equal(queries.sizes, counts)
+    np.testing.assert_array_equal(queries.starts, np.cumsum(counts) - counts)
+    np.testing.assert_array_equal(qid, qid_before)  # the input is not modified
+
+
+def test_wide_ids_are_not_split(monkeypatch):
+    # 8-byte ids are sorted whole: each of the 16 parts would read them again
+    monkeypatch.setattr(_queries, "_SPLIT_ROWS", 2**14)
+    calls = []
+    monkeypatch.setattr(_queries, "_split_by_top_bits", lambda *a: calls.append(1))
+    qid = np.random.default_rng(0).integers(0, 2**31 - 1, 2**15)
+    queries = group_queries(qid, None)
+    assert calls == []
+    np.testing.assert_array_equal(queries.order, np.argsort(qid, kind="stable"))
+
+
 def test_counting_sort_is_taken_from_this_scipy():
     # the engine probes scipy's private counting sort on first use; if a scipy release
     # moves or changes it, the engine falls back on numpy's sort, and this test says so
@@ -425,10 +483,13 @@ def test_grouping_of_ids_sharing_low_digits_is_numpys_stable_argsort(n_ids, span
     np.testing.assert_array_equal(queries.starts, np.cumsum(counts) - counts)
 
 
+VALUES_AS_BYTES = np.arange(70_000) % 256.0
+
+
 @pytest.mark.parametrize(
     "values",
     [
-        np.arange(70_000) % 256.0,  # integers 0..255: gathered as bytes
+        VALUES_AS_BYTES,  # integers 0..255: read as bytes
         np.arange(70_000) % 256.0 + 0.5,  # not integers
         np.where(np.arange(70_000) == 1234, 2.5, np.arange(70_000) % 256.0),  # one is not
         np.arange(70_000) % 257.0,  # 256 does not fit a byte
@@ -436,15 +497,20 @@ def test_grouping_of_ids_sharing_low_digits_is_numpys_stable_argsort(n_ids, span
         np.arange(70_000, dtype=np.float32) % 7,  # float32 kept as it is
     ],
 )
-def test_grouped_layout_gathers_values_exactly(values):
-    # the byte path returns float64 equal to the values; the others gather the values
+def test_block_columns_read_values_exactly(values):
+    # labels 0..255 are kept as bytes and come back from take as float64 equal to
+    # them; the other values are read as they are, in their own dtype
     rng = np.random.default_rng(0)
     qid = rng.integers(0, 5_000, values.shape[0])
     queries = group_queries(qid, None)
-    _, grouped = grouped_layout(queries, values)
-    expected = values[np.argsort(qid, kind="stable")]
-    assert grouped.dtype == values.dtype
-    np.testing.assert_array_equal(grouped, expected)
+    _, column = block_columns(queries, values)
+    as_bytes = values.dtype == np.float64 and column.dtype == np.uint8
+    assert as_bytes == (values is VALUES_AS_BYTES)
+    expected = np.split(values[np.argsort(qid, kind="stable")], np.cumsum(queries.sizes)[:-1])
+    found = _cells(queries, values, 2**16)
+    assert [found[i] for i in range(len(expected))] == [e.tolist() for e in expected]
+    block = next(blocks(queries))
+    assert take(column, block, None, -1.0).dtype == np.result_type(values.dtype, np.float32)
 
 
 def test_blocks_of_queries_far_longer_than_their_count():
