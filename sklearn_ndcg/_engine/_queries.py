@@ -190,7 +190,7 @@ def _offsets(
     if out is None:
         out = np.empty(qid.shape[0], dtype=np.min_scalar_type((1 << n_bits) - 1))
     low_id = unsigned.type(low % 2 ** (8 * unsigned.itemsize))
-    np.subtract(qid.view(unsigned), low_id, out=out, casting="unsafe")
+    np.subtract(qid.view(unsigned), low_id, out=out)
     return out, n_bits
 
 
@@ -269,7 +269,7 @@ def _split_by_top_bits(key: np.ndarray, span: tuple[int, int]) -> tuple[np.ndarr
         """The part of each row of ``chunk``: the top bits of its offset key."""
         size = key[chunk].shape[0]
         _offsets(key[chunk], span, out=offset[:size])
-        np.right_shift(offset[:size], shift, out=label[:size], casting="unsafe")
+        np.right_shift(offset[:size], shift, out=label[:size])
         return label[:size]
 
     counts = [np.bincount(parts_of(chunk), minlength=n_parts) for chunk in chunks]

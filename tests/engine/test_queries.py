@@ -29,6 +29,15 @@ def test_group_queries_long_format():
     np.testing.assert_array_equal(queries.order, [1, 4, 3, 0, 2, 5])
 
 
+def test_interleaved_ids_without_an_integer_key():
+    # strings: ids by np.unique, rows by their codes; hand: "a" at rows 1 and 4,
+    # "b" at 0 and 2, "c" at 3
+    queries = group_queries(np.array(["b", "a", "b", "c", "a"]), None)
+    assert queries.ids.tolist() == ["a", "b", "c"]
+    np.testing.assert_array_equal(queries.sizes, [2, 2, 1])
+    np.testing.assert_array_equal(queries.order, [1, 4, 0, 2, 3])
+
+
 def test_contiguous_queries_are_not_sorted():
     # rows already grouped, queries not in id order: no permutation is made
     queries = group_queries(np.array(["b"] * 4 + ["a"] * 3 + ["c"] * 5), None)
@@ -383,6 +392,38 @@ def test_compact_ids_split_by_top_bits_group_as_numpy(ids, monkeypatch):
     np.testing.assert_array_equal(queries.sizes, counts)
     np.testing.assert_array_equal(queries.starts, np.cumsum(counts) - counts)
     np.testing.assert_array_equal(qid, qid_before)  # the input is not modified
+
+
+def test_split_by_top_bits_parts_are_the_top_4_bits(monkeypatch):
+    # 16 parts, part p holding the rows whose offset key (id less the smallest) has p
+    # as its top 4 bits, in input order: numpy's stable argsort of those bits
+    monkeypatch.setattr(_queries, "_SPLIT_CHUNK", 1000)  # chunks cut anywhere
+    rng = np.random.default_rng(12)
+    qid = rng.integers(-5000, 2**20 - 5000, 20_000).astype(np.int32)  # 20 bits
+    qid[:2] = [-5000, 2**20 - 5001]
+    top_bits = (qid.astype(np.int64) + 5000) >> 16  # by hand: 20 - 4 bits shifted out
+    order, bounds = _queries._split_by_top_bits(qid, (-5000, 20))
+    np.testing.assert_array_equal(order, np.argsort(top_bits, kind="stable"))
+    np.testing.assert_array_equal(bounds, np.append(0, np.cumsum(np.bincount(top_bits))))
+    assert bounds.shape == (17,)
+
+
+@pytest.mark.parametrize(
+    ("n_rows", "n_bits", "split"),
+    [(2**14, 13, True), (2**14 - 1, 13, False), (2**14, 12, False)],
+)
+def test_split_from_split_rows_and_more_than_12_bits(n_rows, n_bits, split, monkeypatch):
+    # the split starts at _SPLIT_ROWS rows of keys spanning more than 4 + 8 bits (a
+    # part's keys then span more than one byte); below, the keys are sorted whole
+    monkeypatch.setattr(_queries, "_SPLIT_ROWS", 2**14)
+    calls = []
+    real = _queries._split_by_top_bits
+    monkeypatch.setattr(_queries, "_split_by_top_bits", lambda *a: calls.append(1) or real(*a))
+    qid = np.random.default_rng(n_bits).integers(0, 2**n_bits, n_rows).astype(np.int32)
+    qid[:2] = [0, 2**n_bits - 1]
+    queries = group_queries(qid, None)
+    assert calls == ([1] if split else [])
+    np.testing.assert_array_equal(queries.order, np.argsort(qid, kind="stable"))
 
 
 def test_wide_ids_are_not_split(monkeypatch):
