@@ -237,8 +237,8 @@ def _run_starts(sorted_key: np.ndarray) -> np.ndarray:
 
 
 _SPLIT_ROWS = 2**18
-"""From this many rows, keys spanning more than ``_SPLIT_BITS + 8`` bits are split
-into parts before they are sorted (:func:`_sort_into_queries`)."""
+"""From this many rows, keys of 4 bytes or fewer spanning more than ``_SPLIT_BITS + 8``
+bits are split into parts before they are sorted (:func:`_sort_into_queries`)."""
 
 _SPLIT_BITS = 4
 """The top bits that split the rows: into 16 parts, so that each part's scratch
