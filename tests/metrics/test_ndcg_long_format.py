@@ -99,3 +99,24 @@ def test_compact_scores_agree_with_scikit_learn(score_dtype):
         assert ndcg_score(y_true, y_score, k=k) == pytest.approx(expected, rel=RTOL)
         long = ndcg_score(y_true.ravel()[shuffle], y_score.ravel()[shuffle], qid=qid[shuffle], k=k)
         assert long == pytest.approx(expected, rel=RTOL)
+
+
+@pytest.mark.parametrize("ids_type", ["numpy int32", "pandas Int32"])
+def test_large_compact_input_agrees_with_scikit_learn(ids_type):
+    # 300,000 shuffled rows (more than the 262,144 from which int32 ids are split by
+    # their top bits before the sort) with float32 scores (columns then read through
+    # the order block by block): scikit-learn's ndcg_score of the same queries as 2-D
+    # rows, in id order, is the reference (its default averages ties, as ours)
+    rng = np.random.default_rng(38)
+    n_queries, n_docs = 10_000, 30
+    y_true = rng.integers(0, 5, (n_queries, n_docs)).astype(float)
+    y_score = (rng.integers(0, 40, (n_queries, n_docs)) / 4).astype(np.float32)  # ties
+    ids = np.sort(rng.choice(2**31 - 1, n_queries, replace=False)).astype(np.int32)
+    shuffle = rng.permutation(n_queries * n_docs)
+    qid = np.repeat(ids, n_docs)[shuffle]
+    if ids_type == "pandas Int32":
+        pd = pytest.importorskip("pandas")
+        qid = pd.Series(qid, dtype="Int32")
+    got = ndcg_score(y_true.ravel()[shuffle], y_score.ravel()[shuffle], qid=qid, k=10)
+    expected = skm.ndcg_score(y_true, y_score.astype(float), k=10)
+    assert got == pytest.approx(expected, rel=RTOL)
