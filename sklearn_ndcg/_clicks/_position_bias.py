@@ -14,10 +14,11 @@ from sklearn.exceptions import ConvergenceWarning
 from .._compat import Integers, Interval, StrOptions, validate_params
 from ._bias_log import BiasLog, cells, check_bias_log, pair_features
 from ._em import em_examination
-from ._harvesting import all_pairs_examination, harvested_counts
+from ._harvesting import Interventions, all_pairs_examination
 from ._swaps import swap_examination, swap_experiments
 
 METHODS = ("em", "harvesting", "swap")
+FEW_IMPRESSIONS = 20  # EM with a free relevance per pair is biased below this many per pair
 
 
 class PositionBias(NamedTuple):
@@ -34,6 +35,30 @@ class PositionBias(NamedTuple):
     n_queries: int
     confidence_level: float
     n_bootstrap: int
+    impressions: np.ndarray | None = None
+    clicks: np.ndarray | None = None
+    replicates: np.ndarray | None = None
+
+    def unidentified(self, ranks: np.ndarray) -> str | None:
+        """A message naming the first of ``ranks`` (from 1) whose propensity the log could
+        not estimate, with its counts; None when all of them have one."""
+        ranks = np.unique(ranks[(ranks >= 1) & (ranks <= self.propensity.shape[0])])
+        missing = ranks[np.isnan(self.propensity[ranks - 1])]
+        if missing.size == 0:
+            return None
+        r = int(missing[0])
+        counts = ""
+        if self.impressions is not None and self.clicks is not None:
+            counts = (
+                f" (shown {int(self.impressions[r - 1])} times, clicked "
+                f"{int(self.clicks[r - 1])} times in the log it was estimated from)"
+            )
+        return (
+            f"the propensity of rank {r}{counts} is not identified: its log cannot tell "
+            "it apart from any other value. Drop the rows logged at unidentified ranks, "
+            "estimate from a log with clicks there, or pass max_rank= to keep the ranks "
+            "that are estimated."
+        )
 
 
 PositionBias.propensity.__doc__ = (
@@ -49,22 +74,32 @@ PositionBias.method.__doc__ = "The estimator: 'em', 'harvesting' or 'swap'."
 PositionBias.n_queries.__doc__ = "Number of distinct query ids in the log."
 PositionBias.confidence_level.__doc__ = "Level of the confidence intervals."
 PositionBias.n_bootstrap.__doc__ = "Number of bootstrap resamples of the queries."
+PositionBias.impressions.__doc__ = "ndarray of shape (max_rank,): rows of the log at each rank."
+PositionBias.clicks.__doc__ = "ndarray of shape (max_rank,): clicks of the log at each rank."
+PositionBias.replicates.__doc__ = (
+    "ndarray of shape (n_bootstrap, max_rank): the propensities of each bootstrap resample "
+    "of the queries; counterfactual_dcg adds their spread to its interval."
+)
 
 
-def _check_method_input(log: BiasLog, method: str, features) -> np.ndarray | None:
-    """What a method needs of the log; returns the swap experiments for 'swap'."""
+def _check_method_input(log: BiasLog, method: str, features):
+    """What a method needs of the log; returns what it prepares once from the log (the
+    swap experiments, the interventions of harvesting)."""
     if features is not None and method != "em":
         raise ValueError(
             f"features is a relevance model of method='em' only; method={method!r} uses none."
         )
-    if method in ("harvesting", "swap") and log.logger is None:
-        what = (
-            "the logging ranker of each row"
-            if method == "harvesting"
-            else "the randomized pair (1, k) of each row, as its rank k (0 outside)"
+    if method == "swap" and log.logger is None:
+        raise ValueError(
+            "method='swap' needs logger=, the randomized pair (1, k) of each row, as its "
+            "rank k (0 outside)."
         )
-        raise ValueError(f"method={method!r} needs logger=, {what}.")
-    if method == "harvesting" and log.logger_labels.shape[0] < 2:
+    if log.click.max() == 0:
+        raise ValueError(
+            "click is 0 on every row: a log without a click fits every propensity curve "
+            "equally well, so none can be estimated."
+        )
+    if method == "harvesting" and log.logger is not None and log.logger_labels.shape[0] < 2:
         raise ValueError(
             "method='harvesting' needs logs of at least two logging rankers; logger has the "
             f"single label {log.logger_labels[0].item()!r}. Intervention harvesting compares the "
@@ -77,16 +112,28 @@ def _check_method_input(log: BiasLog, method: str, features) -> np.ndarray | Non
             "logged_rank never is 1: the propensities are scaled to rank 1, which needs "
             "impressions at rank 1."
         )
-    if method == "em" and features is None:
+    if features is None:
         shown, _, _ = cells(log, np.ones(log.rank.shape[0]))
         if not ((shown > 0).sum(axis=1) > 1).any():
             raise ValueError(
-                "method='em': the log never shows a (query, document) pair at two different "
-                "ranks, so examination and relevance cannot be told apart (every propensity "
-                "fits it equally well). EM needs logs where the rank of a document varies "
-                "between impressions of its query, or relevance features (features=)."
+                f"method={method!r}: the log never shows a (query, document) pair at two "
+                "different ranks, so examination and relevance cannot be told apart (every "
+                "propensity fits it equally well). Give a log where the rank of a document "
+                "varies between impressions of its query (several rankers, randomized "
+                "swaps: method='swap'), or relevance features (features=, method='em')."
             )
-    return None
+        if method == "em" and log.rank.shape[0] / log.n_pairs < FEW_IMPRESSIONS:
+            warnings.warn(
+                f"method='em' without features gives each (query, document) pair its own "
+                f"relevance; with {log.rank.shape[0] / log.n_pairs:.1f} impressions per pair "
+                f"(fewer than {FEW_IMPRESSIONS}) its estimate is biased (too flat: "
+                "benchmarks/bench_click_calibration.py) and its intervals miss. Use "
+                "method='harvesting' (the default), which holds at one to a few sessions "
+                "per query.",
+                UserWarning,
+                stacklevel=4,
+            )
+    return Interventions.of(log) if method == "harvesting" else None
 
 
 def log_normal_interval(
@@ -105,7 +152,7 @@ def log_normal_interval(
     return interval
 
 
-def _fit(log, method, weight, partner, max_iter, tol, features=None, start=None):
+def _fit(log, method, weight, prepared, max_iter, tol, features=None, start=None):
     """The propensities (theta / theta[rank 1]) of one weighting of the log's rows.
 
     Also returns, for EM, its parameters (to warm-start the resamples) and whether it
@@ -117,8 +164,9 @@ def _fit(log, method, weight, partner, max_iter, tol, features=None, start=None)
         )
         return theta / theta[0], (theta, params), converged
     if method == "harvesting":
-        return all_pairs_examination(*harvested_counts(log, weight)), None, True
-    return swap_examination(log, partner, weight), None, True
+        propensity, params = all_pairs_examination(*prepared.counts(weight), start)
+        return propensity, params, True
+    return swap_examination(log, prepared, weight), None, True
 
 
 @validate_params(
@@ -129,7 +177,7 @@ def _fit(log, method, weight, partner, max_iter, tol, features=None, start=None)
         "click": ["array-like"],
         "logger": ["array-like", None],
         "features": ["array-like", None],
-        "method": [StrOptions(set(METHODS))],
+        "method": [StrOptions(set(METHODS)), None],
         "max_rank": [Integers(1), None],
         "confidence_level": [Interval(Real, 0, 1, closed="neither")],
         "n_bootstrap": [Integers(0)],
@@ -147,7 +195,7 @@ def estimate_position_bias(
     *,
     logger: ArrayLike | None = None,
     features: ArrayLike | None = None,
-    method: str = "em",
+    method: str | None = None,
     max_rank: int | None = None,
     confidence_level: float = 0.95,
     n_bootstrap: int = 200,
@@ -316,11 +364,13 @@ def estimate_with_replicates(
     """:func:`estimate_position_bias` (its parameters validated), and its bootstrap
     replicates, shape (n_bootstrap, max_rank): the benchmark compares intervals on them."""
     log = check_bias_log(qid, doc, logged_rank, click, logger, max_rank)
-    partner = _check_method_input(log, method, features)
+    if method is None:
+        method = "harvesting" if features is None else "em"
+    prepared = _check_method_input(log, method, features)
     if features is not None:
         features = pair_features(log, features)
     ones = np.ones(log.rank.shape[0])
-    propensity, start, converged = _fit(log, method, ones, partner, max_iter, tol, features)
+    propensity, start, converged = _fit(log, method, ones, prepared, max_iter, tol, features)
     if not converged:
         warnings.warn(
             f"EM did not converge in max_iter={max_iter} iterations (tol={tol}); the "
@@ -328,12 +378,18 @@ def estimate_with_replicates(
             ConvergenceWarning,
             stacklevel=3,
         )
+    impressions = np.bincount(log.rank, minlength=log.max_rank)
+    clicks = np.bincount(log.rank, weights=log.click, minlength=log.max_rank).astype(np.intp)
+    # a rank never clicked: every propensity down to 0 fits it (no clamp value)
+    propensity[clicks == 0] = np.nan
     replicates = np.empty((n_bootstrap, log.max_rank))
     rng = np.random.default_rng(random_state)
     uniform = np.full(log.n_queries, 1.0 / log.n_queries)
     for b in range(n_bootstrap):  # a loop over resamples; each is one array pass
         weight = rng.multinomial(log.n_queries, uniform)[log.query].astype(np.float64)
-        replicates[b] = _fit(log, method, weight, partner, max_iter, tol, features, start)[0]
+        replicates[b] = _fit(log, method, weight, prepared, max_iter, tol, features, start)[0]
+        drawn_clicks = np.bincount(log.rank, weights=weight * log.click, minlength=log.max_rank)
+        replicates[b, drawn_clicks == 0] = np.nan
     interval = log_normal_interval(propensity, replicates, confidence_level)
     return PositionBias(
         propensity=propensity,
@@ -342,4 +398,7 @@ def estimate_with_replicates(
         n_queries=log.n_queries,
         confidence_level=float(confidence_level),
         n_bootstrap=int(n_bootstrap),
+        impressions=impressions,
+        clicks=clicks,
+        replicates=replicates,
     ), replicates
