@@ -23,7 +23,8 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
 - Conventions of other libraries (``_conventions``): ``CONVENTIONS``,
   ``positive_part_gain``.
 - Click logs (``_clicks``): ``estimate_position_bias``, ``PositionBias``,
-  ``counterfactual_dcg``, ``make_counterfactual_dcg_scorer``, ``CounterfactualResult``.
+  ``counterfactual_dcg``, ``make_counterfactual_dcg_scorer``, ``CounterfactualResult``,
+  ``make_click_log``, ``SimulatedClickLog``.
 - Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``,
   ``PositionBiasDisplay``.
 - Data sets (``_datasets``): ``make_ranking``.
@@ -51,6 +52,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._clicks._click_scorer import make_counterfactual_dcg_scorer
     from ._clicks._counterfactual import counterfactual_dcg
     from ._clicks._counterfactual_results import CounterfactualResult
+    from ._clicks._make_log import SimulatedClickLog, make_click_log
     from ._clicks._position_bias import PositionBias, estimate_position_bias
     from ._conventions import CONVENTIONS, positive_part_gain
     from ._datasets import make_ranking
@@ -125,6 +127,8 @@ _SOURCES = {
     "estimate_position_bias": "_clicks._position_bias",
     "evaluate_run": "_ir._trec",
     "make_counterfactual_dcg_scorer": "_clicks._click_scorer",
+    "make_click_log": "_clicks._make_log",
+    "SimulatedClickLog": "_clicks._make_log",
     "make_dcg_scorer": "_model_selection._scorer",
     "make_ndcg_scorer": "_model_selection._scorer",
     "make_ranking": "_datasets",
@@ -165,6 +169,7 @@ __all__ = [
     "RepeatedGroupKFold",
     "RunEvaluation",
     "SampledQrels",
+    "SimulatedClickLog",
     "SimplestCompetitiveRefit",
     "SimplestTiedRefit",
     "TieDiagnostics",
@@ -180,6 +185,7 @@ __all__ = [
     "make_counterfactual_dcg_scorer",
     "make_dcg_scorer",
     "make_ndcg_scorer",
+    "make_click_log",
     "make_ranking",
     "ndcg_score",
     "paired_test",

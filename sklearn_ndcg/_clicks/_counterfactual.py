@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from numbers import Real
 
 import numpy as np
@@ -9,6 +10,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from .._compat import Integers, Interval, StrOptions, validate_params
+from .._engine import Queries, check_qid
 from .._metrics._ndcg import QueryScores
 from ._counterfactual_results import CounterfactualResult
 from ._log import ClickLog, check_log, ideal_dcg, log2_discount, new_ranks
@@ -29,6 +31,7 @@ PARAMS = {
         "qid": ["array-like"],
         "logged_rank": ["array-like"],
         "propensity": "no_validation",  # an array, or an object with .propensity
+        "impression": ["array-like", None],
         **PARAMS,
         "reward_model": ["array-like", None],
         "logging_probability": ["array-like", None],
@@ -44,6 +47,7 @@ def counterfactual_dcg(
     qid: ArrayLike,
     logged_rank: ArrayLike,
     propensity,
+    impression: ArrayLike | None = None,
     k: int | None = None,
     estimator: str = "ips",
     clip: float | None = None,
@@ -74,15 +78,23 @@ def counterfactual_dcg(
         decreasing score (tied rows in random order). Its rows are exactly the logged rows:
         a document the log never showed has no click to learn from and cannot be scored.
     qid : array-like of shape (n_samples,)
-        The logged ranking (impression) of each row; two impressions of the same query
-        need two ids.
+        The query of each row, as in :func:`estimate_position_bias`: ``per_query`` has
+        one value per query (the mean over its impressions), and the interval treats
+        queries as the unit. Without ``impression`` (deprecated), ``qid`` is the logged
+        ranking of each row, as before 0.3, with a FutureWarning.
     logged_rank : array-like of shape (n_samples,)
         The position (from 1) at which the log showed each row; each position once per
         logged ranking.
     propensity : array-like of shape (max_rank,) or PositionBias
         The examination probability of each rank, indexed by rank - 1, each in (0, 1];
-        or any object with such a ``propensity`` attribute (the result of
-        ``estimate_position_bias``).
+        or the result of ``estimate_position_bias``, whose bootstrap replicates then
+        widen the interval by the propensities' own uncertainty, and whose unidentified
+        ranks (NaN) are refused by name where the log has rows.
+    impression : array-like of shape (n_samples,), default=None
+        The logged ranking (impression, session) of each row: the rows one user was
+        shown at once. Every impression belongs to one query. Give the same ids as
+        ``qid`` when each query was logged once. None (deprecated until 0.4) takes
+        ``qid`` as the logged ranking, as before 0.3.
     k : int, default=None
         Only the new ranker's top ``k`` documents count (DCG@k). None means all.
     estimator : {"ips", "snips", "dr"}, default="ips"
@@ -121,9 +133,11 @@ def counterfactual_dcg(
     Returns
     -------
     result : CounterfactualResult
-        ``estimate``, ``confidence_interval`` (Student's t over queries),
-        ``per_query`` (a :class:`~sklearn_ndcg.QueryScores`), ``effective_sample_size``
-        and ``max_weight``.
+        ``estimate`` (the mean over queries, each counted once, of the mean over its
+        impressions), ``confidence_interval`` (Student's t over queries, widened by the
+        propensities' bootstrap spread when ``propensity`` is a ``PositionBias``),
+        ``per_query`` (a :class:`~sklearn_ndcg.QueryScores`, one value per query),
+        ``effective_sample_size`` and ``max_weight``.
 
     See Also
     --------
@@ -161,8 +175,8 @@ def counterfactual_dcg(
     >>> from sklearn_ndcg import counterfactual_dcg
     >>> result = counterfactual_dcg(
     ...     click=[1, 0, 1, 0, 1, 0], y_score=[1, 2, 3, 3, 2, 1],
-    ...     qid=[1, 1, 1, 2, 2, 2], logged_rank=[1, 2, 3, 1, 2, 3],
-    ...     propensity=[1.0, 0.5, 0.25])
+    ...     qid=[1, 1, 1, 2, 2, 2], impression=[1, 1, 1, 2, 2, 2],
+    ...     logged_rank=[1, 2, 3, 1, 2, 3], propensity=[1.0, 0.5, 0.25])
     >>> round(result.estimate, 4)
     2.8809
     >>> result.per_query.score.round(4)
@@ -171,40 +185,124 @@ def counterfactual_dcg(
     Query 1: the click at logged rank 3 counts ``1 / 0.25 = 4`` at new rank 1, the one
     at logged rank 1 counts 1 at new rank 3 (``1 / log2(4) = 0.5``).
     """
-    log = check_log(click, y_score, qid, logged_rank, propensity, logging_probability, reward_model)
+    if impression is None:
+        warnings.warn(
+            "counterfactual_dcg(qid=...) without impression= takes qid as the logged "
+            "ranking of each row, as before 0.3. From 0.4 qid is the query and impression= "
+            "the logged ranking (queries become the unit of per_query and of the interval): "
+            "pass impression= (the same ids as qid when each query was logged once).",
+            FutureWarning,
+            stacklevel=3,
+        )
+        impression = qid
+    curve = _identified_curve(propensity, logged_rank)
+    log = check_log(
+        click, y_score, impression, logged_rank, curve, logging_probability, reward_model
+    )
     _check_options(log, estimator)
+    query_of, query_ids = _query_of_impressions(qid, log)
     ranks = new_ranks(log)
     new_discount = ranks.expected_discount(k)
     if log.logging_probability is None:
         ratio = np.ones_like(log.click)
-        weight, discount = 1.0 / log.propensity, new_discount
+        discount = new_discount
     else:  # item-position IPS: only where the new ranker may put the row where the log did
         ratio = ranks.probability_at(log.logged_rank) / log.logging_probability
-        weight = ratio / log.propensity
         discount = log2_discount(log.logged_rank.astype(np.float64), k)
-    if clip is not None:
-        weight = np.minimum(weight, 1.0 / clip)
-    value = weight * discount * log.click
-    if estimator == "dr":
-        r = log.reward_model
-        value = new_discount * r + weight * discount * (log.click - log.propensity * r)
-    n_queries = log.ids.shape[0]
-    per_query = np.bincount(log.codes, weights=value, minlength=n_queries)
-    if estimator == "snips":
-        per_query = per_query / ratio.mean()
-    if normalize:
-        ideal = ideal_dcg(log.click / log.propensity, log.codes, k)
-        per_query = np.divide(per_query, ideal, out=np.zeros(n_queries), where=ideal > 0)
+
+    def per_query_of(row_propensity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each query's estimate with these propensities of the rows, and the weights."""
+        weight = ratio / row_propensity
+        if clip is not None:
+            weight = np.minimum(weight, 1.0 / clip)
+        value = weight * discount * log.click
+        if estimator == "dr":
+            r = log.reward_model
+            value = new_discount * r + weight * discount * (log.click - row_propensity * r)
+        per_impression = np.bincount(log.codes, weights=value, minlength=log.ids.shape[0])
+        if estimator == "snips":
+            per_impression = per_impression / ratio.mean()
+        if normalize:
+            ideal = ideal_dcg(log.click / row_propensity, log.codes, k)
+            per_impression = np.divide(
+                per_impression, ideal, out=np.zeros_like(ideal), where=ideal > 0
+            )
+        return _mean_by(query_of, per_impression, query_ids.shape[0]), weight
+
+    per_query, weight = per_query_of(log.propensity)
+    spread = _propensity_spread(propensity, log, per_query_of)
     counted = weight[(discount > 0) & (weight > 0)]
     return CounterfactualResult(
         estimate=float(per_query.mean()),
-        confidence_interval=_t_interval(per_query, confidence_level),
-        per_query=QueryScores(log.ids, per_query, np.ones(n_queries)),
+        confidence_interval=_t_interval(per_query, confidence_level, spread),
+        per_query=QueryScores(query_ids, per_query, np.ones(query_ids.shape[0])),
         effective_sample_size=_kish(counted),
         max_weight=float(counted.max()) if counted.size else 0.0,
         estimator=estimator,
         confidence_level=confidence_level,
     )
+
+
+def _identified_curve(propensity, logged_rank):
+    """``propensity``, or for a ``PositionBias`` its curve with the unidentified ranks
+    (NaN) where the log has no row set to 1 (never read). Raises a ValueError naming a
+    logged rank whose propensity is NaN, with its counts."""
+    unidentified = getattr(propensity, "unidentified", None)
+    if unidentified is None:
+        return propensity
+    ranks = np.asarray(logged_rank)
+    if ranks.ndim != 1 or ranks.dtype.kind not in "iuf" or not np.isfinite(ranks).all():
+        return propensity  # check_log names what is wrong with logged_rank
+    message = unidentified(ranks.astype(np.int64))
+    if message is not None:
+        raise ValueError(f"propensity: {message}")
+    curve = np.asarray(propensity.propensity, dtype=np.float64)
+    return np.where(np.isnan(curve), 1.0, curve)
+
+
+def _query_of_impressions(qid, log) -> tuple[np.ndarray, np.ndarray]:
+    """The query (an index into the sorted query ids) of each impression, and the ids.
+
+    Raises ValueError when an impression's rows name two queries.
+    """
+    qid = check_qid(qid, log.click.shape[0], target="click")
+    queries = Queries.of(qid)
+    code = np.empty(qid.shape[0], dtype=np.intp)
+    code[queries.rows()] = np.repeat(np.arange(queries.ids.shape[0]), queries.sizes)
+    query_of = np.zeros(log.ids.shape[0], dtype=np.intp)
+    query_of[log.codes] = code
+    mixed = query_of[log.codes] != code
+    if mixed.any():
+        row = int(np.flatnonzero(mixed)[0])
+        raise ValueError(
+            f"impression {log.ids[log.codes[row]].item()!r} holds rows of two queries "
+            f"(qid {queries.ids[code[row]].item()!r} and "
+            f"{queries.ids[query_of[log.codes[row]]].item()!r}); an impression is the "
+            "ranking one user was shown for one query."
+        )
+    return query_of, queries.ids
+
+
+def _mean_by(group: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+    """The mean of ``values`` in each group."""
+    return np.bincount(group, weights=values, minlength=n_groups) / np.bincount(
+        group, minlength=n_groups
+    )
+
+
+def _propensity_spread(propensity, log, per_query_of) -> float:
+    """The variance of the estimate over the bootstrap replicates of ``propensity`` (a
+    ``PositionBias``); 0 without replicates. Replicates without a propensity at a logged
+    rank (a resample that never clicked there) are left out."""
+    replicates = getattr(propensity, "replicates", None)
+    if replicates is None or replicates.shape[0] < 2:
+        return 0.0
+    at_rows = replicates[:, log.logged_rank - 1]
+    usable = np.isfinite(at_rows).all(axis=1) & (at_rows > 0).all(axis=1)
+    if usable.sum() < 2:
+        return 0.0
+    estimates = [per_query_of(np.minimum(row, 1.0))[0].mean() for row in at_rows[usable]]
+    return float(np.var(estimates, ddof=1))
 
 
 def _check_options(log: ClickLog, estimator: str) -> None:
@@ -226,13 +324,17 @@ def _check_options(log: ClickLog, estimator: str) -> None:
         )
 
 
-def _t_interval(values: np.ndarray, confidence_level: float) -> tuple[float, float]:
-    """Student's t interval of the mean of ``values`` (NaN with fewer than 2)."""
+def _t_interval(
+    values: np.ndarray, confidence_level: float, spread: float = 0.0
+) -> tuple[float, float]:
+    """Student's t interval of the mean of ``values`` (NaN with fewer than 2), its
+    variance widened by ``spread`` (the propensities' share)."""
     n = values.shape[0]
     if n < 2:
         return (float("nan"), float("nan"))
     mean = values.mean()
-    half = stats.t.ppf(0.5 + confidence_level / 2, n - 1) * values.std(ddof=1) / np.sqrt(n)
+    se = np.sqrt(values.var(ddof=1) / n + spread)
+    half = stats.t.ppf(0.5 + confidence_level / 2, n - 1) * se
     return (float(mean - half), float(mean + half))
 
 

@@ -199,7 +199,7 @@ def make_click_log(
     >>> log.propensity.round(2)
     array([1.  , 0.5 , 0.33, 0.25, 0.2 ])
     >>> round(log.true_dcg(log.X[:, 1], k=3), 4)
-    0.6307
+    0.8302
     """
     rng = check_random_state(random_state)
     if not isinstance(rng, np.random.Generator):  # one stream of the modern generator

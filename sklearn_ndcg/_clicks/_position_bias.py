@@ -54,10 +54,10 @@ class PositionBias(NamedTuple):
                 f"{int(self.clicks[r - 1])} times in the log it was estimated from)"
             )
         return (
-            f"the propensity of rank {r}{counts} is not identified: its log cannot tell "
-            "it apart from any other value. Drop the rows logged at unidentified ranks, "
-            "estimate from a log with clicks there, or pass max_rank= to keep the ranks "
-            "that are estimated."
+            f"the propensity of rank {r}{counts} is not identified: its log fits any value "
+            f"down to 0 equally well. Drop the rows logged at rank {r} (and at any other "
+            "rank whose propensity is NaN), or estimate the propensities from a log with "
+            "clicks at that rank."
         )
 
 
@@ -227,10 +227,12 @@ def estimate_position_bias(
     click : array-like of shape (n_samples,)
         1 if the document was clicked, 0 if not.
     logger : array-like of shape (n_samples,), default=None
-        Which logging policy produced each row. For "harvesting": the label of the
-        logging ranker (at least two). For "swap": the rank ``k`` of the randomized pair
-        (1, k) that the row belongs to (its two rows, at ranks 1 and ``k``, whether
-        exchanged or not), and 0 for rows in no randomized pair. Not used by "em".
+        Which logging policy produced each row. For "swap" (required): the rank ``k``
+        of the randomized pair (1, k) that the row belongs to (its two rows, at ranks 1
+        and ``k``, whether exchanged or not), and 0 for rows in no randomized pair. For
+        "harvesting" (optional): the label of the logging ranker, at least two; the
+        estimate reads the ranks each document was shown at, with or without it. Not
+        used by "em".
     features : array-like of shape (n_samples, n_features), default=None
         Relevance features of each row's (query, document) pair (equal on the rows of a
         pair), for "em" only: the relevance becomes a logistic regression on them (the
@@ -238,16 +240,19 @@ def estimate_position_bias(
         identifies the propensities where each document always sits at one rank (one
         deterministic ranking per query), as long as similar documents appear at
         different ranks across queries.
-    method : {"em", "harvesting", "swap"}, default="em"
-        The estimator.
+    method : {"harvesting", "em", "swap"}, default=None
+        The estimator; None means "harvesting", or "em" when ``features`` are given.
 
+        - "harvesting": intervention harvesting (Agarwal et al. 2019), the AllPairs
+          maximum-likelihood estimator over the pairs of ranks at which the same
+          (query, document) was shown in different impressions (by different rankers,
+          or one ranker whose order varies). Each pair counts once per rank, through
+          its click-through rate there, so that it holds with one to a few sessions
+          per query (Zipfian logs): see Notes.
         - "em": expectation-maximisation of the position-based model (Wang et al.
           2018), with one relevance per (query, document) pair, or with a logistic
-          regression on ``features``. Without features it needs documents shown at
-          several ranks across the impressions of their query.
-        - "harvesting": intervention harvesting (Agarwal et al. 2019), the AllPairs
-          maximum-likelihood estimator over the pairs of ranks at which different
-          loggers showed the same (query, document).
+          regression on ``features``. Without features it needs many impressions per
+          pair (it warns below 20: one relevance parameter per pair biases it).
         - "swap": RandPair (Joachims et al. 2017): the click-through rate at rank
           ``k`` over that at rank 1 in the sessions whose documents at ranks 1 and
           ``k`` were shown in a random order.
@@ -274,8 +279,16 @@ def estimate_position_bias(
     Returns
     -------
     result : PositionBias
-        ``propensity`` of shape (max_rank,), indexed by rank - 1 and 1 at rank 1, and
-        ``confidence_interval`` of shape (2, max_rank).
+        ``propensity`` of shape (max_rank,), indexed by rank - 1 and 1 at rank 1 (NaN at
+        ranks the log cannot estimate: never shown, never clicked, or linked to rank 1
+        by no intervention), ``confidence_interval`` of shape (2, max_rank), the counts
+        of each rank and the bootstrap replicates.
+
+    Raises
+    ------
+    ValueError
+        A log without a click, or one that never shows a (query, document) pair at two
+        ranks (unless ``features`` or randomized swaps identify the propensities).
 
     See Also
     --------
@@ -287,6 +300,15 @@ def estimate_position_bias(
     randomized pair (1, k) at both ranks, including the sessions where the random order
     left them in place, which no rank or click reveals; one label per row names the
     experiment, as it names the ranker for harvesting.
+
+    Why harvesting is the default: on logs shaped like real ones (most queries seen
+    once, a few dozens of times) its estimate is unbiased within Monte Carlo error and
+    its intervals cover, where EM with a free relevance per pair is biased by up to
+    30 % (``benchmarks/bench_click_calibration.py``). A query seen once contributes
+    nothing (its documents sit at one rank each); the curve is identified by the
+    queries seen more often. A rank never clicked gets NaN, not a value near 0: every
+    propensity down to 0 fits it, and dividing by a clamp value would blow up an
+    estimate downstream (:func:`counterfactual_dcg` refuses such ranks by name).
 
     EM without ``features`` has a free relevance per (query, document) pair. It is
     identified only where the same document appears at several ranks for its query
@@ -335,7 +357,8 @@ def estimate_position_bias(
     >>> bias.propensity.round(3)
     array([1. , 0.5])
 
-    EM on the same log:
+    The default, harvesting, needs no logger: it reads the ranks at which each
+    document of a query was shown in different impressions.
 
     >>> estimate_position_bias(qid, doc, logged_rank, click, n_bootstrap=0).propensity.round(3)
     array([1. , 0.5])

@@ -18,6 +18,11 @@ from sklearn_ndcg import (
     paired_test,
 )
 
+# qid as the logged ranking (its meaning before 0.3), under its FutureWarning
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:counterfactual_dcg\\(qid=...\\) without impression=:FutureWarning"
+)
+
 
 def d(rank):
     """The log2 discount of a rank (hand computations below)."""

@@ -5,6 +5,11 @@ import pytest
 
 from sklearn_ndcg import CounterfactualResult, counterfactual_dcg
 
+# qid as the logged ranking (its meaning before 0.3), under its FutureWarning
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:counterfactual_dcg\\(qid=...\\) without impression=:FutureWarning"
+)
+
 
 def test_fields_and_frame():
     result = counterfactual_dcg(

@@ -10,6 +10,11 @@ import pytest
 from sklearn_ndcg import counterfactual_dcg, dcg_score
 from sklearn_ndcg._clicks._simulate import simulate_clicks
 
+# qid as the logged ranking (its meaning before 0.3), under its FutureWarning
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:counterfactual_dcg\\(qid=...\\) without impression=:FutureWarning"
+)
+
 N_LOGS = 100
 
 

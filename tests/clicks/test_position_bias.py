@@ -1,5 +1,7 @@
 """estimate_position_bias: recovery of simulated propensities, intervals, the result."""
 
+import warnings
+
 import numpy as np
 import pytest
 from _bias_logs import PROPENSITY, em_log, harvesting_log, regression_log, swap_log
@@ -94,9 +96,14 @@ def test_hand_computed_two_rankers():
     rank = [1, 2, 2, 1, 1, 2, 2, 1]
     click = [1, 0, 1, 1, 1, 1, 0, 1]
     logger = ["A", "A", "B", "B", "A", "A", "B", "B"]
-    for method in ("em", "harvesting"):
-        result = estimate_position_bias(
-            qid, doc, rank, click, logger=logger, method=method, n_bootstrap=0, tol=1e-12
+    for method in ("em", "harvesting", None):
+        with warnings.catch_warnings(record=True) as caught:  # EM: 4 impressions per pair
+            warnings.simplefilter("always")
+            result = estimate_position_bias(
+                qid, doc, rank, click, logger=logger, method=method, n_bootstrap=0, tol=1e-12
+            )
+        assert [str(w.message)[:30] for w in caught] == (
+            ["method='em' without features "] if method == "em" else []
         )
         np.testing.assert_allclose(result.propensity, [1.0, 0.5], atol=1e-6)
 
