@@ -16,6 +16,9 @@ from ._counterfactual_results import CounterfactualResult
 from ._log import ClickLog, check_log, ideal_dcg, log2_discount, new_ranks
 
 ESTIMATORS = ("ips", "snips", "dr")
+#: Under stochastic logging, the intervals and paired tests of fewer queries over-claim
+#: (benchmarks/bench_click_calibration.py, section 3); counterfactual_dcg warns below.
+MIN_STOCHASTIC_QUERIES = 1000
 
 PARAMS = {
     "k": [Integers(1, None), None],
@@ -112,6 +115,10 @@ def counterfactual_dcg(
         Propensity clipping (Joachims et al. 2017, ``1 / max(propensity, clip)``): every
         importance weight is capped at ``1 / clip``, trading bias for variance. The clip
         is on the propensity, as in the literature; the cap on the weight is its inverse.
+        Under stochastic logging the capped weight is the whole ``pi / (p * propensity)``
+        (epsilon-greedy logging with ``p = 0.03`` at most positions makes most weights
+        exceed 10, and ``clip=0.1`` removes about half of the DCG):
+        ``result.clipped_fraction`` says how much of the estimate the clip removed.
         None does not clip.
     reward_model : array-like of shape (n_samples,), default=None
         For ``estimator="dr"`` (required there, refused otherwise): the predicted
@@ -210,11 +217,11 @@ def counterfactual_dcg(
         ratio = ranks.probability_at(log.logged_rank) / log.logging_probability
         discount = log2_discount(log.logged_rank.astype(np.float64), k)
 
-    def per_query_of(row_propensity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def per_query_of(row_propensity: np.ndarray, cap=clip) -> tuple[np.ndarray, np.ndarray]:
         """Each query's estimate with these propensities of the rows, and the weights."""
         weight = ratio / row_propensity
-        if clip is not None:
-            weight = np.minimum(weight, 1.0 / clip)
+        if cap is not None:
+            weight = np.minimum(weight, 1.0 / cap)
         value = weight * discount * log.click
         if estimator == "dr":
             r = log.reward_model
@@ -232,6 +239,21 @@ def counterfactual_dcg(
     per_query, weight = per_query_of(log.propensity)
     spread = _propensity_spread(propensity, log, per_query_of)
     counted = weight[(discount > 0) & (weight > 0)]
+    clipped = 0.0
+    if clip is not None:
+        unclipped = per_query_of(log.propensity, None)[0].mean()
+        clipped = float(1.0 - per_query.mean() / unclipped) if unclipped != 0 else 0.0
+    if log.logging_probability is not None and query_ids.shape[0] < MIN_STOCHASTIC_QUERIES:
+        warnings.warn(
+            f"{query_ids.shape[0]} queries under stochastic logging (logging_probability): "
+            "the importance weights are heavy-tailed, and below "
+            f"{MIN_STOCHASTIC_QUERIES} queries the interval and paired tests of per_query "
+            "over-claim (benchmarks/bench_click_calibration.py: the worse of two rankers "
+            "called significantly better more often than the test's level). Log more "
+            "queries before deciding between rankers on this estimate.",
+            UserWarning,
+            stacklevel=3,
+        )
     return CounterfactualResult(
         estimate=float(per_query.mean()),
         confidence_interval=_t_interval(per_query, confidence_level, spread),
@@ -240,6 +262,7 @@ def counterfactual_dcg(
         max_weight=float(counted.max()) if counted.size else 0.0,
         estimator=estimator,
         confidence_level=confidence_level,
+        clipped_fraction=clipped,
     )
 
 

@@ -17,14 +17,18 @@ class CounterfactualResult(NamedTuple):
     max_weight: float
     estimator: str
     confidence_level: float
+    clipped_fraction: float = 0.0
 
 
 CounterfactualResult.estimate.__doc__ = "The estimated DCG@k: the mean of ``per_query``."
 CounterfactualResult.confidence_interval.__doc__ = (
-    "``(low, high)``: Student's t interval of the mean over queries at ``confidence_level``."
+    "``(low, high)``: Student's t interval of the mean over queries at ``confidence_level``, "
+    "its variance widened by the spread of the estimate over the propensities' bootstrap "
+    "replicates when the propensities are a ``PositionBias``."
 )
 CounterfactualResult.per_query.__doc__ = (
-    "The estimate of each query (logged ranking), a :class:`~sklearn_ndcg.QueryScores` "
+    "The estimate of each query (the mean over its impressions), a "
+    ":class:`~sklearn_ndcg.QueryScores` "
     "that :func:`~sklearn_ndcg.paired_test` and :func:`~sklearn_ndcg.compare_models` take."
 )
 CounterfactualResult.effective_sample_size.__doc__ = (
@@ -34,3 +38,8 @@ CounterfactualResult.effective_sample_size.__doc__ = (
 CounterfactualResult.max_weight.__doc__ = "The largest of those importance weights."
 CounterfactualResult.estimator.__doc__ = 'The estimator: "ips", "snips" or "dr".'
 CounterfactualResult.confidence_level.__doc__ = "The level of ``confidence_interval``."
+CounterfactualResult.clipped_fraction.__doc__ = (
+    "The share of the unclipped estimate that ``clip`` removed, ``1 - clipped / "
+    "unclipped`` (0 without ``clip``): under stochastic logging the clip caps the whole "
+    "weight ``pi / (p * propensity)``, and can remove half of the DCG."
+)

@@ -27,6 +27,7 @@ def test_fields_and_frame():
         "max_weight",
         "estimator",
         "confidence_level",
+        "clipped_fraction",
     )
     # hand computation: query x keeps its click at rank 1 (1); query y moves its click
     # from rank 2 (weight 2) to rank 1

@@ -130,13 +130,6 @@ for case_class, case_id, call, exc, match in [
     ("max_rank", "zero", lambda: _estimate(max_rank=0), ValueError, "max_rank"),
     ("method", "unknown", lambda: _estimate(method="ips"), ValueError, "'method' parameter"),
     (
-        "method",
-        "harvesting_without_logger",
-        lambda: _estimate(method="harvesting"),
-        ValueError,
-        "method='harvesting' needs logger=",
-    ),
-    (
         "logger",
         "harvesting_single_logger",
         lambda: _estimate(method="harvesting", logger=["A"] * 4),
