@@ -131,7 +131,7 @@ def _check_method_input(log: BiasLog, method: str, features):
                 "method='harvesting' (the default), which holds at one to a few sessions "
                 "per query.",
                 UserWarning,
-                stacklevel=4,
+                stacklevel=5,
             )
     return Interventions.of(log) if method == "harvesting" else None
 
