@@ -6,36 +6,55 @@ Choosing between two rankers from clicks
 A click log records what users clicked among the documents an old ranker showed them.
 Its clicks crowd at the top positions, because that is where users look, so the NDCG of
 the clicks favours any new ranker that agrees with the old one. Here a simulated log of
-2,000 queries (10 documents each, examination falling as ``rank ** -1.5``) judges two
-rankers: one that copies the logger, and one that is truly better. The naive click NDCG
-and the counterfactual DCG (:func:`~sklearn_ndcg.counterfactual_dcg`) are each compared
-query by query with :func:`~sklearn_ndcg.paired_test`, beside the true DCG\\@10 that the
-simulation knows. See :ref:`clicks_guide` for the estimators and their assumptions.
+2,000 queries shaped like a real one (most queries seen once, a few dozens of times; 10
+documents each, examination falling as ``rank ** -1.5``) judges two rankers: one that
+copies the logger, and one that is truly better. The position bias is estimated from the
+log itself; the naive click NDCG and the counterfactual DCG
+(:func:`~sklearn_ndcg.counterfactual_dcg`) are each compared query by query with
+:func:`~sklearn_ndcg.paired_test`, beside the true DCG\\@10 that the simulation knows.
+See :ref:`clicks_guide` for the estimators and their assumptions.
 """
 
 # %%
 # The log and the two rankers
 # ---------------------------
-# The simulator is the package's private test device: graded relevance 0..4, the click
+# :func:`~sklearn_ndcg.make_click_log` simulates graded relevance 0..4, the click
 # probability of an examined document rising with its grade (that probability is the
-# relevance the estimators target), a logger that ranks by a noisy grade (``X[:, 0]``),
-# and a candidate that ranks by a less noisy one (``X[:, 1]``).
+# relevance the estimators target), a logger that ranks by a noisy grade (``X[:, 0]``)
+# with fresh noise in every session, and a candidate that ranks by a less noisy one
+# (``X[:, 1]``).
 import matplotlib.pyplot as plt
 import numpy as np
 
-from sklearn_ndcg import counterfactual_dcg, paired_test, query_scores
-from sklearn_ndcg._clicks._simulate import simulate_clicks
+from sklearn_ndcg import (
+    counterfactual_dcg,
+    estimate_position_bias,
+    make_click_log,
+    paired_test,
+    query_scores,
+)
 
-sim = simulate_clicks(2000, 10, eta=1.5, logger_noise=2.0, ranker_noise=0.3, random_state=0)
-log = sim.log(random_state=1)
-rankers = {"copies the logger": sim.X[:, 0], "new ranker": sim.X[:, 1]}
-truth = {name: sim.true_dcg(score, k=10) for name, score in rankers.items()}
+log = make_click_log(2000, 10, sessions="zipf", logger_noise=2.0, eta=1.5, random_state=0)
+rankers = {"copies the logger": log.X[:, 0], "new ranker": log.X[:, 1]}
+truth = {name: log.true_dcg(score, k=10) for name, score in rankers.items()}
 print({name: round(value, 3) for name, value in truth.items()})
+
+# %%
+# The position bias, from the log itself
+# --------------------------------------
+# The same document of a query sits at different ranks in different sessions; harvesting
+# those interventions gives the examination probability of each rank, with intervals
+# from a bootstrap over queries.
+bias = estimate_position_bias(log.qid, log.doc, log.logged_rank, log.click, random_state=0)
+print("estimated:", bias.propensity[:5].round(3), "true:", log.propensity[:5].round(3))
 
 # %%
 # The naive verdict: NDCG of the clicks
 # -------------------------------------
-naive = {name: query_scores(log.click, score, qid=log.qid, k=10) for name, score in rankers.items()}
+naive = {
+    name: query_scores(log.click, score, qid=log.impression, k=10)
+    for name, score in rankers.items()
+}
 test = paired_test(naive["new ranker"], naive["copies the logger"], method="t")
 print(f"click NDCG@10, new - copy: {test.mean_difference:+.3f}, p = {test.pvalue:.2g}")
 
@@ -45,15 +64,18 @@ print(f"click NDCG@10, new - copy: {test.mean_difference:+.3f}, p = {test.pvalue
 #
 # The counterfactual verdict
 # --------------------------
-# Each click is weighted by the inverse of the examination probability of the position
-# it was logged at, and moved to the position the new ranker gives it.
+# Each click is weighted by the inverse of the estimated examination probability of the
+# position it was logged at, and moved to the position the new ranker gives it; the
+# impressions of a query are averaged, so that queries are the unit of the test, and the
+# interval carries the propensities' own uncertainty.
 counterfactual = {
     name: counterfactual_dcg(
         log.click,
         score,
         qid=log.qid,
+        impression=log.impression,
         logged_rank=log.logged_rank,
-        propensity=sim.propensity,
+        propensity=bias,
         k=10,
     )
     for name, score in rankers.items()
@@ -102,22 +124,17 @@ fig.tight_layout()
 # position-based model) and the propensities are right. Under the cascade model users
 # scan from the top and stop at their first click, so what they examine depends on the
 # documents above. The same estimator, with the same propensities, is then far off:
-cascade = simulate_clicks(
-    2000,
-    10,
-    eta=1.5,
-    logger_noise=2.0,
-    ranker_noise=0.3,
-    click_model="cascade",
-    random_state=0,
-).log(random_state=1)
+cascade = make_click_log(
+    2000, 10, sessions="zipf", logger_noise=2.0, eta=1.5, click_model="cascade", random_state=0
+)
 for name, score in rankers.items():
     result = counterfactual_dcg(
         cascade.click,
         score,
         qid=cascade.qid,
+        impression=cascade.impression,
         logged_rank=cascade.logged_rank,
-        propensity=sim.propensity,
+        propensity=log.propensity,
         k=10,
     )
     low, high = result.confidence_interval
