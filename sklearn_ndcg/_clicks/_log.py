@@ -138,16 +138,7 @@ def check_log(
             f"{curve.shape[0]}: rows at ranks without a propensity count as documents the "
             "log never showed; drop them from the log (and from y_score)."
         )
-    # one integer key per (logged ranking, rank): a repeated key is a repeated position
-    keys = Queries.of(codes.astype(np.int64) * curve.shape[0] + (rank - 1))
-    repeated = np.flatnonzero(keys.sizes > 1)
-    if repeated.shape[0]:
-        code, at = divmod(int(keys.ids[repeated[0]]), curve.shape[0])
-        raise ValueError(
-            f"logged_rank repeats rank {at + 1} in {_word(ranking_name)} {_plain(ids[code])!r}: "
-            "each row is one document shown at one position of one logged ranking; give "
-            f"every logged ranking its own {ranking_name}."
-        )
+    _refuse_repeated_ranks(codes, rank, curve.shape[0], ids, ranking_name)
     if logging_probability is not None:
         logging_probability = _real(logging_probability, "logging_probability", n_rows)
         if np.any((logging_probability <= 0) | (logging_probability > 1)):
@@ -161,6 +152,25 @@ def check_log(
     return ClickLog(
         click, y_score, ids, codes, rank, curve[rank - 1], logging_probability, reward_model
     )
+
+
+def _refuse_repeated_ranks(codes, rank, max_rank: int, ids, ranking_name: str) -> None:
+    """Refuse a rank shown twice in one logged ranking. One integer key per (logged
+    ranking, rank): increasing keys (rows grouped, ranks in order, as logs usually
+    come) repeat none; others are grouped by the engine, and a group of two is a
+    repeated position."""
+    key = codes.astype(np.int64) * max_rank + (rank - 1)
+    if np.all(key[1:] > key[:-1]):
+        return
+    keys = Queries.of(key)
+    repeated = np.flatnonzero(keys.sizes > 1)
+    if repeated.shape[0]:
+        code, at = divmod(int(keys.ids[repeated[0]]), max_rank)
+        raise ValueError(
+            f"logged_rank repeats rank {at + 1} in {_word(ranking_name)} {_plain(ids[code])!r}: "
+            "each row is one document shown at one position of one logged ranking; give "
+            f"every logged ranking its own {ranking_name}."
+        )
 
 
 def _refuse_ranks_beyond_the_ranking(rank, codes, rankings: Queries, ranking_name: str) -> None:
