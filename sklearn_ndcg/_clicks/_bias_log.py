@@ -6,6 +6,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._engine import Queries
+
 
 class BiasLog(NamedTuple):
     """A checked click log, one entry per row (an impression of a document).
@@ -49,14 +51,16 @@ def _column(values, name: str) -> np.ndarray:
 
 
 def _codes(array: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct values of ``array`` and each row's index into them (the
+    engine's grouping)."""
     try:
-        labels, codes = np.unique(array, return_inverse=True)
+        groups = Queries.of(array)
     except TypeError:
         raise TypeError(
             f"{name} must hold values of one sortable type (numbers or strings); got "
             f"{sorted({type(v).__name__ for v in array.tolist()})}."
         ) from None
-    return labels, codes.reshape(-1).astype(np.intp)
+    return groups.ids, groups.codes()
 
 
 def check_bias_log(qid, doc, logged_rank, click, logger=None, max_rank=None) -> BiasLog:
@@ -109,13 +113,13 @@ def check_bias_log(qid, doc, logged_rank, click, logger=None, max_rank=None) -> 
     _, query = _codes(arrays["qid"], "qid")
     _, doc_code = _codes(arrays["doc"], "doc")
     # a (query, document) pair: one code per distinct (query code, document code)
-    _, pair = np.unique(query * (int(doc_code.max()) + 1) + doc_code, return_inverse=True)
+    _, pair = _codes(query.astype(np.int64) * (int(doc_code.max()) + 1) + doc_code, "doc")
     logger_labels = logger_code = None
     if logger is not None:
         logger_labels, logger_code = _codes(arrays["logger"], "logger")
     return BiasLog(
         query=query,
-        pair=pair.reshape(-1).astype(np.intp),
+        pair=pair,
         rank=rank.astype(np.intp) - 1,
         click=click.astype(np.float64),
         logger=logger_code,

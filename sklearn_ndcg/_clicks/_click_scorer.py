@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn import config_context, get_config
 
 from .._compat import validate_params
+from .._engine import Queries, weighted_mean
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RankingScorer
 from ._counterfactual import PARAMS, counterfactual_dcg
@@ -40,24 +42,47 @@ class _ClickScorer(_RankingScorer):
         y_score = ranking_scores(estimator, X, 1, self._ranking_response)
         return self._score_func(y_true, y_score, **{**self._kwargs, **kwargs})
 
-    def _rows_metric(self, click, qid, logged_rank):
+    def _rows_metric(self, click, qid, columns: dict, sample_weight=None):
         """The estimate on fixed rows as a function of their scores, and its name: what
-        ``RankingEvaluator(early_stopping_scoring=...)`` monitors on its validation rows
-        (deterministic logging, the IPS estimator: no logging probabilities, no reward
-        model)."""
+        ``RankingEvaluator(early_stopping_scoring=...)`` monitors on its validation rows.
+
+        ``columns`` holds the log's columns of these rows by name (``logged_rank``, and
+        ``logging_probability`` and ``reward_model`` when :meth:`fit` got them), as the
+        scorer would get them by routing; ``reward_model`` is used by the doubly robust
+        estimator only, as the scorer requests it only there. With ``sample_weight``
+        (equal within each logged ranking), the weighted mean of the per-ranking
+        estimates, as the NDCG is weighted.
+        """
         options = self._kwargs
-        if options["estimator"] != "ips":
-            raise ValueError(
-                f"early_stopping_scoring: estimator={options['estimator']!r} needs a reward "
-                "model or logging probabilities per row, which early stopping does not route "
-                "to its validation rows; use make_counterfactual_dcg_scorer(..., "
-                'estimator="ips"), with clip= if the weights are large.'
+        estimator = options["estimator"]
+        needed = {"dr": "reward_model", "snips": "logging_probability"}.get(estimator)
+        if needed is not None and needed not in columns:
+            why = (
+                "the doubly robust estimator adds the IPS estimate of the reward model's "
+                "error to its predicted DCG"
+                if estimator == "dr"
+                else "the self-normalised estimator divides by the mean importance weight "
+                "of stochastic logging"
             )
+            raise ValueError(
+                f"early_stopping_scoring: estimator={estimator!r} needs {needed} for every "
+                f"row ({why}); pass {needed}=... to RankingEvaluator.fit (with metadata "
+                f"routing enabled, to the search's fit) with the clicks and logged_rank, "
+                "so that early stopping splits it with the validation rows."
+            )
+        used = ("logged_rank", "logging_probability") + (
+            ("reward_model",) if estimator == "dr" else ()
+        )
+        metadata = {name: columns[name] for name in used if name in columns}
+        weight = None
+        if sample_weight is not None:
+            weight = Queries.of(np.asarray(qid)).weights(np.asarray(sample_weight, float))
 
         def score(y_score) -> float:
-            return counterfactual_dcg(
-                click, y_score, qid=qid, logged_rank=logged_rank, **options
-            ).estimate
+            result = counterfactual_dcg(click, y_score, qid=qid, **metadata, **options)
+            if weight is None:
+                return result.estimate
+            return weighted_mean(result.per_query.score, weight)
 
         return score, f"counterfactual_dcg@{options['k']}"
 

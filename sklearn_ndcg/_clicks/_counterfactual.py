@@ -365,4 +365,7 @@ def _kish(weight: np.ndarray) -> float:
     """Kish's effective sample size of ``weight``; 0 for no weights."""
     if weight.size == 0:
         return 0.0
+    top = weight.max()
+    if not 1e-150 < top < 1e150:  # squares would overflow or vanish: the ratio is scale-free
+        weight = weight / top
     return float(weight.sum() ** 2 / np.square(weight).sum())

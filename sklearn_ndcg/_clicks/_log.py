@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._engine import Queries, RankingOptions, check_qid, query_values, stage
+
 
 class ClickLog(NamedTuple):
     """The checked log: flat float64 copies, queries coded 0..n_queries-1."""
@@ -51,15 +53,27 @@ def _real(value, name: str, n_rows: int | None) -> np.ndarray:
     return array
 
 
-def _query_codes(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The sorted query ids and each row's index into them; without a sort when the rows
-    come with numeric ids in increasing order, as logs usually do."""
-    if qid.dtype.kind in "biuf" and np.all(qid[1:] >= qid[:-1]):
-        new = np.ones(qid.shape[0], dtype=bool)
-        new[1:] = qid[1:] != qid[:-1]
-        return qid[new], np.cumsum(new) - 1
-    ids, codes = np.unique(qid, return_inverse=True)
-    return ids, codes.reshape(-1)
+def _plain(value):
+    """A query id as Python prints it: ``1`` and ``'a'``, not ``np.int64(1)``."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _word(ranking_name: str) -> str:
+    """What a message calls one logged ranking: "query 7" while its ids are ``qid``."""
+    return "query" if ranking_name == "qid" else ranking_name
+
+
+def _group(qid: np.ndarray, ranking_name: str) -> Queries:
+    """The logged rankings (the engine's grouping), refusing ids that do not compare."""
+    try:
+        return Queries.of(qid)
+    except TypeError:
+        types = sorted({type(v).__name__ for v in qid.tolist()})
+        raise TypeError(
+            f"{ranking_name} mixes ids that cannot be compared with each other (types "
+            f"{', '.join(types)}); give every logged ranking an id of one sortable type, "
+            "e.g. all numbers or all strings."
+        ) from None
 
 
 def check_propensity(propensity) -> np.ndarray:
@@ -83,9 +97,21 @@ def check_propensity(propensity) -> np.ndarray:
 
 
 def check_log(
-    click, y_score, qid, logged_rank, propensity, logging_probability, reward_model
+    click,
+    y_score,
+    qid,
+    logged_rank,
+    propensity,
+    logging_probability,
+    reward_model,
+    *,
+    ranking_name: str = "qid",
 ) -> ClickLog:
-    """Check a click log and the new ranker's scores of its rows."""
+    """Check a click log and the new ranker's scores of its rows.
+
+    ``qid`` holds the logged ranking of each row, and ``ranking_name`` is the name
+    of that argument in the messages.
+    """
     click = _real(click, "click", None)
     n_rows = click.shape[0]
     if n_rows == 0:
@@ -94,8 +120,9 @@ def check_log(
         bad = float(click[(click != 0) & (click != 1)][0])
         raise ValueError(f"click must hold 0 (no click) or 1 (click); got {bad!r}.")
     y_score = _real(y_score, "y_score", n_rows)
-    qid = _column(qid, "qid", n_rows)
-    ids, codes = _query_codes(qid)
+    qid = check_qid(qid, n_rows, target="click", name=ranking_name)
+    rankings = _group(qid, ranking_name)
+    ids, codes = rankings.ids, rankings.codes()
     rank = _real(logged_rank, "logged_rank", n_rows)
     if np.any(rank < 1) or np.any(rank != np.round(rank)):
         bad = float(rank[(rank < 1) | (rank != np.round(rank))][0])
@@ -111,23 +138,7 @@ def check_log(
             f"{curve.shape[0]}: rows at ranks without a propensity count as documents the "
             "log never showed; drop them from the log (and from y_score)."
         )
-    # one integer key per (query, rank): a repeated key is a repeated position
-    key = codes.astype(np.int64) * curve.shape[0] + (rank - 1)
-    if ids.shape[0] * curve.shape[0] <= 4 * n_rows:  # few keys: count them
-        repeated_key = np.bincount(key) > 1
-        repeated = repeated_key.any()
-        row = np.flatnonzero(repeated_key[key])[-1] if repeated else None
-    else:
-        order = np.argsort(key, kind="stable")
-        same = key[order][1:] == key[order][:-1]
-        repeated = same.any()
-        row = order[1:][same][0] if repeated else None
-    if repeated:
-        raise ValueError(
-            f"logged_rank repeats rank {int(rank[row])} in query {ids[codes[row]].item()!r}: "
-            "each row is one document shown at one position of one logged ranking; give "
-            "every logged ranking its own qid."
-        )
+    _refuse_repeated_ranks(codes, rank, curve.shape[0], ids, ranking_name)
     if logging_probability is not None:
         logging_probability = _real(logging_probability, "logging_probability", n_rows)
         if np.any((logging_probability <= 0) | (logging_probability > 1)):
@@ -135,11 +146,48 @@ def check_log(
                 "logging_probability must lie in (0, 1]: the probability that the logger "
                 "put each document at its logged position."
             )
+        _refuse_ranks_beyond_the_ranking(rank, codes, rankings, ranking_name)
     if reward_model is not None:
         reward_model = _real(reward_model, "reward_model", n_rows)
     return ClickLog(
         click, y_score, ids, codes, rank, curve[rank - 1], logging_probability, reward_model
     )
+
+
+def _refuse_repeated_ranks(codes, rank, max_rank: int, ids, ranking_name: str) -> None:
+    """Refuse a rank shown twice in one logged ranking. One integer key per (logged
+    ranking, rank): increasing keys (rows grouped, ranks in order, as logs usually
+    come) repeat none; others are grouped by the engine, and a group of two is a
+    repeated position."""
+    key = codes.astype(np.int64) * max_rank + (rank - 1)
+    if np.all(key[1:] > key[:-1]):
+        return
+    keys = Queries.of(key)
+    repeated = np.flatnonzero(keys.sizes > 1)
+    if repeated.shape[0]:
+        code, at = divmod(int(keys.ids[repeated[0]]), max_rank)
+        raise ValueError(
+            f"logged_rank repeats rank {at + 1} in {_word(ranking_name)} {_plain(ids[code])!r}: "
+            "each row is one document shown at one position of one logged ranking; give "
+            f"every logged ranking its own {ranking_name}."
+        )
+
+
+def _refuse_ranks_beyond_the_ranking(rank, codes, rankings: Queries, ranking_name: str) -> None:
+    """Under stochastic logging the new ranker puts a logged ranking's rows at ranks 1 to
+    its length: a row logged beyond it could never count, so it is refused."""
+    length = rankings.sizes[codes]
+    beyond = np.flatnonzero(rank > length)
+    if beyond.shape[0]:
+        row = int(beyond[0])
+        raise ValueError(
+            f"logged_rank {int(rank[row])} of row {row} lies beyond its logged ranking "
+            f"({_word(ranking_name)} {_plain(rankings.ids[codes[row]])!r}), which has "
+            f"{int(length[row])} rows: with logging_probability each logged ranking must "
+            "hold every document its logger ranked (ranks 1 to its length), else the row "
+            "can never be put where it was logged and never counts. Give the whole logged "
+            "rankings, or drop logging_probability for deterministic logging."
+        )
 
 
 class NewRanks(NamedTuple):
@@ -165,41 +213,13 @@ class NewRanks(NamedTuple):
         return inside / (self.last - self.first + 1)
 
 
-def by_query_and_decreasing(codes: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """The order of the rows by query, then by decreasing ``value`` (equal values in any
-    order). Queries of equal size are sorted together, as rows of one 2-D block: sorting
-    short rows is cache-friendly, and there is one sort per distinct query size."""
-    by_query = np.argsort(codes, kind="stable")  # linear when the rows come grouped
-    sizes = np.bincount(codes)
-    start = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    order = np.empty(codes.shape[0], dtype=np.intp)
-    for size in np.unique(sizes):
-        queries = np.flatnonzero(sizes == size)
-        slots = start[queries][:, None] + np.arange(size)  # the block's places in the order
-        rows = by_query[slots]
-        within = np.argsort(-value[rows], axis=1)
-        order[slots] = np.take_along_axis(rows, within, axis=1)
-    return order
+_DCG = RankingOptions(metric="dcg")
 
 
 def new_ranks(log: ClickLog) -> NewRanks:
-    """The new ranker's tie groups, by decreasing ``y_score`` within each logged ranking."""
-    order = by_query_and_decreasing(log.codes, log.y_score)
-    codes, score = log.codes[order], log.y_score[order]
-    n_rows = codes.shape[0]
-    query_start = np.ones(n_rows, dtype=bool)
-    query_start[1:] = codes[1:] != codes[:-1]
-    start_row = np.flatnonzero(query_start)
-    position = np.arange(n_rows) - np.repeat(start_row, np.diff(np.append(start_row, n_rows)))
-    group_start = query_start.copy()
-    group_start[1:] |= score[1:] != score[:-1]
-    starts = np.flatnonzero(group_start)
-    sizes = np.diff(np.append(starts, n_rows))
-    first_sorted = np.repeat(position[starts] + 1, sizes)
-    first = np.empty(n_rows, dtype=np.intp)
-    last = np.empty(n_rows, dtype=np.intp)
-    first[order] = first_sorted
-    last[order] = first_sorted + np.repeat(sizes, sizes) - 1
+    """The new ranker's tie groups, by decreasing ``y_score`` within each logged ranking
+    (the engine's grouping and order)."""
+    first, last = stage(log.click, log.y_score, _DCG, qid=log.codes).tie_groups()
     return NewRanks(first, last)
 
 
@@ -212,13 +232,7 @@ def log2_discount(rank: np.ndarray, k: int | None) -> np.ndarray:
 
 
 def ideal_dcg(relevance: np.ndarray, codes: np.ndarray, k: int | None) -> np.ndarray:
-    """Per query, the DCG@k of the rows sorted by decreasing ``relevance``."""
-    order = by_query_and_decreasing(codes, relevance)
-    sorted_codes = codes[order]
-    n_rows = codes.shape[0]
-    query_start = np.ones(n_rows, dtype=bool)
-    query_start[1:] = sorted_codes[1:] != sorted_codes[:-1]
-    start_row = np.flatnonzero(query_start)
-    position = np.arange(n_rows) - np.repeat(start_row, np.diff(np.append(start_row, n_rows)))
-    gain = relevance[order] * log2_discount(position + 1.0, k)
-    return np.bincount(sorted_codes, weights=gain, minlength=int(codes.max()) + 1)
+    """Per query, the DCG@k of the rows sorted by decreasing ``relevance``: the engine's
+    DCG@k of ``relevance`` ranked by itself (tied rows hold equal gains, in any order)."""
+    options = _DCG.replace(k=k, ties="first")
+    return query_values(stage(relevance, relevance, options, qid=codes), options).values

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._queries import Queries, block_columns, blocks, take
-from ._ties import ideal_block, rank_block, tie_cut_block, worst_block
+from ._ties import ideal_block, rank_block, tie_cut_block, tie_ranks_block, worst_block
 from ._warnings import warn_undefined
 
 
@@ -118,6 +118,35 @@ def tie_cut_by_query(score: np.ndarray, queries: Queries, k: int) -> np.ndarray:
         block_score = take(score, block, queries.layout, -np.inf, padding)
         cut[block.queries] = tie_cut_block(block_score, block.sizes, k)
     return cut
+
+
+def tie_groups_by_query(score: np.ndarray, queries: Queries) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last rank (from 1) of each input row's group of tied scores within
+    its query, ranked by decreasing score: where a ranking by ``score`` may put the row
+    (any of these ranks, with equal probability, under ``ties="average"``)."""
+    n_rows = score.shape[0]
+    first, last = np.empty(n_rows, dtype=np.intp), np.empty(n_rows, dtype=np.intp)
+    for block in blocks(queries):
+        padding = block.padding()
+        block_score = take(score, block, queries.layout, -np.inf, padding)
+        block_first, block_last = tie_ranks_block(block_score)
+        rows = _input_rows(block, queries)
+        real = np.arange(block.width) < block.sizes[:, np.newaxis]
+        first[rows[real]] = block_first[real]
+        last[rows[real]] = block_last[real]
+    return first, last
+
+
+def _input_rows(block, queries: Queries) -> np.ndarray:
+    """The input row of each cell of ``block`` (of queries whose ``order`` was not
+    replaced by :func:`block_columns`); padding cells hold any row."""
+    if block.rows is not None:
+        return block.rows
+    columns = np.arange(block.width)
+    if block.starts is None:  # a slice of the dense layout, query by query
+        query = np.arange(queries.ids.shape[0])[block.queries]
+        return (query * block.width)[:, np.newaxis] + columns
+    return block.starts[:, np.newaxis] + columns
 
 
 def check_overflow(dcg: np.ndarray, gains: np.ndarray, document_weight=None) -> None:

@@ -27,6 +27,7 @@ from ._aggregate import (
     dcg_by_query,
     ndcg_from_dcg,
     tie_cut_by_query,
+    tie_groups_by_query,
 )
 from ._discount import discount_weights
 from ._gain import compute_gain
@@ -52,6 +53,11 @@ class Staged(NamedTuple):
     def tie_cut(self, k: int) -> np.ndarray:
         """Whether a tie group straddles the cutoff ``k``, per query."""
         return tie_cut_by_query(self.score, self.queries, k)
+
+    def tie_groups(self) -> tuple[np.ndarray, np.ndarray]:
+        """The first and last rank of each row's group of tied scores in its query
+        (:func:`tie_groups_by_query`), one pair per input row of long format."""
+        return tie_groups_by_query(self.score, self.queries)
 
 
 def stage(

@@ -52,6 +52,12 @@ class Queries(NamedTuple):
         """Input rows grouped by query (:func:`rows_by_query`)."""
         return rows_by_query(self)
 
+    def codes(self) -> np.ndarray:
+        """Each input row's query, as its index into ``ids`` (``np.unique``'s inverse)."""
+        codes = np.empty(int(self.sizes.sum()), dtype=np.intp)
+        codes[rows_by_query(self)] = np.repeat(np.arange(self.ids.shape[0]), self.sizes)
+        return codes
+
     def weights(self, sample_weight: np.ndarray | None) -> np.ndarray | None:
         """One weight per query from one per document (:func:`query_weights`)."""
         return query_weights(sample_weight, self)

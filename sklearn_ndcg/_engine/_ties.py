@@ -260,6 +260,31 @@ def _top_columns(score: np.ndarray, n_top: int, largest: np.ndarray) -> np.ndarr
     return flat - (np.arange(score.shape[0]) * width)[:, np.newaxis]
 
 
+def tie_ranks_block(score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last rank (from 1) of each cell's group of tied scores in its row,
+    rows ranked by decreasing score: arrays of the block's shape.
+
+    Padding cells hold ``-inf``, rank last and tie only with each other, so the
+    documents' groups are those of their scores alone.
+    """
+    n_rows, width = score.shape
+    order = np.argsort(-score, axis=1)  # any order within a tie group
+    ranked = _take_along_rows(score, order)
+    position = np.broadcast_to(np.arange(width), score.shape)
+    new_group = np.ones(score.shape, dtype=bool)
+    new_group[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
+    ends = np.ones(score.shape, dtype=bool)
+    ends[:, :-1] = new_group[:, 1:]
+    first = np.maximum.accumulate(np.where(new_group, position, 0), axis=1)
+    last = np.minimum.accumulate(np.where(ends, position, width)[:, ::-1], axis=1)[:, ::-1]
+    cells = order + (np.arange(n_rows) * width)[:, np.newaxis]  # where each rank's cell is
+    first_rank = np.empty(score.size, dtype=np.intp)
+    last_rank = np.empty(score.size, dtype=np.intp)
+    first_rank[cells.reshape(-1)] = first.reshape(-1) + 1
+    last_rank[cells.reshape(-1)] = last.reshape(-1) + 1
+    return first_rank.reshape(score.shape), last_rank.reshape(score.shape)
+
+
 def ideal_block(gain: np.ndarray, k: int | None) -> np.ndarray:
     """Gains of each row of a block by decreasing gain, the first ``k`` positions.
 

@@ -464,44 +464,47 @@ def _refuse_negative(weight: np.ndarray, name: str, qid, rows, n_bad) -> None:
         )
 
 
-def check_qid(qid, n_rows: int, target: str = "y_true") -> np.ndarray:
+def check_qid(qid, n_rows: int, target: str = "y_true", name: str = "qid") -> np.ndarray:
     """Return ``qid`` as a 1-D array of ``n_rows`` comparable query ids.
 
-    ``target`` names the argument whose length ``qid`` must match. A list of
+    ``target`` names the argument whose length ``qid`` must match, ``name`` the
+    argument itself in the messages (e.g. a click log's ``impression``). A list of
     strings becomes an object array, not a fixed-width one as wide as its
     longest id.
     """
     if _issparse(qid):
-        raise TypeError("qid is a sparse matrix; give a 1-D array of query ids.")
-    qid = _qid_array(qid)
+        raise TypeError(f"{name} is a sparse matrix; give a 1-D array of query ids.")
+    qid = _qid_array(qid, name)
     if qid.ndim != 1:
-        raise ValueError(f"qid must be 1-D with one query id per document; got shape {qid.shape}.")
+        raise ValueError(
+            f"{name} must be 1-D with one query id per document; got shape {qid.shape}."
+        )
     if qid.shape[0] != n_rows:
         raise ValueError(
-            f"qid has {qid.shape[0]} entries but {target} has {n_rows}; "
+            f"{name} has {qid.shape[0]} entries but {target} has {n_rows}; "
             "give one query id per document."
         )
     if qid.dtype.kind == "c":
-        raise TypeError("qid holds complex numbers; give sortable query ids.")
+        raise TypeError(f"{name} holds complex numbers; give sortable query ids.")
     missing = missing_rows(qid)
     if missing.shape[0]:
-        raise _missing_error("qid", missing, "missing values (None, NaN, NaT or NA)")
+        raise _missing_error(name, missing, "missing values (None, NaN, NaT or NA)")
     if qid.dtype.kind == "f" and not np.isfinite(qid).all():
-        raise _missing_error("qid", np.flatnonzero(~np.isfinite(qid)), "infinity")
+        raise _missing_error(name, np.flatnonzero(~np.isfinite(qid)), "infinity")
     return qid
 
 
-def _qid_array(qid) -> np.ndarray:
+def _qid_array(qid, name: str = "qid") -> np.ndarray:
     """``np.asarray(qid)``, minding what numpy does to lists of mixed ids."""
     if not isinstance(qid, (list, tuple)):
         try:
-            return _as_array(qid, "qid")
+            return _as_array(qid, name)
         except ValueError:
-            raise ValueError("qid could not be read as a 1-D array of query ids.") from None
+            raise ValueError(f"{name} could not be read as a 1-D array of query ids.") from None
     types = {type(v) for v in qid}
     if any(issubclass(t, (tuple, list)) for t in types):
         raise TypeError(
-            "qid holds tuples or lists (composite query ids); give one scalar id per "
+            f"{name} holds tuples or lists (composite query ids); give one scalar id per "
             "document, e.g. a string such as f'{user}/{session}' or the codes of "
             "pandas.factorize."
         )
@@ -509,11 +512,11 @@ def _qid_array(qid) -> np.ndarray:
         array = np.empty(len(qid), dtype=object)  # not '<U{longest}' for every row
         array[:] = qid
         return array
-    array = _as_array(qid, "qid")
+    array = _as_array(qid, name)
     if array.dtype.kind in "US":  # numpy turned [1, "1"] into strings, merging them
         names = sorted(t.__name__ for t in types)
         raise TypeError(
-            f"qid mixes values that cannot be compared with each other "
+            f"{name} mixes values that cannot be compared with each other "
             f"(types {', '.join(names)}); give query ids of one sortable type."
         )
     return array

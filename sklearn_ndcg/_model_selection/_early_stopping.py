@@ -4,9 +4,11 @@
 (:func:`hold_out_queries`) and hands them to the model as its validation set;
 the model evaluates this package's NDCG on them (a :class:`QueryMetric`) after
 every boosting round and stops when it has not improved for ``early_stopping``
-rounds, keeping the best round. With a counterfactual DCG scorer
-(``early_stopping_scoring``), the metric is instead that scorer's estimate from
-the validation queries' clicks and logged ranks (:func:`click_monitor`). How each
+rounds (LightGBM, XGBoost and CatBoost keep the best round, HistGradientBoosting
+the last). With a counterfactual DCG scorer (``early_stopping_scoring``), the
+metric is instead that scorer's estimate from the validation queries' clicks and
+log columns (logged ranks, with logging probabilities and reward model when given:
+:func:`click_monitor`), weighted as the NDCG is by ``sample_weight``. How each
 library gets the validation rows and the metric is its learner adapter's business
 (``_learners``).
 """
@@ -63,7 +65,7 @@ def hold_out_queries(
     validation_fraction: float,
     random_state,
     owner: str,
-    logged_rank=None,
+    log_columns: dict | None = None,
 ) -> tuple[tuple, tuple]:
     """Split a random ``validation_fraction`` of the queries off for early stopping.
 
@@ -78,15 +80,17 @@ def hold_out_queries(
         Which queries are held out.
     owner : str
         The name of the caller, for the error messages.
-    logged_rank : ndarray of shape (n_samples,), default=None
-        The logged rank of each row, for early stopping on a counterfactual DCG;
-        split with the rows when given.
+    log_columns : dict of str to ndarray of shape (n_samples,), default=None
+        The columns of a click log (``logged_rank``, and ``logging_probability`` or
+        ``reward_model`` when given, :func:`check_log_columns`), for early stopping on
+        a counterfactual DCG; split with the rows when given.
 
     Returns
     -------
     training, validation : tuple
         The training rows and the validation rows, each as
-        ``(X, y, qid, sample_weight)``, with ``logged_rank`` appended when given.
+        ``(X, y, qid, sample_weight)``, with ``log_columns`` split and appended when
+        given.
     """
     if qid is None:
         raise ValueError(
@@ -109,14 +113,15 @@ def hold_out_queries(
             f"out); with {n_queries} queries, validation_fraction must be at most "
             f"{n_queries - 1}/{n_queries}."
         )
-    codes = np.empty(qid.shape[0], dtype=np.intp)
-    codes[queries.rows()] = np.repeat(np.arange(n_queries), queries.sizes)
+    codes = queries.codes()
     split = GroupShuffleSplit(n_splits=1, test_size=validation_fraction, random_state=random_state)
 
     def rows(index):
         weight = None if sample_weight is None else sample_weight[index]
         split = _safe_indexing(X, index), _safe_indexing(y, index), qid[index], weight
-        return split if logged_rank is None else (*split, logged_rank[index])
+        if log_columns is None:
+            return split
+        return (*split, {name: column[index] for name, column in log_columns.items()})
 
     training, validation = map(rows, next(split.split(codes, groups=codes)))
     return training, validation
@@ -135,10 +140,14 @@ def ndcg_monitor(y, qid, weight, options: RankingOptions) -> QueryMetric:
     return QueryMetric(score, labels, f"ndcg@{options.k}")
 
 
-def check_logged_rank(owner: str, scoring, logged_rank, y) -> np.ndarray:
-    """``logged_rank`` as an array of one rank per row, for ``early_stopping_scoring``
-    (checked to be a counterfactual DCG scorer); the values of the ranks are checked by
-    the counterfactual DCG itself."""
+def check_log_columns(
+    owner: str, scoring, y, logged_rank, logging_probability=None, reward_model=None
+) -> dict:
+    """The click log's columns for ``early_stopping_scoring`` (checked to be a
+    counterfactual DCG scorer), by name: ``logged_rank``, and ``logging_probability``
+    and ``reward_model`` when given, each an array of one value per row. What each
+    estimator needs is checked by the scorer (``_rows_metric``), the values by the
+    counterfactual DCG itself."""
     if not hasattr(scoring, "_rows_metric"):
         raise TypeError(
             f"{owner}: early_stopping_scoring must be None or a scorer made by "
@@ -151,29 +160,42 @@ def check_logged_rank(owner: str, scoring, logged_rank, y) -> np.ndarray:
             "was logged); got logged_rank=None. With metadata routing enabled, pass "
             "logged_rank=... to the search's fit."
         )
-    logged_rank = np.asarray(logged_rank)
     n_samples = np.asarray(y).shape[0]
-    if logged_rank.shape != (n_samples,):
-        raise ValueError(
-            f"{owner}.fit: logged_rank must have one rank per row, shape ({n_samples},); "
-            f"got shape {logged_rank.shape}."
-        )
-    return logged_rank
+    columns = {}
+    for name, values in (
+        ("logged_rank", logged_rank),
+        ("logging_probability", logging_probability),
+        ("reward_model", reward_model),
+    ):
+        if values is None:
+            continue
+        values = np.asarray(values)
+        if values.shape != (n_samples,):
+            what = "rank" if name == "logged_rank" else "value"
+            raise ValueError(
+                f"{owner}.fit: {name} must have one {what} per row, shape ({n_samples},); "
+                f"got shape {values.shape}."
+            )
+        columns[name] = values
+    return columns
 
 
 def click_monitor(adapter, scoring, rows: tuple) -> QueryMetric:
     """The counterfactual DCG of ``scoring`` (a scorer of
     :func:`~sklearn_ndcg.make_counterfactual_dcg_scorer`) on fixed rows, as a function
-    of their scores in the order the learner gets them.
+    of their scores in the order the learner gets them, weighted by ``sample_weight``.
 
-    ``rows`` are ``(X, y, qid, sample_weight, logged_rank)`` as :func:`hold_out_queries`
+    ``rows`` are ``(X, y, qid, sample_weight, log_columns)`` as :func:`hold_out_queries`
     returns them; the learner may get them sorted by query (``fit_input``), so the
-    logged ranks go through ``fit_input`` in the place of ``X`` and come out in the
-    order of the clicks.
+    log's columns go through ``fit_input`` in the place of ``X`` (one column each) and
+    come out in the order of the clicks, as the weights do.
     """
-    _, click, qid, _, logged_rank = rows
-    ordered = adapter.fit_input(np.asarray(logged_rank), click, qid, None)
-    score, name = scoring._rows_metric(ordered.y, ordered.qid, ordered.X)
+    _, click, qid, sample_weight, log_columns = rows
+    names = list(log_columns)
+    stacked = np.column_stack([np.asarray(log_columns[name], dtype=float) for name in names])
+    ordered = adapter.fit_input(stacked, click, qid, sample_weight)
+    columns = {name: ordered.X[:, i] for i, name in enumerate(names)}
+    score, name = scoring._rows_metric(ordered.y, ordered.qid, columns, ordered.sample_weight)
     return QueryMetric(score, ordered.y, name)
 
 
@@ -193,7 +215,7 @@ def stop_early(
 
     With a counterfactual DCG ``scoring``, the monitors are its estimate
     (:func:`click_monitor`) on the validation rows and on ``training_rows``, both
-    with their logged ranks, as :func:`hold_out_queries` returns them."""
+    with their log columns, as :func:`hold_out_queries` returns them."""
     if scoring is not None:
         monitor = click_monitor(adapter, scoring, validation)
         training_monitor = click_monitor(adapter, scoring, training_rows)

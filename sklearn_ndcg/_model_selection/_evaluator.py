@@ -26,7 +26,7 @@ from .._compat import (
 from .._engine import RankingOptions
 from .._metrics._ndcg import ndcg_score
 from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN, ranking_options
-from ._early_stopping import check_logged_rank, hold_out_queries, stop_early
+from ._early_stopping import check_log_columns, hold_out_queries, stop_early
 from ._fitting import check_fit_input, final_step, fit_estimator
 from ._learners import adapter_for
 from ._qid_column import split_qid_column
@@ -118,13 +118,16 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         :func:`~sklearn_ndcg.ndcg_score`.
     early_stopping : int or None, default=None
         Stop boosting when the NDCG\\@k of the validation queries (with the
-        options above, as :meth:`score` computes it) has not improved for this
-        many rounds, and keep the model of the best round. The validation
-        queries are a random ``validation_fraction`` of the training queries,
-        whole queries, left out of training. For LightGBM, XGBoost and
-        CatBoost models and scikit-learn's HistGradientBoosting (scikit-learn
-        >= 1.7); each gets the validation rows in its own form (see Notes).
-        None trains every round the estimator is configured for.
+        options above, as :meth:`score` computes it, weighted by ``sample_weight``)
+        has not improved for this many rounds. LightGBM, XGBoost and CatBoost
+        models then keep the model of the best round; scikit-learn's
+        HistGradientBoosting keeps its last round, ``early_stopping`` rounds after
+        the best (its own early stopping does so; ``validation_scores_`` shows
+        both). The validation queries are a random ``validation_fraction`` of the
+        training queries, whole queries, left out of training. For LightGBM,
+        XGBoost and CatBoost models and scikit-learn's HistGradientBoosting
+        (scikit-learn >= 1.7); each gets the validation rows in its own form (see
+        Notes). None trains every round the estimator is configured for.
     validation_fraction : float, default=0.1
         Share of the training queries held out for ``early_stopping``, in
         (0, 1); at least one query.
@@ -133,10 +136,13 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         split on every call, e.g. to compare searches on identical folds.
     early_stopping_scoring : scorer or None, default=None
         What ``early_stopping`` watches: None for the NDCG\\@k above of the held-out
-        labels; a scorer of :func:`~sklearn_ndcg.make_counterfactual_dcg_scorer` (IPS,
-        clipped or not) for its counterfactual DCG of the held-out queries, from their
-        clicks (``y``) and their ``logged_rank``, which :meth:`fit` then needs. Use it
-        when ``y`` are logged clicks: their NDCG rewards agreeing with the logger.
+        labels; a scorer of :func:`~sklearn_ndcg.make_counterfactual_dcg_scorer` (any
+        of its estimators, clipped or not) for its counterfactual DCG of the held-out
+        queries, from their clicks (``y``) and their ``logged_rank``, which :meth:`fit`
+        then needs, with ``logging_probability`` under stochastic logging (required
+        by "snips") and ``reward_model`` for "dr"; with ``sample_weight``, the
+        weighted mean over the logged rankings. Use it when ``y`` are logged clicks:
+        their NDCG rewards agreeing with the logger.
 
     Attributes
     ----------
@@ -160,7 +166,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     Notes
     -----
     ``fit`` and ``score`` request ``qid`` and ``sample_weight`` by default,
-    ``fit`` also ``logged_rank`` and ``score`` also ``document_weight``.
+    ``fit`` also ``logged_rank``, ``logging_probability`` and ``reward_model``, and
+    ``score`` also ``document_weight``.
     With metadata routing enabled (``sklearn.set_config(enable_metadata_routing=True)``),
     ``GridSearchCV(...).fit(X, y, groups=qid, qid=qid)`` passes each fold's
     query ids to both. **Turn routing on first**: without it, scikit-learn's
@@ -200,7 +207,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     best round; CatBoost ``eval_set`` as a ``Pool`` with ``group_id``, the NDCG
     as its ``eval_metric``, ``early_stopping_rounds`` and
     ``use_best_model=True``; HistGradientBoosting ``X_val``, ``y_val``, the
-    NDCG as its ``scoring`` and ``n_iter_no_change``. The validation split is
+    NDCG as its ``scoring`` and ``n_iter_no_change``, and keeps its last round
+    (scikit-learn has no option to keep the best). The validation split is
     made inside :meth:`fit`, from the rows it gets, so in a search it comes
     out of each training fold and never sees the test fold.
 
@@ -255,7 +263,13 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     }
 
     # Requested by default, so that routing passes them without set_*_request.
-    __metadata_request__fit = {"qid": True, "sample_weight": True, "logged_rank": True}
+    __metadata_request__fit = {
+        "qid": True,
+        "sample_weight": True,
+        "logged_rank": True,
+        "logging_probability": True,
+        "reward_model": True,
+    }
     __metadata_request__score = {"qid": True, "sample_weight": True, "document_weight": True}
 
     def __init__(
@@ -295,6 +309,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         qid: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         logged_rank: ArrayLike | None = None,
+        logging_probability: ArrayLike | None = None,
+        reward_model: ArrayLike | None = None,
         **fit_params,
     ) -> RankingEvaluator:
         """Fit a clone of the estimator, giving it the query ids it needs.
@@ -318,6 +334,14 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             The rank at which each document was logged, for ``early_stopping`` on
             the counterfactual DCG of ``early_stopping_scoring`` (requested by
             default); ignored otherwise.
+        logging_probability : array-like of shape (n_samples,), default=None
+            For ``early_stopping_scoring`` under stochastic logging (needed by its
+            ``estimator="snips"``): the probability that the logger put each document
+            at its logged rank (requested by default); ignored otherwise.
+        reward_model : array-like of shape (n_samples,), default=None
+            For ``early_stopping_scoring`` with ``estimator="dr"`` (needed there): the
+            predicted relevance of each document (requested by default); ignored
+            otherwise.
         **fit_params : dict
             Further parameters for the estimator's ``fit``; with metadata
             routing enabled, those the estimator requested.
@@ -338,7 +362,12 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         adapter = adapter_for(learner)
         validation = None
         if self.early_stopping is not None:
-            rows, validation = self._hold_out_queries(X, y, qid, sample_weight, prefix, logged_rank)
+            log_columns = dict(
+                logged_rank=logged_rank,
+                logging_probability=logging_probability,
+                reward_model=reward_model,
+            )
+            rows, validation = self._hold_out_queries(X, y, qid, sample_weight, prefix, log_columns)
             X, y, qid, sample_weight = rows[:4]
         training = adapter.fit_input(X, y, qid, sample_weight)
         monitor, stopping = None, {}
@@ -407,10 +436,10 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         """The options of :meth:`score`, for the NDCG that early stopping watches."""
         return ranking_options(**self._metric_options())
 
-    def _hold_out_queries(self, X, y, qid, sample_weight, prefix, logged_rank):
+    def _hold_out_queries(self, X, y, qid, sample_weight, prefix, log_columns: dict):
         """Split whole queries off for early stopping: the training rows and the
-        validation rows, each as ``(X, y, qid, sample_weight)`` (and ``logged_rank``
-        with ``early_stopping_scoring``)."""
+        validation rows, each as ``(X, y, qid, sample_weight)`` (and the click log's
+        columns, by name, with ``early_stopping_scoring``)."""
         name = type(self).__name__
         if prefix:
             raise ValueError(
@@ -418,12 +447,11 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
                 "rows would have to pass through its other steps. Transform X first and "
                 "wrap the model alone."
             )
-        if self.early_stopping_scoring is None:
-            logged_rank = None
-        else:
-            logged_rank = check_logged_rank(name, self.early_stopping_scoring, logged_rank, y)
+        columns = None
+        if self.early_stopping_scoring is not None:
+            columns = check_log_columns(name, self.early_stopping_scoring, y, **log_columns)
         return hold_out_queries(
-            X, y, qid, sample_weight, self.validation_fraction, self.random_state, name, logged_rank
+            X, y, qid, sample_weight, self.validation_fraction, self.random_state, name, columns
         )
 
     @available_if(_estimator_has("predict"))

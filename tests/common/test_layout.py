@@ -321,3 +321,54 @@ def test_options_travel_typed():
         if "options=dict(" in path.read_text(encoding="utf-8")
     )
     assert not loose, loose
+
+
+# ------------------------------------- click logs: a use of the data path, not a second one
+
+CLICKS = "sklearn_ndcg._clicks"
+SORTS = {"argsort", "sort", "lexsort", "unique"}  # np.<name>(...) sorts or groups rows
+METHOD_SORTS = {"argsort", "sort"}  # <array>.<name>(...) sorts rows
+# Modules of _clicks free of the rule, and why.
+CLICKS_EXEMPT = {
+    "_simulate.py",  # a data generator: it draws the logs (random orders), scores none
+}
+
+
+def _sorting_calls(source: str) -> list[str]:
+    """The calls of ``source`` that sort or group rows: ``np.sort(...)``, ``np.unique(...)``
+    (also as ``numpy.``), ``x.argsort(...)``, ``x.sort(...)``, with their line numbers."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        attr, owner = node.func.attr, node.func.value
+        numpy = isinstance(owner, ast.Name) and owner.id in {"np", "numpy"}
+        if (numpy and attr in SORTS) or (not numpy and attr in METHOD_SORTS):
+            found.append(f"line {node.lineno}: {ast.unparse(node.func)}(...)")
+    return found
+
+
+def test_the_sorting_check_sees_sorts():
+    source = "np.argsort(a)\nnumpy.unique(b)\nx.y.argsort()\nz.sort(axis=1)\nnp.lexsort(k)\n"
+    assert len(_sorting_calls(source)) == 5
+    assert not _sorting_calls("np.argmax(a)\nsorted(b)\nnp.searchsorted(a, v)\n")
+
+
+@pytest.mark.parametrize(
+    "module",
+    sorted(
+        path.name for path in (PACKAGE / "_clicks").glob("*.py") if path.name not in CLICKS_EXEMPT
+    ),
+)
+def test_clicks_neither_sort_nor_group_rows(module):
+    """``_clicks`` reaches the engine through its door for grouping, sorting and DCG
+    (issue 47): click estimates are DCGs of weighted clicks, not a second engine."""
+    calls = _sorting_calls((PACKAGE / "_clicks" / module).read_text(encoding="utf-8"))
+    assert not calls, (
+        f"sklearn_ndcg/_clicks/{module} sorts or groups rows itself ({'; '.join(calls)}); "
+        "use the engine's door: Queries.of(...).codes(), stage(...).tie_groups(), "
+        "query_values(...)"
+    )
+    name = f"{CLICKS}.{module.removesuffix('.py')}".removesuffix(".__init__")
+    private = sorted(t for t in GRAPH[name] if t.startswith(f"{ENGINE}."))
+    assert not private, f"{name} imports {private}: import sklearn_ndcg._engine (the door) only"

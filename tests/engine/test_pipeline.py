@@ -148,3 +148,34 @@ def test_with_scores_restages_only_the_scores():
     np.testing.assert_allclose(result.ideal, [IDEAL_A, IDEAL_B], rtol=1e-15)
     with pytest.raises(ValueError, match="y_score has 4 scores for 5 staged documents"):
         staged.with_scores(new_score[:4])
+
+
+def _brute_force_tie_groups(score, qid):
+    """A loop over rows: a row's tie group starts after the rows of its query scored
+    above it and ends with the last row scored at least as high."""
+    first, last = [], []
+    for row, query in enumerate(qid):
+        scores = [s for s, q in zip(score, qid) if q == query]
+        first.append(1 + sum(s > score[row] for s in scores))
+        last.append(sum(s >= score[row] for s in scores))
+    return first, last
+
+
+@pytest.mark.parametrize(
+    "qid",
+    [
+        np.repeat(np.arange(30), 5),  # the dense layout
+        np.repeat(np.arange(40), np.arange(1, 41))[::-1].copy(),  # contiguous, ragged
+        np.random.default_rng(1).integers(0, 25, 400),  # interleaved: read through the order
+    ],
+)
+def test_tie_groups_are_the_ranks_a_tied_row_may_take(qid):
+    rng = np.random.default_rng(2)
+    score = rng.integers(0, 4, qid.shape[0]).astype(np.float32)  # many ties, compact scores
+    staged = stage_through_the_door(
+        np.zeros(qid.shape[0]), score, RankingOptions(metric="dcg"), qid=qid
+    )
+    first, last = staged.tie_groups()
+    expected_first, expected_last = _brute_force_tie_groups(score.tolist(), qid.tolist())
+    np.testing.assert_array_equal(first, expected_first)
+    np.testing.assert_array_equal(last, expected_last)

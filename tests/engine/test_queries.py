@@ -566,3 +566,21 @@ def test_blocks_of_queries_far_longer_than_their_count():
     found = _cells(queries, np.arange(qid.shape[0], dtype=float), 2**16)
     for query in range(sizes.shape[0]):
         assert found[query] == np.flatnonzero(qid == query).tolist()
+
+
+@pytest.mark.parametrize(
+    "qid",
+    [
+        QID,
+        np.array(["b", "a", "b", "c"], dtype=object),
+        np.repeat([3, 1, 2], 4),  # contiguous runs, ids unsorted
+        np.repeat([1, 2, 3], 4),  # the dense layout
+        np.random.default_rng(0).integers(0, 50, 3000),  # interleaved
+    ],
+)
+def test_codes_are_numpy_uniques_inverse(qid):
+    # reference: numpy's unique, whose inverse indexes the sorted ids
+    ids, inverse = np.unique(qid, return_inverse=True)
+    queries = Queries.of(qid)
+    np.testing.assert_array_equal(queries.ids, ids)
+    np.testing.assert_array_equal(queries.codes(), inverse.reshape(-1))
