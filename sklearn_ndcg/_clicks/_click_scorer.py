@@ -9,14 +9,14 @@ from .._compat import validate_params
 from .._engine import Queries, weighted_mean
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RankingScorer
-from ._counterfactual import PARAMS, counterfactual_dcg
+from ._counterfactual import PARAMS, counterfactual_dcg, identified_curve
 from ._log import check_propensity
 
 
 class _ClickScorer(_RankingScorer):
-    """A ranking scorer whose metadata are the log's: ``qid`` and ``logged_rank`` per row
-    (with ``logging_probability`` for stochastic logging and ``reward_model`` for the
-    doubly robust estimator)."""
+    """A ranking scorer whose metadata are the log's: ``qid``, ``impression`` and
+    ``logged_rank`` per row (with ``logging_probability`` for stochastic logging and
+    ``reward_model`` for the doubly robust estimator)."""
 
     def __call__(
         self,
@@ -26,11 +26,13 @@ class _ClickScorer(_RankingScorer):
         *,
         qid=None,
         logged_rank=None,
+        impression=None,
         logging_probability=None,
         reward_model=None,
     ):
         metadata = {"qid": qid, "logged_rank": logged_rank}
         for name, value in (
+            ("impression", impression),
             ("logging_probability", logging_probability),
             ("reward_model", reward_model),
         ):
@@ -78,8 +80,12 @@ class _ClickScorer(_RankingScorer):
         if sample_weight is not None:
             weight = Queries.of(np.asarray(qid)).weights(np.asarray(sample_weight, float))
 
+        impression = columns.get("impression", qid)  # each qid one ranking without it
+
         def score(y_score) -> float:
-            result = counterfactual_dcg(click, y_score, qid=qid, **metadata, **options)
+            result = counterfactual_dcg(
+                click, y_score, qid=qid, impression=impression, **metadata, **options
+            )
             if weight is None:
                 return result.estimate
             return weighted_mean(result.per_query.score, weight)
@@ -87,8 +93,13 @@ class _ClickScorer(_RankingScorer):
         return score, f"counterfactual_dcg@{options['k']}"
 
 
-def _click_score(click, y_score, *, qid=None, logged_rank=None, **options) -> float:
-    """:func:`counterfactual_dcg`'s estimate, saying how to route what is missing."""
+def _click_score(
+    click, y_score, *, qid=None, logged_rank=None, propensity=None, **options
+) -> float:
+    """:func:`counterfactual_dcg`'s estimate, saying how to route what is missing.
+
+    A ``PositionBias`` is read as its curve (a search needs the estimate, not its
+    interval), its unidentified ranks refused where the fold has rows."""
     missing = [
         name for name, value in (("qid", qid), ("logged_rank", logged_rank)) if value is None
     ]
@@ -108,7 +119,10 @@ def _click_score(click, y_score, *, qid=None, logged_rank=None, **options) -> fl
             f"The counterfactual DCG scorer needs {' and '.join(missing)} for every row of "
             f"the click log (its logged ranking and the position it was shown at). {how}"
         )
-    return counterfactual_dcg(click, y_score, qid=qid, logged_rank=logged_rank, **options).estimate
+    propensity = identified_curve(propensity, logged_rank)
+    return counterfactual_dcg(
+        click, y_score, qid=qid, logged_rank=logged_rank, propensity=propensity, **options
+    ).estimate
 
 
 @validate_params({"propensity": "no_validation", **PARAMS}, prefer_skip_nested_validation=True)
@@ -122,8 +136,11 @@ def make_counterfactual_dcg_scorer(
     ``qid`` and ``logged_rank`` (and ``logging_probability``; with ``estimator="dr"``
     also ``reward_model``) per row through metadata routing, so with
     ``sklearn.set_config(enable_metadata_routing=True)`` passing them to ``fit`` (or in
-    ``params=``) is enough. Split the folds by query (``GroupKFold`` with
-    ``groups=qid``), so that every logged ranking stays whole.
+    ``params=``) is enough. ``qid`` is the query and ``impression`` the logged ranking,
+    as in :func:`counterfactual_dcg`; without ``impression`` (deprecated until 0.4)
+    ``qid`` is the logged ranking, with a FutureWarning. Split the folds by query
+    (``GroupKFold`` with ``groups=qid``), so that every query, with all of its
+    impressions, stays on one side.
 
     Read more in the :ref:`User Guide <clicks_scorer>`.
 
@@ -167,13 +184,16 @@ def make_counterfactual_dcg_scorer(
     >>> with config_context(enable_metadata_routing=True):
     ...     scores = cross_val_score(Ridge(), X, click, cv=PredefinedSplit(qid % 3),
     ...                              scoring=scorer,
-    ...                              params={"qid": qid, "logged_rank": logged_rank})
+    ...                              params={"qid": qid, "impression": qid,
+    ...                                      "logged_rank": logged_rank})
     >>> scores.round(4)
     array([1.2637, 0.9689, 0.8876])
     """
-    options = dict(propensity=check_propensity(propensity), k=k, estimator=estimator, clip=clip)
+    if not hasattr(propensity, "unidentified"):  # a PositionBias is checked per fold
+        propensity = check_propensity(propensity)
+    options = dict(propensity=propensity, k=k, estimator=estimator, clip=clip)
     scorer = _ClickScorer(_click_score, options, "auto")
-    requests = dict(qid=True, logged_rank=True, logging_probability=True)
+    requests = dict(qid=True, impression=True, logged_rank=True, logging_probability=True)
     if estimator == "dr":
         requests["reward_model"] = True
     # set_score_request works only while routing is on: enabled for this call alone

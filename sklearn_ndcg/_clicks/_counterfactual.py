@@ -192,6 +192,7 @@ def counterfactual_dcg(
     Query 1: the click at logged rank 3 counts ``1 / 0.25 = 4`` at new rank 1, the one
     at logged rank 1 counts 1 at new rank 3 (``1 / log2(4) = 0.5``).
     """
+    ranking_name = "impression"
     if impression is None:
         warnings.warn(
             "counterfactual_dcg(qid=...) without impression= takes qid as the logged "
@@ -201,10 +202,17 @@ def counterfactual_dcg(
             FutureWarning,
             stacklevel=3,
         )
-        impression = qid
-    curve = _identified_curve(propensity, logged_rank)
+        impression, ranking_name = qid, "qid"
+    curve = identified_curve(propensity, logged_rank)
     log = check_log(
-        click, y_score, impression, logged_rank, curve, logging_probability, reward_model
+        click,
+        y_score,
+        impression,
+        logged_rank,
+        curve,
+        logging_probability,
+        reward_model,
+        ranking_name=ranking_name,
     )
     _check_options(log, estimator)
     query_of, query_ids = _query_of_impressions(qid, log)
@@ -266,7 +274,7 @@ def counterfactual_dcg(
     )
 
 
-def _identified_curve(propensity, logged_rank):
+def identified_curve(propensity, logged_rank):
     """``propensity``, or for a ``PositionBias`` its curve with the unidentified ranks
     (NaN) where the log has no row set to 1 (never read). Raises a ValueError naming a
     logged rank whose propensity is NaN, with its counts."""

@@ -54,14 +54,42 @@ class SimulatedClickLog:
     propensity: np.ndarray
 
     def true_dcg(self, y_score: ArrayLike, k: int | None = None) -> float:
-        """The exact DCG@k of the ranker with scores ``y_score`` (one per row): the mean
-        over queries, each counted once, of ``sum relevance / log2(1 + rank)`` over the
-        ranker's top ``k`` of the query's candidates (tied candidates taking the mean
-        discount of their ranks). No click is involved."""
+        """The exact DCG@k of a ranker, from the simulated relevance.
+
+        The mean over queries, each counted once, of ``sum relevance / log2(1 + rank)``
+        over the ranker's top ``k`` of the query's candidates (tied candidates taking the
+        mean discount of their ranks). No click is involved.
+
+        Parameters
+        ----------
+        y_score : array-like of shape (n_samples,)
+            The ranker's score of each row of the log (equal on the rows of one
+            (query, document) pair: a score of its features).
+        k : int, default=None
+            Only the top ``k`` count; None means all.
+
+        Returns
+        -------
+        dcg : float
+            The true DCG@k, the estimand of :func:`~sklearn_ndcg.counterfactual_dcg`.
+        """
         return float(self.true_per_query(y_score, k).score.mean())
 
     def true_per_query(self, y_score: ArrayLike, k: int | None = None):
-        """The exact DCG@k of each query, as a :class:`~sklearn_ndcg.QueryScores`."""
+        """The exact DCG@k of each query.
+
+        Parameters
+        ----------
+        y_score : array-like of shape (n_samples,)
+            The ranker's score of each row of the log.
+        k : int, default=None
+            Only the top ``k`` count; None means all.
+
+        Returns
+        -------
+        per_query : QueryScores
+            The query ids and the true DCG@k of each.
+        """
         y_score = np.asarray(y_score, dtype=np.float64)
         first = self.impression == self.impression[np.searchsorted(self.qid, self.qid)]
         return query_scores(

@@ -42,11 +42,12 @@ class PositionBias(NamedTuple):
     def unidentified(self, ranks: np.ndarray) -> str | None:
         """A message naming the first of ``ranks`` (from 1) whose propensity the log could
         not estimate, with its counts; None when all of them have one."""
-        ranks = np.unique(ranks[(ranks >= 1) & (ranks <= self.propensity.shape[0])])
-        missing = ranks[np.isnan(self.propensity[ranks - 1])]
+        n_ranks = self.propensity.shape[0]
+        logged = np.bincount(ranks[(ranks >= 1) & (ranks <= n_ranks)] - 1, minlength=n_ranks)
+        missing = np.flatnonzero((logged > 0) & np.isnan(self.propensity))
         if missing.size == 0:
             return None
-        r = int(missing[0])
+        r = int(missing[0]) + 1
         counts = ""
         if self.impressions is not None and self.clicks is not None:
             counts = (

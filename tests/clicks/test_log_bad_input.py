@@ -8,6 +8,11 @@ import pytest
 from sklearn_ndcg import counterfactual_dcg
 from sklearn_ndcg._clicks._log import check_log
 
+# qid as the logged ranking (its meaning before 0.3), under its FutureWarning
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:counterfactual_dcg\\(qid=...\\) without impression=:FutureWarning"
+)
+
 LOG = dict(
     click=[1, 0, 0, 1],
     y_score=[0.5, 0.2, 0.9, 0.1],
