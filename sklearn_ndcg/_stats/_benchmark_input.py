@@ -160,7 +160,7 @@ def _from_table(table, dataset: str, model: str, query: str, value: str) -> Benc
             distinct, counts = np.unique(qid, return_counts=True)
             if (counts > 1).any():
                 raise ValueError(
-                    f"scores lists query {distinct[counts > 1][0]!r} of dataset {name!r} "
+                    f"scores lists query {distinct[counts > 1].tolist()[0]!r} of dataset {name!r} "
                     f"more than once for model {model_name!r}; give one row per dataset, "
                     "model and query."
                 )
