@@ -49,7 +49,7 @@ def compare_benchmark(
     query: str = "qid",
     value: str = "score",
 ) -> BenchmarkComparison:
-    """Compare models over the datasets of a benchmark: which are tied with the best?
+    """Compare models over the datasets of a benchmark, with the set tied with the best.
 
     Each model's mean over the datasets (BEIR's and MTEB's average: each
     dataset counts once) is given a bootstrap interval, and every pair of
