@@ -26,7 +26,7 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
 - Click logs (``_clicks``): ``estimate_position_bias``, ``PositionBias``,
   ``counterfactual_dcg``, ``make_counterfactual_dcg_scorer``, ``CounterfactualResult``.
 - Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``,
-  ``PositionBiasDisplay``.
+  ``PositionBiasDisplay``, ``CriticalDifferenceDisplay``.
 - Data sets (``_datasets``): ``make_ranking``.
 - Dask: the public module :mod:`sklearn_ndcg.dask`.
 
@@ -73,6 +73,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
     from ._model_selection._splitter import RepeatedGroupKFold
     from ._plot._comparison import ModelComparisonDisplay
+    from ._plot._critical_difference import CriticalDifferenceDisplay
     from ._plot._curve import NDCGCurveDisplay
     from ._plot._propensity import PositionBiasDisplay
     from ._stats._benchmark import compare_benchmark
@@ -108,6 +109,7 @@ _SOURCES = {
     "JudgmentPool": "_engine",
     "ModelComparison": "_stats._model_comparison",
     "ModelComparisonDisplay": "_plot._comparison",
+    "CriticalDifferenceDisplay": "_plot._critical_difference",
     "NDCGCurveDisplay": "_plot._curve",
     "PositionBias": "_clicks._position_bias",
     "PositionBiasDisplay": "_plot._propensity",
@@ -164,6 +166,7 @@ __all__ = [
     "JudgmentPool",
     "ModelComparison",
     "ModelComparisonDisplay",
+    "CriticalDifferenceDisplay",
     "NDCGCurveDisplay",
     "PairedTestResult",
     "PositionBias",
