@@ -140,11 +140,13 @@ def main(argv=None) -> int:
     parser.add_argument("--reps", type=int, default=200, help="replicates per cell")
     parser.add_argument("--resamples", type=int, default=999, help="bootstrap resamples")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--quick", action="store_true", help="a few replicates, for the tests")
+    parser.add_argument(
+        "--quick", "--smoke", action="store_true", help="a few replicates, for the tests"
+    )
     args = parser.parse_args(argv)
     cells = CELLS
     if args.quick:
-        args.reps, args.resamples, cells = 8, 199, CELLS[:1]
+        args.reps, args.resamples, cells = 5, 199, CELLS[:1]
     print(f"compare_benchmark calibration: alpha={ALPHA}, {args.reps} replicates a cell, "
           f"{args.resamples} resamples, seed {args.seed}\n")  # fmt: skip
     header = ["unit", "models", "datasets", "scenario", "FWER", "best in set", "rank cover",
