@@ -217,12 +217,13 @@ class CriticalDifferenceDisplay:
             _, ax = plt.subplots(figsize=(6.4, 1.2 + 0.3 * k))
         ax.set_xlim(0.5, k + 0.5)
         ax.hlines(0, 1, k, color="black")
-        for rank in range(1, k + 1):
+        for rank in range(1, k + 1):  # the rank scale, drawn on the axis itself
             ax.vlines(rank, 0, 0.12, color="black")
+            ax.text(rank, 0.17, str(rank), ha="center", va="bottom")
         # the critical difference above the axis, from rank 1
         cd = self.critical_difference_
-        ax.hlines(0.5, 1, 1 + cd, color="black", linewidth=2)
-        ax.text(1 + cd / 2, 0.6, f"CD = {cd:.2f}", ha="center", va="bottom")
+        ax.hlines(0.75, 1, 1 + cd, color="black", linewidth=2)
+        ax.text(1 + cd / 2, 0.82, f"CD = {cd:.2f}", ha="center", va="bottom")
         # each model on an elbow: the better half to the left, the rest to the right
         half = (k + 1) // 2
         for row, index in enumerate(self._order):
@@ -238,10 +239,9 @@ class CriticalDifferenceDisplay:
         for step, group in enumerate(self.cliques_):
             ranks = [self.average_ranks_[names.index(name)] for name in group]
             ax.hlines(-0.2 - 0.15 * step, min(ranks), max(ranks), linewidth=4, color="black")
-        ax.set_ylim(-0.7 - 0.4 * half, 1.0)
+        ax.set_ylim(-0.7 - 0.4 * half, 1.2)
         ax.set_yticks([])
-        ax.set_xticks(range(1, k + 1))
-        ax.xaxis.tick_top()
+        ax.set_xticks([])
         ax.set_xlabel(f"average rank over datasets (groups: no pair below p = {self.alpha_:g})")
         for side in ("left", "right", "bottom", "top"):
             ax.spines[side].set_visible(False)
