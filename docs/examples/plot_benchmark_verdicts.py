@@ -1,7 +1,7 @@
 """
-====================================================
+=====================================================
 Which models does a benchmark of datasets tell apart?
-====================================================
+=====================================================
 
 A leaderboard ranks models by their mean NDCG\\@10 over the datasets of a
 benchmark, however small the gaps. Here five models are evaluated on six

@@ -130,3 +130,26 @@ def test_datasets_unit_wider_than_queries_unit():
 def test_bad_options(kwargs, match):
     with pytest.raises(ValueError, match=match):
         compare_benchmark(_scores(), **kwargs)
+
+
+def test_means_ranks_and_friedman_invariant_to_the_order_of_datasets_and_models():
+    scores = _scores(4)
+    shuffled = {d: dict(reversed(list(scores[d].items()))) for d in reversed(DATASETS)}
+    a = compare_benchmark(scores, n_resamples=99, random_state=0)
+    b = compare_benchmark(shuffled, n_resamples=99, random_state=0)
+    ta, tb = a.to_dict(), b.to_dict()
+    assert ta["name"] == tb["name"]
+    assert_allclose(ta["mean"], tb["mean"], rtol=1e-12)
+    assert_allclose(ta["rank"], tb["rank"], rtol=1e-12)
+    assert_allclose(a.friedman.statistic, b.friedman.statistic, rtol=1e-12)
+    assert_allclose(a.pairwise_pvalues, b.pairwise_pvalues, rtol=1e-12)
+
+
+def test_integer_values_and_two_level_pooled_mean():
+    rng = np.random.default_rng(7)
+    scores = {d: {m: rng.integers(0, 2, 20 + i) for m in "abc"} for i, d in enumerate(DATASETS)}
+    comparison = compare_benchmark(scores, unit="datasets", weights="queries", n_resamples=99)
+    table = comparison.to_dict()
+    # hand: the mean of every query of the benchmark, each dataset pooled
+    pooled = [np.mean(np.concatenate([scores[d][m] for d in DATASETS])) for m in table["name"]]
+    assert_allclose(table["mean"], pooled, rtol=1e-12)
