@@ -6,8 +6,8 @@ Two bootstraps answer the two questions of compare_benchmark:
 - ``unit="queries"`` (over these datasets): the datasets are fixed; each resample draws
   every dataset's queries with replacement (the same queries for every model: paired).
 - ``unit="datasets"`` (over datasets like these): each resample draws the datasets with
-  replacement, then, for each dataset drawn, its queries (a fresh query resample each time
-  a dataset is drawn).
+  replacement, then, for each dataset drawn, its queries (each time a dataset is drawn,
+  one of its ``n_resamples`` query resamples, picked at random).
 
 Rank intervals (Mogstad, Romano, Shaikh & Wilhelm 2024; Klein, Wright & Wieczorek 2020):
 the hypotheses ``H_ij: mean_i <= mean_j`` of every ordered pair are tested by Romano and
