@@ -13,6 +13,7 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
   ``make_dcg_scorer``, ``RankingEvaluator``, ``RepeatedGroupKFold``.
 - Statistical model selection (``_stats``): ``cross_val_query_scores``,
   ``search_query_scores``, ``paired_test``, ``bootstrap_ci``, ``compare_models``,
+  ``compare_benchmark`` (its result ``BenchmarkComparison``, ``FriedmanResult``),
   ``SimplestCompetitiveRefit`` (formerly ``SimplestTiedRefit``), ``ModelComparison``,
   ``PairwiseComparison``,
   ``PairedTestResult``, ``BootstrapResult``; planning: ``required_queries``,
@@ -26,7 +27,7 @@ subpackage (or module); every name below is imported from ``sklearn_ndcg``:
   ``counterfactual_dcg``, ``make_counterfactual_dcg_scorer``, ``CounterfactualResult``,
   ``make_click_log``, ``SimulatedClickLog``.
 - Plotting (``_plot``): ``NDCGCurveDisplay``, ``ModelComparisonDisplay``,
-  ``PositionBiasDisplay``.
+  ``PositionBiasDisplay``, ``CriticalDifferenceDisplay``.
 - Data sets (``_datasets``): ``make_ranking``.
 - Dask: the public module :mod:`sklearn_ndcg.dask`.
 
@@ -74,11 +75,15 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
     from ._model_selection._splitter import RepeatedGroupKFold
     from ._plot._comparison import ModelComparisonDisplay
+    from ._plot._critical_difference import CriticalDifferenceDisplay
     from ._plot._curve import NDCGCurveDisplay
     from ._plot._propensity import PositionBiasDisplay
+    from ._stats._benchmark import compare_benchmark
+    from ._stats._benchmark_comparison import BenchmarkComparison
     from ._stats._bootstrap import BootstrapResult, bootstrap_ci
     from ._stats._compare import compare_models
     from ._stats._cross_val import cross_val_query_scores
+    from ._stats._friedman import FriedmanResult
     from ._stats._model_comparison import ModelComparison
     from ._stats._paired import PairedTestResult, paired_test
     from ._stats._pairwise import PairwiseComparison
@@ -99,11 +104,14 @@ _SOURCES = {
     "PairwiseComparison": "_stats._pairwise",
     "GeneralizabilityStudy": "_stats._planning",
     "BootstrapResult": "_stats._bootstrap",
+    "BenchmarkComparison": "_stats._benchmark_comparison",
+    "FriedmanResult": "_stats._friedman",
     "CONVENTIONS": "_conventions",
     "CounterfactualResult": "_clicks._counterfactual_results",
     "JudgmentPool": "_engine",
     "ModelComparison": "_stats._model_comparison",
     "ModelComparisonDisplay": "_plot._comparison",
+    "CriticalDifferenceDisplay": "_plot._critical_difference",
     "NDCGCurveDisplay": "_plot._curve",
     "PositionBias": "_clicks._position_bias",
     "PositionBiasDisplay": "_plot._propensity",
@@ -121,6 +129,7 @@ _SOURCES = {
     "TrecRun": "_ir._trec",
     "bootstrap_ci": "_stats._bootstrap",
     "compare_models": "_stats._compare",
+    "compare_benchmark": "_stats._benchmark",
     "counterfactual_dcg": "_clicks._counterfactual",
     "cross_val_query_scores": "_stats._cross_val",
     "dcg_score": "_metrics._ndcg",
@@ -154,11 +163,14 @@ __all__ = [
     "PairwiseComparison",
     "GeneralizabilityStudy",
     "BootstrapResult",
+    "BenchmarkComparison",
+    "FriedmanResult",
     "CONVENTIONS",
     "CounterfactualResult",
     "JudgmentPool",
     "ModelComparison",
     "ModelComparisonDisplay",
+    "CriticalDifferenceDisplay",
     "NDCGCurveDisplay",
     "PairedTestResult",
     "PositionBias",
@@ -177,6 +189,7 @@ __all__ = [
     "TrecRun",
     "bootstrap_ci",
     "compare_models",
+    "compare_benchmark",
     "counterfactual_dcg",
     "cross_val_query_scores",
     "dcg_score",

@@ -1,2 +1,3 @@
 """Plotting: ``NDCGCurveDisplay`` (``_curve``), ``ModelComparisonDisplay``
-(``_comparison``) and ``PositionBiasDisplay`` (``_propensity``)."""
+(``_comparison``), ``PositionBiasDisplay`` (``_propensity``) and
+``CriticalDifferenceDisplay`` (``_critical_difference``)."""

@@ -31,6 +31,8 @@ def format_cell(column: str, value) -> str:
         return str(value)
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return str(value)
     if np.isnan(value):
         return "-"
     if "pvalue" in column:

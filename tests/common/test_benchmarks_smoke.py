@@ -71,6 +71,17 @@ def test_bench_ndcg_smoke_without_optional_peers():
     assert "sklearn-ndcg / numba kernel: not measured" in result.stdout
 
 
+def test_bench_benchmark_verdicts_smoke():
+    result = _run("bench_benchmark_verdicts.py")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert (
+        "| unit | models | datasets | scenario | FWER | best in set | rank cover |" in result.stdout
+    )
+    assert "| queries | 5 | 5 | equal | " in result.stdout
+    assert "| queries | 5 | 5 | spread | " in result.stdout
+    assert "cell(s) outside their bounds" in result.stdout
+
+
 def test_bench_scaling_smoke():
     result = _run("bench_scaling.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
