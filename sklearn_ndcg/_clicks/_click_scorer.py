@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import warnings
+from contextlib import contextmanager
+
 import numpy as np
 from sklearn import config_context, get_config
 
@@ -9,7 +12,8 @@ from .._compat import validate_params
 from .._engine import Queries, weighted_mean
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RankingScorer
-from ._counterfactual import PARAMS, counterfactual_dcg, identified_curve
+from ._counterfactual import PARAMS, SMALL_STOCHASTIC_LOG, counterfactual_dcg, identified_curve
+from ._estimators import ESTIMATORS
 from ._log import check_propensity
 
 
@@ -56,24 +60,17 @@ class _ClickScorer(_RankingScorer):
         estimates, as the NDCG is weighted.
         """
         options = self._kwargs
-        estimator = options["estimator"]
-        needed = {"dr": "reward_model", "snips": "logging_probability"}.get(estimator)
+        entry = ESTIMATORS[options["estimator"]]
+        needed = entry.needs
         if needed is not None and needed not in columns:
-            why = (
-                "the doubly robust estimator adds the IPS estimate of the reward model's "
-                "error to its predicted DCG"
-                if estimator == "dr"
-                else "the self-normalised estimator divides by the mean importance weight "
-                "of stochastic logging"
-            )
             raise ValueError(
-                f"early_stopping_scoring: estimator={estimator!r} needs {needed} for every "
-                f"row ({why}); pass {needed}=... to RankingEvaluator.fit (with metadata "
-                f"routing enabled, to the search's fit) with the clicks and logged_rank, "
-                "so that early stopping splits it with the validation rows."
+                f"early_stopping_scoring: estimator={entry.name!r} needs {needed} for every "
+                f"row ({entry.why}); pass {needed}=... to RankingEvaluator.fit (with "
+                "metadata routing enabled, to the search's fit) with the clicks and "
+                "logged_rank, so that early stopping splits it with the validation rows."
             )
         used = ("logged_rank", "logging_probability") + (
-            ("reward_model",) if estimator == "dr" else ()
+            ("reward_model",) if needed == "reward_model" else ()
         )
         metadata = {name: columns[name] for name in used if name in columns}
         weight = None
@@ -83,9 +80,10 @@ class _ClickScorer(_RankingScorer):
         impression = columns.get("impression", qid)  # each qid one ranking without it
 
         def score(y_score) -> float:
-            result = counterfactual_dcg(
-                click, y_score, qid=qid, impression=impression, **metadata, **options
-            )
+            with _estimate_only():
+                result = counterfactual_dcg(
+                    click, y_score, qid=qid, impression=impression, **metadata, **options
+                )
             if weight is None:
                 return result.estimate
             return weighted_mean(result.per_query.score, weight)
@@ -120,9 +118,19 @@ def _click_score(
             f"the click log (its logged ranking and the position it was shown at). {how}"
         )
     propensity = identified_curve(propensity, logged_rank)
-    return counterfactual_dcg(
-        click, y_score, qid=qid, logged_rank=logged_rank, propensity=propensity, **options
-    ).estimate
+    with _estimate_only():
+        return counterfactual_dcg(
+            click, y_score, qid=qid, logged_rank=logged_rank, propensity=propensity, **options
+        ).estimate
+
+
+@contextmanager
+def _estimate_only():
+    """A search or a monitor reads the estimate only: the warning about the interval and
+    paired tests of small stochastic logs is not for it."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", f".*{SMALL_STOCHASTIC_LOG}", UserWarning)
+        yield
 
 
 @validate_params({"propensity": "no_validation", **PARAMS}, prefer_skip_nested_validation=True)
@@ -194,7 +202,7 @@ def make_counterfactual_dcg_scorer(
     options = dict(propensity=propensity, k=k, estimator=estimator, clip=clip)
     scorer = _ClickScorer(_click_score, options, "auto")
     requests = dict(qid=True, impression=True, logged_rank=True, logging_probability=True)
-    if estimator == "dr":
+    if ESTIMATORS[estimator].needs == "reward_model":
         requests["reward_model"] = True
     # set_score_request works only while routing is on: enabled for this call alone
     with config_context(enable_metadata_routing=True):

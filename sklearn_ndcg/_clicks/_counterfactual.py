@@ -13,16 +13,17 @@ from .._compat import Integers, Interval, StrOptions, validate_params
 from .._engine import Queries, check_qid
 from .._metrics._ndcg import QueryScores
 from ._counterfactual_results import CounterfactualResult
-from ._log import ClickLog, check_log, ideal_dcg, log2_discount, new_ranks
+from ._estimators import ESTIMATORS, check_estimator_input, normaliser
+from ._log import check_log, ideal_dcg, log2_discount, new_ranks
 
-ESTIMATORS = ("ips", "snips", "dr")
 #: Under stochastic logging, the intervals and paired tests of fewer queries over-claim
 #: (benchmarks/bench_click_calibration.py, section 3); counterfactual_dcg warns below.
 MIN_STOCHASTIC_QUERIES = 1000
+SMALL_STOCHASTIC_LOG = "queries under stochastic logging"
 
 PARAMS = {
     "k": [Integers(1, None), None],
-    "estimator": [StrOptions(set(ESTIMATORS))],
+    "estimator": [StrOptions(set(ESTIMATORS))],  # the registry of _estimators.py
     "clip": [Interval(Real, 0, 1, closed="right"), None],
 }
 
@@ -214,7 +215,7 @@ def counterfactual_dcg(
         reward_model,
         ranking_name=ranking_name,
     )
-    _check_options(log, estimator)
+    entry = check_estimator_input(estimator, log.logging_probability, log.reward_model)
     query_of, query_ids = _query_of_impressions(qid, log)
     ranks = new_ranks(log)
     new_discount = ranks.expected_discount(k)
@@ -230,13 +231,11 @@ def counterfactual_dcg(
         weight = ratio / row_propensity
         if cap is not None:
             weight = np.minimum(weight, 1.0 / cap)
-        value = weight * discount * log.click
-        if estimator == "dr":
-            r = log.reward_model
-            value = new_discount * r + weight * discount * (log.click - row_propensity * r)
+        value = entry.row_values(
+            log.click, weight, discount, new_discount, row_propensity, log.reward_model
+        )
         per_impression = np.bincount(log.codes, weights=value, minlength=log.ids.shape[0])
-        if estimator == "snips":
-            per_impression = per_impression / ratio.mean()
+        per_impression = per_impression / normaliser(entry, ratio)
         if normalize:
             ideal = ideal_dcg(log.click / row_propensity, log.codes, k)
             per_impression = np.divide(
@@ -253,7 +252,7 @@ def counterfactual_dcg(
         clipped = float(1.0 - per_query.mean() / unclipped) if unclipped != 0 else 0.0
     if log.logging_probability is not None and query_ids.shape[0] < MIN_STOCHASTIC_QUERIES:
         warnings.warn(
-            f"{query_ids.shape[0]} queries under stochastic logging (logging_probability): "
+            f"{query_ids.shape[0]} {SMALL_STOCHASTIC_LOG} (logging_probability): "
             "the importance weights are heavy-tailed, and below "
             f"{MIN_STOCHASTIC_QUERIES} queries the interval and paired tests of per_query "
             "over-claim (benchmarks/bench_click_calibration.py: the worse of two rankers "
@@ -334,25 +333,6 @@ def _propensity_spread(propensity, log, per_query_of) -> float:
         return 0.0
     estimates = [per_query_of(np.minimum(row, 1.0))[0].mean() for row in at_rows[usable]]
     return float(np.var(estimates, ddof=1))
-
-
-def _check_options(log: ClickLog, estimator: str) -> None:
-    if estimator == "dr" and log.reward_model is None:
-        raise ValueError(
-            'estimator="dr" needs reward_model: the predicted relevance of each row, e.g. '
-            "a fitted regressor's predict on the log's features."
-        )
-    if estimator != "dr" and log.reward_model is not None:
-        raise ValueError(
-            f'reward_model is only used by estimator="dr"; got estimator={estimator!r}. '
-            "Drop reward_model or use the doubly robust estimator."
-        )
-    if estimator == "snips" and log.logging_probability is None:
-        raise ValueError(
-            'estimator="snips" needs logging_probability (stochastic logging): it divides '
-            "by the mean importance weight, whose expectation is 1; under deterministic "
-            'logging the weights are constants. Use estimator="ips" (with clip) instead.'
-        )
 
 
 def _t_interval(

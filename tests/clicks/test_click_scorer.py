@@ -24,6 +24,11 @@ from sklearn_ndcg import (
 )
 from sklearn_ndcg._clicks._simulate import simulate_clicks
 
+# qid as the logged ranking (its meaning before 0.3), under its FutureWarning
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:counterfactual_dcg\\(qid=...\\) without impression=:FutureWarning"
+)
+
 
 class ColumnRanker(RegressorMixin, BaseEstimator):
     """Scores each row by one column of X: a fixed ranker to choose in a search."""

@@ -7,6 +7,11 @@ from sklearn.linear_model import Ridge
 
 from sklearn_ndcg import make_counterfactual_dcg_scorer
 
+# qid as the logged ranking (its meaning before 0.3), under its FutureWarning
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:counterfactual_dcg\\(qid=...\\) without impression=:FutureWarning"
+)
+
 X = np.arange(8.0).reshape(4, 2)
 CLICK = np.array([1.0, 0, 0, 1])
 

@@ -19,10 +19,14 @@ from sklearn_ndcg import RankingEvaluator, counterfactual_dcg, make_counterfactu
 K, ROUNDS, SEED, FRACTION = 5, 3, 0, 0.3
 N_QUERIES, N_DOCUMENTS = 120, 6
 PROPENSITY = 1 / np.arange(1, N_DOCUMENTS + 1)
-pytestmark = pytest.mark.skipif(
-    "X_val" not in inspect.signature(HistGradientBoostingRegressor.fit).parameters,
-    reason="early stopping on validation queries needs scikit-learn >= 1.7",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        "X_val" not in inspect.signature(HistGradientBoostingRegressor.fit).parameters,
+        reason="early stopping on validation queries needs scikit-learn >= 1.7",
+    ),
+    # the references below are small stochastic logs (their warning is tested apart)
+    pytest.mark.filterwarnings("ignore:.* queries under stochastic logging:UserWarning"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +76,12 @@ def staged_references(model, log, columns, options, weighted=False):
     values = []
     for y_score in model.estimator_.staged_predict(log["X"][val]):
         result = counterfactual_dcg(
-            log["click"][val], y_score, qid=log["qid"][val], **metadata, **options
+            log["click"][val],
+            y_score,
+            qid=log["qid"][val],
+            impression=log["qid"][val],
+            **metadata,
+            **options,
         )
         query_weight = result.per_query.qid % 3 + 1  # hand computation: the fixture's weights
         values.append(
@@ -140,6 +149,13 @@ def test_a_search_routes_the_log_columns_to_the_scorer_and_to_fit(log):
         search = GridSearchCV(
             model, {"estimator__max_depth": [2]}, cv=GroupKFold(2), scoring=scorer
         )
-        search.fit(log["X"], log["click"], groups=log["qid"], qid=log["qid"], **columns)
+        search.fit(
+            log["X"],
+            log["click"],
+            groups=log["qid"],
+            qid=log["qid"],
+            impression=log["qid"],
+            **columns,
+        )
     assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
     assert np.all(np.isfinite(search.best_estimator_.validation_scores_))
