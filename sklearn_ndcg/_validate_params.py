@@ -220,5 +220,5 @@ else:  # pragma: no cover - through the public helpers, as scikit-learn's decora
     def _config():
         return get_config()
 
-    def _skipping(config):
+    def _skipping(config):  # type: ignore[no-redef]  # the other branch's class, as a function
         return config_context(skip_parameter_validation=True)

@@ -88,6 +88,8 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
     by query with a radix sort, which keeps the input order within each query.
     """
     if qid is None:
+        if shape is None:
+            raise TypeError("group_queries needs qid or the (n_queries, n_documents) shape.")
         n_queries, n_documents = shape
         ids = np.arange(n_queries)
         sizes = np.full(n_queries, n_documents, dtype=np.intp)
@@ -207,12 +209,13 @@ def _sort_into_queries(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     span = _span(key)
     n_rows, n_bits = key.shape[0], span[1]
     split = key.dtype.itemsize <= 4 and n_rows >= _SPLIT_ROWS and n_bits > _SPLIT_BITS + 8
-    if not split or _counting_sort(n_rows) is None:
+    counting_sort = _counting_sort(n_rows)
+    if not split or counting_sort is None:
         order, sorted_key = _stable_order(*_offsets(key, span))
         starts = _run_starts(sorted_key)
     else:
-        order, bounds = _split_by_top_bits(key, span)
-        starts = []
+        order, bounds = _split_by_top_bits(key, span, counting_sort)
+        part_starts = []
         for first, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
             if first == stop:
                 continue
@@ -220,8 +223,8 @@ def _sort_into_queries(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
             part_order, part_key = _stable_order(*_offsets(np.take(key, rows)), rows)
             if part_order is not rows:
                 rows[...] = part_order
-            starts.append(_run_starts(part_key) + first)
-        starts = np.concatenate(starts)
+            part_starts.append(_run_starts(part_key) + first)
+        starts = np.concatenate(part_starts)
     sizes = np.empty(starts.shape[0], dtype=np.intp)
     np.subtract(starts[1:], starts[:-1], out=sizes[:-1])
     sizes[-1] = n_rows - starts[-1]
@@ -248,7 +251,9 @@ _SPLIT_CHUNK = 2**16
 """Rows split per pass of :func:`_split_by_top_bits`."""
 
 
-def _split_by_top_bits(key: np.ndarray, span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _split_by_top_bits(
+    key: np.ndarray, span: tuple[int, int], counting_sort: Callable
+) -> tuple[np.ndarray, np.ndarray]:
     """The rows grouped by the top ``_SPLIT_BITS`` bits of their offset key (see
     :func:`_offsets`; ``span``: :func:`_span`), input order within each part:
     ``(order, bounds)``, part ``p`` at ``order[bounds[p]:bounds[p + 1]]``. The
@@ -259,7 +264,6 @@ def _split_by_top_bits(key: np.ndarray, span: tuple[int, int]) -> tuple[np.ndarr
     part (scipy's counting sort) and copies each part's run to its place.
     """
     n_rows, n_parts = key.shape[0], 1 << _SPLIT_BITS
-    counting_sort = _counting_sort(n_rows)
     offset = np.empty(_SPLIT_CHUNK, dtype=np.min_scalar_type((1 << span[1]) - 1))
     shift = offset.dtype.type(span[1] - _SPLIT_BITS)
     label = np.empty(_SPLIT_CHUNK, dtype=np.int32)

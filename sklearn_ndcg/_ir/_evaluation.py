@@ -18,6 +18,7 @@ import numpy as np
 
 from .._engine import JudgmentPool
 from .._metrics._query_scores import query_scores
+from .._metrics._results import QueryBounds, QueryScores
 from ._join import Joined, id_bytes, id_runs, join_run, refuse_duplicate_pairs, trec_order
 from ._stream import QrelsIndex
 from ._tables import TrecQrels, TrecRun
@@ -74,7 +75,7 @@ class Streamed(NamedTuple):
     """What :func:`score_blocks` found: the values, whether any ranked document is
     judged, the run's first query id and its number of lines."""
 
-    per_query: object  # QueryScores or QueryBounds; None when no query was evaluated
+    per_query: QueryScores | QueryBounds | None  # None when no query was evaluated
     matched: bool
     first_qid: bytes | None
     n_rows: int
@@ -153,6 +154,6 @@ def qrels_bytes(qid: np.ndarray, docno: np.ndarray, relevance: np.ndarray) -> Tr
     return TrecQrels(id_bytes(qid), id_bytes(docno), relevance)
 
 
-def first_query_text(qid: bytes | str) -> str:
+def first_query_text(qid: bytes | str | None) -> str | None:
     """A query id as text, for messages."""
     return _text(qid) if isinstance(qid, bytes) else qid

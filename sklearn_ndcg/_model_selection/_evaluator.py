@@ -336,18 +336,18 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         self.estimator_ = adapter_for(self.estimator).clone()
         prefix, learner = final_step(self.estimator_)
         adapter = adapter_for(learner)
-        validation = None
-        if self.early_stopping is not None:
+        rounds = self.early_stopping
+        if rounds is not None:
             rows, validation = self._hold_out_queries(X, y, qid, sample_weight, prefix, logged_rank)
             X, y, qid, sample_weight = rows[:4]
         training = adapter.fit_input(X, y, qid, sample_weight)
         monitor, stopping = None, {}
-        if validation is not None:
+        if rounds is not None:
             monitor, stopping = stop_early(
                 adapter,
                 training,
                 validation,
-                self.early_stopping,
+                rounds,
                 self._ranking_options(),
                 self.early_stopping_scoring,
                 rows,

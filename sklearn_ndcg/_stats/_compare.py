@@ -400,7 +400,7 @@ def _against_reference(*args, strata, selected: bool) -> dict:
 
 
 def _with_reference(
-    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, strata
+    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, *, strata
 ):
     """Each model against the reference: ``{name: row}``."""
     others = [name for name in names if name != reference]
@@ -461,6 +461,7 @@ def _all_pairs(
     margin,
     n_resamples,
     seeds,
+    *,
     strata,
     confidence_level,
 ):

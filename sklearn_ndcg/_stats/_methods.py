@@ -10,7 +10,9 @@ warning that starts "too few queries".
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -162,6 +164,10 @@ class _Method:
     """
 
     takes_weights = False
+    # each method's own, defined with it: the test of one pair of models, and of many
+    # pairs at once (their rows, weights, means and settings -> statistics, p-values)
+    test: Callable[[Differences, Resampling], tuple[float, float]]
+    batch_test: ClassVar[Callable[..., tuple[np.ndarray, np.ndarray]]]
 
     def interval(self, x: Differences, settings: Resampling) -> tuple[float, float]:
         """The two-sided ``confidence_level`` interval of the mean difference.
@@ -393,10 +399,10 @@ class StudentT(_Method):
 
     def test(self, x: Differences, settings: Resampling) -> tuple[float, float]:
         """``(statistic, pvalue)``; without variance, the exact sign-flip p-value."""
-        statistic, pvalue = _batch.t_pvalues(
+        statistics, pvalues = _batch.t_pvalues(
             x.d[None], np.array([x.constant]), np.array([x.mean]), settings.alternative
         )
-        statistic, pvalue = float(statistic[0]), float(pvalue[0])
+        statistic, pvalue = float(statistics[0]), float(pvalues[0])
         if not x.constant:
             return statistic, pvalue
         # no variance: undefined; only the observed signs (and, two-sided, all

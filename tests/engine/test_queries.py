@@ -402,7 +402,8 @@ def test_split_by_top_bits_parts_are_the_top_4_bits(monkeypatch):
     qid = rng.integers(-5000, 2**20 - 5000, 20_000).astype(np.int32)  # 20 bits
     qid[:2] = [-5000, 2**20 - 5001]
     top_bits = (qid.astype(np.int64) + 5000) >> 16  # by hand: 20 - 4 bits shifted out
-    order, bounds = _queries._split_by_top_bits(qid, (-5000, 20))
+    counting_sort = _queries._scipy_counting_sort()
+    order, bounds = _queries._split_by_top_bits(qid, (-5000, 20), counting_sort)
     np.testing.assert_array_equal(order, np.argsort(top_bits, kind="stable"))
     np.testing.assert_array_equal(bounds, np.append(0, np.cumsum(np.bincount(top_bits))))
     assert bounds.shape == (17,)
