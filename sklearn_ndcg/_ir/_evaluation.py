@@ -11,10 +11,11 @@ are evaluated with the last block, by the engine itself.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._engine import JudgmentPool
 from .._metrics._query_scores import query_scores
@@ -29,15 +30,15 @@ class Settings(NamedTuple):
 
     metric: str
     k: int | None
-    gain: object
-    discount: object
+    gain: str | Mapping | Callable | ArrayLike
+    discount: str | Callable
     ties: str
     zero_division: float
     normalize: str
     unjudged: str
     missing_queries: str
     bounds: bool
-    levels: object
+    levels: ArrayLike | None
 
 
 def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, settings: Settings):
@@ -66,7 +67,8 @@ def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, setti
         pool=JudgmentPool(joined.qrels_qid, relevance),
         unjudged=settings.unjudged,
         missing_queries=settings.missing_queries,
-        **({"bounds": True, "levels": settings.levels} if settings.bounds else {}),
+        bounds=settings.bounds,
+        levels=settings.levels if settings.bounds else None,
     )
     return per_query._replace(qid=joined.qids[per_query.qid])
 

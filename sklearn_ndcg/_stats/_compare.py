@@ -4,7 +4,8 @@ for multiple comparisons."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -45,7 +46,8 @@ from ._strata import stratum_labels, subsets
     prefer_skip_nested_validation=True,
 )
 def compare_models(
-    scores: dict[Hashable, ArrayLike | QueryScores],
+    # Mapping: covariant in its values, so that dict[str, np.ndarray] fits (a dict at run time)
+    scores: Mapping[Any, ArrayLike | QueryScores],
     *,
     baseline: Hashable | None = None,
     method: str = "randomization",

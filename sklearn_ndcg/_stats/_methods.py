@@ -82,10 +82,6 @@ class Resampling:
     permutation_seed: int
 
 
-def _mean_difference(x, y, axis=-1):
-    return np.mean(x - y, axis=axis)
-
-
 def _effect_size(d: np.ndarray, weight: np.ndarray | None, mean: float) -> float:
     """Cohen's d_z; with weights, the weighted standard deviation (n - 1 in the denominator).
 
@@ -98,17 +94,6 @@ def _effect_size(d: np.ndarray, weight: np.ndarray | None, mean: float) -> float
     else:
         sd = np.sqrt(np.average((d - mean) ** 2, weights=weight) * d.size / (d.size - 1))
     return float(mean / sd)
-
-
-def _exact_sign_flip_pvalue(d: np.ndarray, alternative: str, tolerance: float) -> float:
-    """p-value of the sign-flip randomization test by enumerating all ``2**n`` flips.
-
-    Sums that are equal up to rounding count as equal (as extreme as the
-    observed one), so that equal differences give the exact p-value.
-    """
-    return float(
-        _batch.sign_flip_pvalues(d[None], np.array([tolerance]), 2 ** d.shape[0], alternative, 0)[0]
-    )
 
 
 def _smallest_sign_flip_pvalue(n: int, alternative: str) -> float:

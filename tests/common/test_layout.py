@@ -321,3 +321,48 @@ def test_options_travel_typed():
         if "options=dict(" in path.read_text(encoding="utf-8")
     )
     assert not loose, loose
+
+
+# The one module that may import private parts of each upstream package (a module or a
+# name starting with "_"), where the import is probed and has a public fallback or a
+# version switch; CONTRIBUTING's "Private dependencies" lists each with its test.
+PRIVATE_IMPORTS = {
+    "sklearn": {"sklearn_ndcg._compat", "sklearn_ndcg._validate_params"},
+    "scipy": {"sklearn_ndcg._engine._queries"},
+}
+
+
+def _private_imports(path):
+    """``(top-level package, imported name)`` of each private import of ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names = [(alias.name, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [(node.module, f"{node.module}.{alias.name}") for alias in node.names]
+        else:
+            continue
+        for module, full in names:
+            if any(part.startswith("_") for part in full.split(".")):
+                found.append((module.split(".")[0], full))
+    return found
+
+
+def test_private_upstream_imports_stay_in_their_module():
+    """No module imports a private module or name of scipy or scikit-learn but the one
+    named for it in PRIVATE_IMPORTS."""
+    found = {
+        (top, name, module)
+        for module, path in MODULES.items()
+        for top, name in _private_imports(path)
+        if top in PRIVATE_IMPORTS
+    }
+    stray = sorted(
+        (module, name) for top, name, module in found if module not in PRIVATE_IMPORTS[top]
+    )
+    assert not stray, stray
+    # the rule sees them: each named module has its private import
+    assert {module for _, _, module in found} == set().union(*PRIVATE_IMPORTS.values())
+    assert ("scipy", "scipy.sparse._sparsetools.coo_tocsr") in _private_imports(
+        MODULES["sklearn_ndcg._engine._queries"]
+    )
