@@ -158,12 +158,10 @@ def _located(bad: np.ndarray, qid=None, rows: np.ndarray | None = None) -> tuple
     return shown, _first_place(int(positions[0]), bad.shape, qid, int(shown[0]))
 
 
-class BadValuesError(ValueError):
-    """A ValueError that keeps the flat mask of the bad values as ``bad_values``."""
-
-    def __init__(self, message: str, bad: np.ndarray) -> None:
-        super().__init__(message)
-        self.bad_values = np.asarray(bad).reshape(-1)
+def _keep_bad_values(error: ValueError, bad: np.ndarray) -> None:
+    """Keep the flat mask of the bad values on a plain ValueError (its class is what
+    Spark carries to the driver), read back with ``getattr`` by Dask and Spark."""
+    error.bad_values = np.asarray(bad).reshape(-1)  # type: ignore[attr-defined]
 
 
 def bad_value_error(
@@ -183,8 +181,9 @@ def bad_value_error(
     the in-memory check itself."""
     shown, first = _located(bad, qid, rows)
     n_bad = shown.shape[0] if n_bad is None else n_bad
-    message = f"{head} {_at_positions(shown, n_bad, first=first)}{tail}"
-    return BadValuesError(message, bad)
+    error = ValueError(f"{head} {_at_positions(shown, n_bad, first=first)}{tail}")
+    _keep_bad_values(error, bad)
+    return error
 
 
 def _not_finite_error(
@@ -203,7 +202,8 @@ def _not_finite_error(
     ]
     shown, first = _located(bad, qid, rows)
     error = _missing_error(name, shown, _NOT_FINITE, " and ".join(found), first, n_bad)
-    return BadValuesError(str(error), bad)
+    _keep_bad_values(error, bad)
+    return error
 
 
 def as_float_array(
