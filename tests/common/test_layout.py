@@ -7,6 +7,7 @@ submodule is not counted as importing its parent packages.
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -366,3 +367,36 @@ def test_private_upstream_imports_stay_in_their_module():
     assert ("scipy", "scipy.sparse._sparsetools.coo_tocsr") in _private_imports(
         MODULES["sklearn_ndcg._engine._queries"]
     )
+
+
+def _contributing_section(heading):
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    return text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_contributing_lists_each_private_dependency():
+    """Each private import of scipy or scikit-learn has its row (probe, fallback, test) in
+    CONTRIBUTING's "Private dependencies": the name, or its private module."""
+    section = _contributing_section("Private dependencies")
+    found = {name for path in MODULES.values() for top, name in _private_imports(path)}
+    assert found
+    missing = sorted(
+        name
+        for name in found
+        if name.split(".")[0] in PRIVATE_IMPORTS
+        and name not in section
+        and name.rsplit(".", 1)[0] not in section
+    )
+    assert not missing, missing
+
+
+def test_contributing_layout_table_names_every_room():
+    """Each subpackage and top-level module of the package (but the entrances) is in a
+    row of CONTRIBUTING's layout table, and each name there is in the tree."""
+    table = _contributing_section("How the code is laid out").split("\n\n")[1]
+    named = set()
+    for row in table.splitlines()[2:]:
+        named.update(re.findall(r"`([\w.]+/?)`", row.split(" | ")[0]))
+    rooms = {f"{p.name}/" for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    rooms |= {p.name for p in PACKAGE.glob("*.py")} - {"__init__.py", "__main__.py"}
+    assert named == rooms, (sorted(rooms - named), sorted(named - rooms))
