@@ -37,7 +37,7 @@ different labels (see ``_engine._ranking_options``)."""
 TIES = [StrOptions({*TIE_RULES, DOCNO})]
 """The constraint of ``ties``, with and without document ids."""
 
-COMMON_PARAMS = {
+COMMON_PARAMS: dict[str, list] = {
     "y_true": ["array-like"],
     "y_score": ["array-like"],
     "k": [Integers(1), None],

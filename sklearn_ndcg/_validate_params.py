@@ -23,7 +23,9 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+from collections.abc import Callable
 from numbers import Number
+from typing import Any, TypeVar, cast
 
 from sklearn import config_context, get_config
 from sklearn.utils._param_validation import (
@@ -39,12 +41,15 @@ except ImportError:  # pragma: no cover - a scikit-learn without it: the public 
 
 __all__ = ["InvalidParameterError", "validate_params"]
 
+_F = TypeVar("_F", bound=Callable[..., Any])
 _SKIP = "skip_parameter_validation"
 _VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
-def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
+def validate_params(
+    parameter_constraints: dict[str, Any], *, prefer_skip_nested_validation: bool
+) -> Callable[[_F], _F]:
     """Validate a function's arguments as scikit-learn's ``validate_params`` does.
 
     Parameters
@@ -80,10 +85,13 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation):
     The 'k' parameter of top must be an int in the range [1, inf). Got 0 instead.
     """
 
-    def decorator(func):
+    def decorator(func: _F) -> _F:
         # scikit-learn's name: its test of public functions reads the constraints here
-        func._skl_parameter_constraints = parameter_constraints
-        return _Validated(func, parameter_constraints, prefer_skip_nested_validation).wrapper
+        func._skl_parameter_constraints = parameter_constraints  # type: ignore[attr-defined]
+        # the wrapper has func's signature (functools.wraps): type checkers see func's
+        return cast(
+            _F, _Validated(func, parameter_constraints, prefer_skip_nested_validation).wrapper
+        )
 
     return decorator
 
@@ -220,5 +228,5 @@ else:  # pragma: no cover - through the public helpers, as scikit-learn's decora
     def _config():
         return get_config()
 
-    def _skipping(config):
+    def _skipping(config):  # type: ignore[no-redef]  # the other branch's class, as a function
         return config_context(skip_parameter_validation=True)

@@ -252,7 +252,7 @@ VERDICTS = {
 """What each verdict of :func:`compare_models` with a margin means, for the legend."""
 
 
-def _legend(comparison, k: int, width: int) -> list[str]:
+def _legend(comparison, k: int, width: int | None) -> list[str]:
     """One line per verdict in the table, and what "not shown different" means."""
     margin = comparison.margin
     printed = [v for v in VERDICTS if v in comparison.columns["verdict"]]

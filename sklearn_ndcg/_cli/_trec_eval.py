@@ -19,7 +19,7 @@ from .._ir import Measures, Report, evaluate_files
 
 def format_report(report: Report, per_query: bool) -> str:
     """trec_eval's lines: with ``per_query``, each query's values, then the means."""
-    lines = []
+    lines: list[str] = []
     if per_query:
         for i, qid in enumerate(report.qid):
             lines.extend(f"{name:<22}\t{qid}\t{values[i]:6.4f}" for name, values in report.columns)

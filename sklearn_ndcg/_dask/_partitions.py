@@ -157,11 +157,12 @@ def _weighted_mean(partials) -> float:
     # each partition's sums in units of the largest weight of all partitions
     factor = partials["scale"].to_numpy() / max(partials["scale"].max(), np.finfo(float).tiny)
     scaled = {"weighted_sum", "kept_weight", "total_weight"}
-    sums = [
-        float((partials[name].to_numpy() * (factor if name in scaled else 1.0)).sum())
+    sums = {
+        name: float((partials[name].to_numpy() * (factor if name in scaled else 1.0)).sum())
         for name in WeightedSums._fields
-    ]
-    return WeightedSums(*sums).mean()
+    }
+    n_kept = int(sums.pop("n_kept"))
+    return WeightedSums(**sums, n_kept=n_kept).mean()
 
 
 def _raise_located(error: ValueError, frame, columns: dict, options: RankingOptions) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from types import FrameType
 from typing import NamedTuple
 
 import numpy as np
@@ -40,8 +41,12 @@ def dcg_by_query(
     Returns arrays in the order of ``queries.ids``.
     """
     n_queries = queries.ids.shape[0]
-    wanted = (score is not None, ideal, worst)
-    result = QueryDCG(*(np.empty(n_queries) if w else None for w in wanted))
+    result = QueryDCG(
+        # None without scores (a pool's ideal or worst DCG alone), which no caller reads
+        np.empty(n_queries) if score is not None else None,  # type: ignore[arg-type]
+        np.empty(n_queries) if ideal else None,
+        np.empty(n_queries) if worst else None,
+    )
     k = discounts.shape[0]
     queries, gain, score, document_weight = block_columns(queries, gain, score, document_weight)
     for block in blocks(queries):
@@ -247,7 +252,8 @@ def _caller_stacklevel() -> int:
     deep the call was (in memory or through Dask).
     """
     internal = ("sklearn_ndcg", "sklearn.utils._param_validation")
-    frame, level = sys._getframe(1), 1  # the frame that calls warnings.warn
+    frame: FrameType | None = sys._getframe(1)  # the frame that calls warnings.warn
+    level = 1
     while frame is not None and frame.f_globals.get("__name__", "").startswith(internal):
         frame, level = frame.f_back, level + 1
     return level

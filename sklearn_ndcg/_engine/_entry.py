@@ -148,6 +148,8 @@ def query_values(
     values = _values(result, options, document_weight)
     bounds = None
     if levels is not None:
+        if not isinstance(staged, PoolStaged):
+            raise TypeError("levels= needs the staged rows of a judgment pool (stage_pool).")
         bounds = pool_bounds(
             staged,
             gain=options.gain,
@@ -166,5 +168,6 @@ def _values(result: QueryDCG, options: RankingOptions, document_weight) -> np.nd
         return result.dcg
     if result.dcg.ndim == 1:
         return ndcg_per_query(result, options.zero_division, document_weight)
-    flat = QueryDCG(*(None if a is None else a.ravel() for a in result))
+    ideal, worst = (None if a is None else a.ravel() for a in (result.ideal, result.worst))
+    flat = QueryDCG(result.dcg.ravel(), ideal, worst)
     return ndcg_per_query(flat, options.zero_division, document_weight).reshape(result.dcg.shape)

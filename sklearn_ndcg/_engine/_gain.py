@@ -17,7 +17,7 @@ def compute_gain(
     *,
     qid=None,
     shape: tuple[int, int] | None = None,
-    rows: np.ndarray | None = None,
+    rows: np.ndarray | Callable[[], np.ndarray] | None = None,
     n_bad: int | None = None,
 ) -> np.ndarray:
     """Gain of each document from its relevance label.

@@ -93,6 +93,7 @@ def stage(
         n_bad=n_bad,
     )
     queries = group_queries(data.qid, data.shape)
+    sort_key = data.sort_key
     weight = query_weights(data.sample_weight, queries)
     gains = compute_gain(
         data.y_true,
@@ -101,7 +102,7 @@ def stage(
         qid=data.qid,
         shape=data.shape,
         # 2-D rows laid out in scikit-learn's order: the input positions, if refused
-        rows=rows if data.sort_key is None else (lambda: layout_positions(data.sort_key)),
+        rows=rows if sort_key is None else (lambda: layout_positions(sort_key)),
         n_bad=n_bad,
     )
     discounts = discount_weights(discount, int(queries.sizes.max()), k, log_base)
@@ -147,7 +148,9 @@ def order_and_sum(staged: Staged, ties: str, normalize: str | None) -> QueryDCG:
 def ndcg_per_query(result: QueryDCG, zero_division: float, document_weight=None) -> np.ndarray:
     """NDCG per query; min-max NDCG without document weights is kept in [0, 1]
     (tie averaging can round it an ulp beyond)."""
-    ndcg = ndcg_from_dcg(result.dcg, result.ideal, zero_division, result.worst)
+    # the ideal DCG is summed wherever NDCG is (normalize is not None)
+    ideal: np.ndarray = result.ideal  # type: ignore[assignment]
+    ndcg = ndcg_from_dcg(result.dcg, ideal, zero_division, result.worst)
     if result.worst is not None and document_weight is None:
         np.clip(ndcg, 0.0, 1.0, out=ndcg)
     return ndcg

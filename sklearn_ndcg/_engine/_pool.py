@@ -163,7 +163,7 @@ def _document_ids(docno, n: int) -> np.ndarray:
     return array
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
+def _read_only(array: ArrayLike) -> np.ndarray:
     array = np.array(array, copy=True)
     array.flags.writeable = False
     return array
@@ -235,6 +235,8 @@ def stage_pool(
     ids = queries.ids[in_ranking]  # the ranking's ids, in their own dtype
     _refuse_labels_beyond_pool(data.y_true, queries, pool.y_true, pooled, in_ranking, in_pool)
     weight = query_weights(data.sample_weight, queries)
+    to_result: np.ndarray | slice
+    from_pool: np.ndarray | slice
     if missing_queries == "zero":  # every query of the pool, a DCG of 0 where not ranked
         ids, to_result, from_pool = pooled.ids, in_pool, slice(None)
         # weight is None (checked above)
@@ -473,4 +475,5 @@ def pool_sums(
             dcg[...] = worst[staged.from_pool]
         dcg[staged.to_result] = ranked
     worst = None if worst is None else worst[staged.from_pool]
-    return QueryDCG(dcg, ideal[staged.from_pool], worst)
+    ideal = None if ideal is None else ideal[staged.from_pool]
+    return QueryDCG(dcg, ideal, worst)

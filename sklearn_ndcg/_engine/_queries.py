@@ -8,6 +8,7 @@ one block of equal-size queries; long-format queries are bucketed by size.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
@@ -94,7 +95,7 @@ def group_queries(qid: np.ndarray | None, shape: tuple[int, int] | None) -> Quer
     by query with a radix sort, which keeps the input order within each query.
     """
     if qid is None:
-        n_queries, n_documents = shape
+        n_queries, n_documents = shape  # type: ignore[misc]  # given where qid is None
         ids = np.arange(n_queries)
         sizes = np.full(n_queries, n_documents, dtype=np.intp)
         return Queries(ids, sizes, ids * n_documents, None, shape, shape)
@@ -213,12 +214,13 @@ def _sort_into_queries(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     span = _span(key)
     n_rows, n_bits = key.shape[0], span[1]
     split = key.dtype.itemsize <= 4 and n_rows >= _SPLIT_ROWS and n_bits > _SPLIT_BITS + 8
-    if not split or _counting_sort(n_rows) is None:
+    counting_sort = _counting_sort(n_rows)
+    if not split or counting_sort is None:
         order, sorted_key = _stable_order(*_offsets(key, span))
         starts = _run_starts(sorted_key)
     else:
-        order, bounds = _split_by_top_bits(key, span)
-        starts = []
+        order, bounds = _split_by_top_bits(key, span, counting_sort)
+        part_starts = []
         for first, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
             if first == stop:
                 continue
@@ -226,8 +228,8 @@ def _sort_into_queries(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
             part_order, part_key = _stable_order(*_offsets(np.take(key, rows)), rows)
             if part_order is not rows:
                 rows[...] = part_order
-            starts.append(_run_starts(part_key) + first)
-        starts = np.concatenate(starts)
+            part_starts.append(_run_starts(part_key) + first)
+        starts = np.concatenate(part_starts)
     sizes = np.empty(starts.shape[0], dtype=np.intp)
     np.subtract(starts[1:], starts[:-1], out=sizes[:-1])
     sizes[-1] = n_rows - starts[-1]
@@ -254,7 +256,9 @@ _SPLIT_CHUNK = 2**16
 """Rows split per pass of :func:`_split_by_top_bits`."""
 
 
-def _split_by_top_bits(key: np.ndarray, span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _split_by_top_bits(
+    key: np.ndarray, span: tuple[int, int], counting_sort: Callable
+) -> tuple[np.ndarray, np.ndarray]:
     """The rows grouped by the top ``_SPLIT_BITS`` bits of their offset key (see
     :func:`_offsets`; ``span``: :func:`_span`), input order within each part:
     ``(order, bounds)``, part ``p`` at ``order[bounds[p]:bounds[p + 1]]``. The
@@ -265,7 +269,6 @@ def _split_by_top_bits(key: np.ndarray, span: tuple[int, int]) -> tuple[np.ndarr
     part (scipy's counting sort) and copies each part's run to its place.
     """
     n_rows, n_parts = key.shape[0], 1 << _SPLIT_BITS
-    counting_sort = _counting_sort(n_rows)
     offset = np.empty(_SPLIT_CHUNK, dtype=np.min_scalar_type((1 << span[1]) - 1))
     shift = offset.dtype.type(span[1] - _SPLIT_BITS)
     label = np.empty(_SPLIT_CHUNK, dtype=np.int32)
@@ -327,8 +330,25 @@ below it numpy's ``argsort`` is faster than the passes' fixed costs."""
 
 def _counting_sort(n_rows: int) -> Callable | None:
     """scipy's counting sort for ``n_rows`` rows, or None: too few rows (numpy's
-    ``argsort`` is faster), too many for its int32 indices, or no scipy."""
-    return _scipy_counting_sort() if _COUNTING_SORT_ROWS <= n_rows < 2**31 else None
+    ``argsort`` is faster), too many for its int32 indices, no scipy, or scipy not loaded
+    yet (the import costs more than the sort saves over :func:`_radix_order`)."""
+    if not _COUNTING_SORT_ROWS <= n_rows < 2**31 or "scipy.sparse" not in sys.modules:
+        return None
+    return _scipy_counting_sort()
+
+
+_RADIX_BITS = 16  # numpy's stable sort of 16-bit keys is a radix sort, of wider a merge
+
+
+def _radix_order(key: np.ndarray, n_bits: int) -> np.ndarray:
+    """``np.argsort(key, kind="stable")`` of unsigned keys below ``2**n_bits``, numpy
+    only: a radix sort, each pass numpy's stable sort of the next 16 bits (CONTRIBUTING,
+    "Private dependencies", has its time against scipy's counting sort's)."""
+    order = np.argsort(key.astype(np.uint16), kind="stable")  # by the low 16 bits
+    for shift in range(_RADIX_BITS, n_bits, _RADIX_BITS):
+        digit = (key >> key.dtype.type(shift)).astype(np.uint16)[order]
+        order = order[np.argsort(digit, kind="stable")]
+    return order
 
 
 def _stable_order(
@@ -344,14 +364,16 @@ def _stable_order(
     byte, several times faster than numpy's sort of keys wider than 16 bits (and
     its radix sort of 16-bit keys, which reads the keys through the order). Keys
     wider than 32 bits are sorted by their top bits first (:func:`_by_top_bits`).
-    The order is int32. ``key`` is the caller's own scratch array: it may be
+    Without it, :func:`_radix_order` (or ``argsort``), in intp; else the order is int32.
+    ``key`` is the caller's own scratch array: it may be
     overwritten. ``rows``: int32 numbers of the keys' rows, which the order gives
     instead of ``0 .. n - 1``; it may be overwritten too.
     """
     n_rows = key.shape[0]
     counting_sort = _counting_sort(n_rows)
     if counting_sort is None:
-        order = np.argsort(key, kind="stable")
+        radix = n_bits > _RADIX_BITS and _COUNTING_SORT_ROWS <= n_rows
+        order = _radix_order(key, n_bits) if radix else np.argsort(key, kind="stable")
         return (order if rows is None else rows[order]), key[order]
     if rows is None:
         rows = np.arange(n_rows, dtype=np.int32)

@@ -80,7 +80,7 @@ class RankingOptions:
         Rank -> discount.
     ties : str, default="average"
         The tie rule (one of ``TIE_RULES``, ``DOCNO_TIES`` or ``ARGSORT_TIES``).
-    zero_division : float or "nan", default=0.0
+    zero_division : float, default=0.0
         The NDCG of a query without a positive ideal DCG.
     normalize : {"ideal", "minmax"}, default="ideal"
         The normalization of NDCG (ignored for DCG).
@@ -115,7 +115,7 @@ class RankingOptions:
     gain: str | Mapping | Callable | Any = "linear"
     discount: str | Callable = "log2"
     ties: str = "average"
-    zero_division: float | str = 0.0
+    zero_division: float = 0.0  # NaN allowed (the constraint "nan" of _options)
     normalize: str = "ideal"
     log_base: float | None = None
     pool: Any = None  # a JudgmentPool (not imported: _pool imports the options' checks)

@@ -229,8 +229,8 @@ def _running_count(mask: np.ndarray) -> np.ndarray:
     """``np.cumsum(mask, axis=1)`` of a 2-D boolean mask, by one cumulative sum of the
     flat mask less each row's start (numpy's sums along short rows are several
     times slower)."""
-    count = np.cumsum(mask.reshape(-1), dtype=np.int32 if mask.size < 2**31 else np.intp)
-    count = count.reshape(mask.shape)
+    flat = np.cumsum(mask.reshape(-1), dtype=np.int32 if mask.size < 2**31 else np.intp)
+    count: np.ndarray = flat.reshape(mask.shape)
     count -= (count[:, 0] - mask[:, 0])[:, np.newaxis]
     return count
 

@@ -158,6 +158,12 @@ def _located(bad: np.ndarray, qid=None, rows: np.ndarray | None = None) -> tuple
     return shown, _first_place(int(positions[0]), bad.shape, qid, int(shown[0]))
 
 
+def _keep_bad_values(error: ValueError, bad: np.ndarray) -> None:
+    """Keep the flat mask of the bad values on a plain ValueError (its class is what
+    Spark carries to the driver), read back with ``getattr`` by Dask and Spark."""
+    error.bad_values = np.asarray(bad).reshape(-1)  # type: ignore[attr-defined]
+
+
 def bad_value_error(
     head: str,
     bad: np.ndarray,
@@ -176,7 +182,7 @@ def bad_value_error(
     shown, first = _located(bad, qid, rows)
     n_bad = shown.shape[0] if n_bad is None else n_bad
     error = ValueError(f"{head} {_at_positions(shown, n_bad, first=first)}{tail}")
-    error.bad_values = np.asarray(bad).reshape(-1)
+    _keep_bad_values(error, bad)
     return error
 
 
@@ -196,7 +202,7 @@ def _not_finite_error(
     ]
     shown, first = _located(bad, qid, rows)
     error = _missing_error(name, shown, _NOT_FINITE, " and ".join(found), first, n_bad)
-    error.bad_values = np.asarray(bad).reshape(-1)
+    _keep_bad_values(error, bad)
     return error
 
 
@@ -321,8 +327,9 @@ def check_ranking_input(
     ``rows`` and ``n_bad`` number the rows of long-format input in a whole frame
     for the errors about bad values (see :func:`as_float_array`).
     """
-    where = {"rows": rows, "n_bad": n_bad}
-    y_true = as_float_array(y_true, "y_true", missing_ok=unjudged_ok, qid=qid, **where)
+    y_true = as_float_array(
+        y_true, "y_true", missing_ok=unjudged_ok, qid=qid, rows=rows, n_bad=n_bad
+    )
     raw_score = _as_array(y_score, "y_score")
     y_score = as_score_array(raw_score, "y_score", qid=qid, compact=True)
     for name, array in (("y_true", y_true), ("y_score", y_score)):
@@ -376,8 +383,12 @@ def check_ranking_input(
             "same for y_score."
         )
     qid = check_qid(qid, n_rows)
-    sample_weight = check_weight(sample_weight, n_rows, "one per document", qid=qid, **where)
-    document_weight = _check_document_weight(document_weight, y_true.shape, qid=qid, **where)
+    sample_weight = check_weight(
+        sample_weight, n_rows, "one per document", qid=qid, rows=rows, n_bad=n_bad
+    )
+    document_weight = _check_document_weight(
+        document_weight, y_true.shape, qid=qid, rows=rows, n_bad=n_bad
+    )
     return RankingInput(y_true, y_score, qid, None, sample_weight, document_weight)
 
 

@@ -11,13 +11,15 @@ are evaluated with the last block, by the engine itself.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._engine import JudgmentPool
 from .._metrics._query_scores import query_scores
+from .._metrics._results import QueryBounds, QueryScores
 from ._join import Joined, id_bytes, id_runs, join_run, refuse_duplicate_pairs, trec_order
 from ._stream import QrelsIndex
 from ._tables import TrecQrels, TrecRun
@@ -28,15 +30,15 @@ class Settings(NamedTuple):
 
     metric: str
     k: int | None
-    gain: object
-    discount: object
+    gain: str | Mapping | Callable | ArrayLike
+    discount: str | Callable
     ties: str
     zero_division: float
     normalize: str
     unjudged: str
     missing_queries: str
     bounds: bool
-    levels: object
+    levels: ArrayLike | None
 
 
 def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, settings: Settings):
@@ -65,7 +67,8 @@ def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, setti
         pool=JudgmentPool(joined.qrels_qid, relevance),
         unjudged=settings.unjudged,
         missing_queries=settings.missing_queries,
-        **({"bounds": True, "levels": settings.levels} if settings.bounds else {}),
+        bounds=settings.bounds,
+        levels=settings.levels if settings.bounds else None,
     )
     return per_query._replace(qid=joined.qids[per_query.qid])
 
@@ -74,7 +77,7 @@ class Streamed(NamedTuple):
     """What :func:`score_blocks` found: the values, whether any ranked document is
     judged, the run's first query id and its number of lines."""
 
-    per_query: object  # QueryScores or QueryBounds; None when no query was evaluated
+    per_query: QueryScores | QueryBounds | None  # None when no query was evaluated
     matched: bool
     first_qid: bytes | None
     n_rows: int
@@ -153,6 +156,6 @@ def qrels_bytes(qid: np.ndarray, docno: np.ndarray, relevance: np.ndarray) -> Tr
     return TrecQrels(id_bytes(qid), id_bytes(docno), relevance)
 
 
-def first_query_text(qid: bytes | str) -> str:
+def first_query_text(qid: bytes | str | None) -> str | None:
     """A query id as text, for messages."""
     return _text(qid) if isinstance(qid, bytes) else qid

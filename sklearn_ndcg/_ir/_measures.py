@@ -59,6 +59,8 @@ def _gains_of_judged(levels: np.ndarray, pairs: tuple[tuple[int, float], ...]) -
 def _bound_columns(name: str, staged, options: RankingOptions, levels: np.ndarray) -> Columns:
     """``-B``: Judged@k and the NDCG bounds of one measure, as report columns."""
     result = query_values(staged, options, levels=levels).bounds
+    if result is None:  # never: levels are given
+        raise TypeError("query_values returned no bounds for levels.")
     return [
         (f"{name}@judged", result.judged),
         (f"{name}@lower", result.lower),

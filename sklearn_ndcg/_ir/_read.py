@@ -146,7 +146,10 @@ def _plain(matrix: np.ndarray, lengths: np.ndarray, integer: bool) -> np.ndarray
     The class of each byte is one bit (:data:`_CLASS`), so eight bytes are counted
     at once in a uint64 word."""
     kind = _CLASS[matrix]
-    digits = dots = signs = filled = 0
+    digits: np.ndarray | int = 0  # counts of each token's bytes of each class
+    dots: np.ndarray | int = 0
+    signs: np.ndarray | int = 0
+    filled: np.ndarray | int = 0
     other = np.zeros(matrix.shape[0], dtype=bool)
     for word in kind.view(np.uint64).T:  # one word per 8 bytes of each token
         digits = digits + _byte_sums(word & _ONES)

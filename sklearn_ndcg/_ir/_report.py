@@ -112,7 +112,8 @@ def trec_eval_scores(
     columns = []
     for request in measures:
         columns.extend(request.measure.columns(staged, options, request.params, bound_levels))
-    return Report(joined.qids[staged.ids], columns)
+    ids = staged.ids  # type: ignore[union-attr]  # options.pool is set: a PoolStaged
+    return Report(joined.qids[ids], columns)
 
 
 def _refuse_nan(run: TrecRun) -> None:
@@ -124,7 +125,7 @@ def _refuse_nan(run: TrecRun) -> None:
         )
 
 
-def _shown(value: str | bytes) -> str:
+def _shown(value: str | bytes | None) -> str | None:
     return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
 
 
@@ -174,7 +175,6 @@ def streamed_scores(
     """
     refuse_duplicate_pairs(qrels.qid, qrels.docno, "qrels")
     index = QrelsIndex(qrels)
-    options = {"judged_only": judged_only, "max_docs": max_docs}
     reports, first_qid, n_rows = [], None, 0
     try:
         for run in query_blocks(run_path, chunk_size=chunk_size):
@@ -183,7 +183,14 @@ def streamed_scores(
             block_qrels = index.of(run.qid)
             if block_qrels is not None:
                 reports.append(
-                    trec_eval_scores(block_qrels, run, measures, complete=True, **options)
+                    trec_eval_scores(
+                        block_qrels,
+                        run,
+                        measures,
+                        complete=True,
+                        judged_only=judged_only,
+                        max_docs=max_docs,
+                    )
                 )
             else:  # nothing to evaluate; the run's own checks still hold
                 _refuse_nan(run)

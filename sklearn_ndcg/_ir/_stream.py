@@ -34,14 +34,15 @@ def query_blocks(
     readers' ValueError for a malformed line.
     """
     seen: set[bytes] = set()
-    carry = None  # the last query of the chunk before, which may go on
+    # the last query of the chunk before, which may go on
+    carry: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     chunks = iter_columns(run_path, RUN._replace(ids=(0, 2)), chunk_size=chunk_size)
     for part in [*chunks, None]:
         if part is None:  # the end: the last query is complete
             if carry is not None and carry[0].shape[0]:
                 yield TrecRun(*carry, None)
             return
-        qid, docno, score = *part.ids, part.number
+        (qid, docno), score = part.ids, part.number
         if carry is not None:
             qid, docno, score = (np.concatenate(pair) for pair in zip(carry, (qid, docno, score)))
         if not qid.shape[0]:

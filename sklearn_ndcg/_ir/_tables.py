@@ -17,7 +17,7 @@ class TrecRun(NamedTuple):
     qid: np.ndarray
     docno: np.ndarray
     score: np.ndarray
-    run_id: np.ndarray
+    run_id: np.ndarray | None  # None where not read (the trec-eval command's runs)
 
 
 TrecRun.qid.__doc__ = "Query id of each ranked document, as str (object array)."

@@ -15,6 +15,7 @@ from .._compat import StrOptions, validate_params
 from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows, weighted_mean
 from .._metrics._inferred import refuse_changed_rules
 from .._metrics._ndcg import QueryScores
+from .._metrics._results import QueryBounds
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_UNJUDGED,
@@ -44,7 +45,7 @@ class RunEvaluation(NamedTuple):
     """NDCG (or DCG) of a run against qrels, returned by :func:`evaluate_run`."""
 
     score: float
-    per_query: QueryScores
+    per_query: QueryScores | QueryBounds
 
 
 RunEvaluation.score.__doc__ = "Mean over the evaluated queries (NaN values left out)."

@@ -161,6 +161,6 @@ def tie_diagnostics(
     if k is None:
         cut = np.zeros(queries.ids.shape[0], dtype=bool)
     else:
-        cut = staged.tie_cut(k)
+        cut = staged.tie_cut(k)  # type: ignore[union-attr]  # no pool: a Staged
     weight = np.ones(queries.ids.shape[0]) if staged.weight is None else staged.weight
     return TieDiagnostics(queries.ids, cut, low, high, weight)

@@ -78,11 +78,14 @@ def inferred_values(
     keep = rank <= depth
     query, row, rank = query[keep], row[keep], rank[keep]
 
-    in_pool = pool.stratum != None  # noqa: E711 (object array: None outside the pool)
-    level, sampled = pool.y_true, pool.sampled
+    pool_stratum, sampled = pool.stratum, pool.sampled
+    if pool_stratum is None or sampled is None:  # inferred_query_scores refuses such pools
+        raise ValueError("infNDCG needs a judgment pool with strata.")
+    in_pool = pool_stratum != None  # noqa: E711 (object array: None outside the pool)
+    level = pool.y_true
     relevant = sampled & (level > 0)
     strata, stratum = np.unique(
-        np.where(in_pool, pool.stratum, "").astype(str), return_inverse=True
+        np.where(in_pool, pool_stratum, "").astype(str), return_inverse=True
     )
     n_strata = strata.shape[0]
     # one cell per (query, stratum) of the pool, numbered by query, then stratum

@@ -88,7 +88,8 @@ def _bounded_query_scores(y_true, y_score, options: RankingOptions, *, qid, samp
     levels = options.pool.default_levels() if levels is None else levels
     result = query_values(staged, options, levels=levels)
     weight = np.ones(result.ids.shape[0]) if result.weight is None else result.weight
-    return QueryBounds(result.ids, result.values, weight, *result.bounds)
+    bounds = result.bounds  # set: levels are given
+    return QueryBounds(result.ids, result.values, weight, *bounds)  # type: ignore[misc]
 
 
 def _inferred(y_true, y_score, qid, docno, pool, missing_queries, given: dict) -> QueryScores:
@@ -161,7 +162,7 @@ def refused_rows(values: dict, ids, options: RankingOptions) -> dict:
 
 
 def _refused(role: str, values: np.ndarray, ids: np.ndarray, options: RankingOptions) -> tuple:
-    nothing = values.shape[0], 0, [], [], []
+    nothing: tuple = (values.shape[0], 0, [], [], [])
     try:
         _check_column(role, values, ids, options)
         return nothing

@@ -217,12 +217,14 @@ def stop_early(
     (:func:`click_monitor`) on the validation rows and on ``training_rows``, both
     with their log columns, as :func:`hold_out_queries` returns them."""
     if scoring is not None:
+        if training_rows is None:
+            raise TypeError("a counterfactual DCG scoring needs the training rows.")
         monitor = click_monitor(adapter, scoring, validation)
         training_monitor = click_monitor(adapter, scoring, training_rows)
-        validation = adapter.fit_input(*validation[:4])
+        held_out = adapter.fit_input(*validation[:4])
     else:
-        validation = adapter.fit_input(*validation)
-        monitor = ndcg_monitor(validation.y, validation.qid, validation.sample_weight, options)
+        held_out = adapter.fit_input(*validation)
+        monitor = ndcg_monitor(held_out.y, held_out.qid, held_out.sample_weight, options)
         training_monitor = ndcg_monitor(training.y, training.qid, training.sample_weight, options)
-    stopping = adapter.early_stopping_params(rounds, monitor, validation, training_monitor)
+    stopping = adapter.early_stopping_params(rounds, monitor, held_out, training_monitor)
     return monitor, stopping

@@ -361,7 +361,8 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         prefix, learner = final_step(self.estimator_)
         adapter = adapter_for(learner)
         validation = None
-        if self.early_stopping is not None:
+        rounds = self.early_stopping
+        if rounds is not None:
             log_columns = dict(
                 logged_rank=logged_rank,
                 logging_probability=logging_probability,
@@ -371,12 +372,12 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             X, y, qid, sample_weight = rows[:4]
         training = adapter.fit_input(X, y, qid, sample_weight)
         monitor, stopping = None, {}
-        if validation is not None:
+        if rounds is not None:
             monitor, stopping = stop_early(
                 adapter,
                 training,
                 validation,
-                self.early_stopping,
+                rounds,
                 self._ranking_options(),
                 self.early_stopping_scoring,
                 rows,

@@ -26,6 +26,7 @@ def _kind(X) -> str:
 def _position(column, n_columns: int, names, X) -> int:
     """The position of ``column`` among the ``n_columns`` columns (``names``) of X."""
     if isinstance(column, Integral) and not isinstance(column, bool):
+        column = int(column)
         if not -n_columns <= column < n_columns:
             raise ValueError(
                 f"qid={column!r} is not a column position of X, which has {n_columns} "

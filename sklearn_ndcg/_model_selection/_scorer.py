@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from numbers import Integral
 
 import numpy as np
@@ -167,7 +167,7 @@ def _make_ranking_scorer(
     prefer_skip_nested_validation=True,
 )
 def make_ndcg_scorer(
-    k: int | None = None,
+    k: int | Sequence[int] | np.ndarray | None = None,
     *,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
@@ -324,7 +324,7 @@ def make_ndcg_scorer(
     prefer_skip_nested_validation=True,
 )
 def make_dcg_scorer(
-    k: int | None = None,
+    k: int | Sequence[int] | np.ndarray | None = None,
     *,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",

@@ -27,6 +27,20 @@ def _import_pyplot():
     return plt
 
 
+def _finish_axes(display, ax, xlabel: str, ylabel: str, legend_loc: str) -> None:
+    """Label the axes (whole-number ticks on x: ranks and cutoffs), show the legend if
+    the line has a label, and keep ``ax_`` and ``figure_`` on ``display``."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    from matplotlib.ticker import MaxNLocator  # no tick at k = 2.5
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if display.line_.get_label() and not display.line_.get_label().startswith("_"):
+        ax.legend(loc=legend_loc)
+    display.ax_ = ax
+    display.figure_ = ax.figure
+
+
 _OPTIONS = {
     **{
         name: COMMON_PARAMS[name]
@@ -269,16 +283,7 @@ class NDCGCurveDisplay:
                 linewidth=0,
                 label=f"{name}: tie range" if name is not None else None,
             )
-        ax.set_xlabel("cutoff k")
-        ax.set_ylabel("NDCG@k")
-        # cutoffs are whole numbers: no tick at k = 2.5
-        from matplotlib.ticker import MaxNLocator
-
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        if self.line_.get_label() and not self.line_.get_label().startswith("_"):
-            ax.legend(loc="lower right")
-        self.ax_ = ax
-        self.figure_ = ax.figure
+        _finish_axes(self, ax, "cutoff k", "NDCG@k", "lower right")
         return self
 
     @classmethod

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._curve import _import_pyplot
+from ._curve import _finish_axes, _import_pyplot
 
 
 class PositionBiasDisplay:
@@ -131,15 +131,7 @@ class PositionBiasDisplay:
                 alpha=0.2,
                 linewidth=0,
             )
-        ax.set_xlabel("rank")
-        ax.set_ylabel("propensity (rank 1 = 1)")
-        from matplotlib.ticker import MaxNLocator
-
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        if self.line_.get_label() and not self.line_.get_label().startswith("_"):
-            ax.legend(loc="upper right")
-        self.ax_ = ax
-        self.figure_ = ax.figure
+        _finish_axes(self, ax, "rank", "propensity (rank 1 = 1)", "upper right")
         return self
 
     @classmethod

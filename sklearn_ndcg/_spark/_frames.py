@@ -401,7 +401,8 @@ def partition_scores(batches, *, spec: dict, options: RankingOptions):
         staged = stage(column[_Y], column[_S], options.replace(pool=pool), qid=column[_Q])
         result = query_values(staged, options.replace(pool=pool), levels=spec["levels"])
         ids, score = result.ids, result.values
-        return ids, score, np.ones(ids.shape[0]), qid_type, *result.bounds
+        bounds = result.bounds  # set: levels are given
+        return ids, score, np.ones(ids.shape[0]), qid_type, *bounds  # type: ignore[misc]
     ids, score, weight = per_query(
         column[_Y],
         column[_S],

@@ -185,7 +185,8 @@ class NDCGEvaluator(
             zeroDivision=0.0,
             normalize="ideal",
         )
-        self._set(**_preset_keywords(self._input_kwargs))
+        # set by pyspark's @keyword_only, which mypy cannot see
+        self._set(**_preset_keywords(self._input_kwargs))  # type: ignore[attr-defined]
 
     @keyword_only
     def setParams(
@@ -235,7 +236,8 @@ class NDCGEvaluator(
         self : NDCGEvaluator
             The evaluator.
         """
-        return self._set(**_preset_keywords(self._input_kwargs))
+        # set by pyspark's @keyword_only, which mypy cannot see
+        return self._set(**_preset_keywords(self._input_kwargs))  # type: ignore[attr-defined]
 
     def _options(self) -> dict:
         weight = self.getOrDefault(self.weightCol) if self.isDefined(self.weightCol) else None

@@ -4,7 +4,8 @@ for multiple comparisons."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -45,7 +46,8 @@ from ._strata import stratum_labels, subsets
     prefer_skip_nested_validation=True,
 )
 def compare_models(
-    scores: dict[Hashable, ArrayLike | QueryScores],
+    # Mapping: covariant in its values, so that dict[str, np.ndarray] fits (a dict at run time)
+    scores: Mapping[Any, ArrayLike | QueryScores],
     *,
     baseline: Hashable | None = None,
     method: str = "randomization",
@@ -400,7 +402,7 @@ def _against_reference(*args, strata, selected: bool) -> dict:
 
 
 def _with_reference(
-    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, strata
+    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, *, strata
 ):
     """Each model against the reference: ``{name: row}``."""
     others = [name for name in names if name != reference]
@@ -461,6 +463,7 @@ def _all_pairs(
     margin,
     n_resamples,
     seeds,
+    *,
     strata,
     confidence_level,
 ):

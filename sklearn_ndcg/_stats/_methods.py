@@ -10,7 +10,9 @@ warning that starts "too few queries".
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -80,10 +82,6 @@ class Resampling:
     permutation_seed: int
 
 
-def _mean_difference(x, y, axis=-1):
-    return np.mean(x - y, axis=axis)
-
-
 def _effect_size(d: np.ndarray, weight: np.ndarray | None, mean: float) -> float:
     """Cohen's d_z; with weights, the weighted standard deviation (n - 1 in the denominator).
 
@@ -96,17 +94,6 @@ def _effect_size(d: np.ndarray, weight: np.ndarray | None, mean: float) -> float
     else:
         sd = np.sqrt(np.average((d - mean) ** 2, weights=weight) * d.size / (d.size - 1))
     return float(mean / sd)
-
-
-def _exact_sign_flip_pvalue(d: np.ndarray, alternative: str, tolerance: float) -> float:
-    """p-value of the sign-flip randomization test by enumerating all ``2**n`` flips.
-
-    Sums that are equal up to rounding count as equal (as extreme as the
-    observed one), so that equal differences give the exact p-value.
-    """
-    return float(
-        _batch.sign_flip_pvalues(d[None], np.array([tolerance]), 2 ** d.shape[0], alternative, 0)[0]
-    )
 
 
 def _smallest_sign_flip_pvalue(n: int, alternative: str) -> float:
@@ -162,6 +149,10 @@ class _Method:
     """
 
     takes_weights = False
+    # each method's own, defined with it: the test of one pair of models, and of many
+    # pairs at once (their rows, weights, means and settings -> statistics, p-values)
+    test: Callable[[Differences, Resampling], tuple[float, float]]
+    batch_test: ClassVar[Callable[..., tuple[np.ndarray, np.ndarray]]]
 
     def interval(self, x: Differences, settings: Resampling) -> tuple[float, float]:
         """The two-sided ``confidence_level`` interval of the mean difference.
@@ -393,10 +384,10 @@ class StudentT(_Method):
 
     def test(self, x: Differences, settings: Resampling) -> tuple[float, float]:
         """``(statistic, pvalue)``; without variance, the exact sign-flip p-value."""
-        statistic, pvalue = _batch.t_pvalues(
+        statistics, pvalues = _batch.t_pvalues(
             x.d[None], np.array([x.constant]), np.array([x.mean]), settings.alternative
         )
-        statistic, pvalue = float(statistic[0]), float(pvalue[0])
+        statistic, pvalue = float(statistics[0]), float(pvalues[0])
         if not x.constant:
             return statistic, pvalue
         # no variance: undefined; only the observed signs (and, two-sided, all

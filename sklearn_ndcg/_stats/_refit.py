@@ -3,6 +3,7 @@ equivalent to the best within a margin (without one, the best)."""
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable
 
@@ -289,26 +290,10 @@ class SimplestTiedRefit(SimplestCompetitiveRefit):
     'FutureWarning'
     """
 
-    def __init__(
-        self,
-        estimator,
-        X,
-        y,
-        *,
-        qid,
-        key: Callable[[dict], object],
-        cv=None,
-        n_candidates: int = 5,
-        scoring: str | None = None,
-        params: dict | None = None,
-        method: str = "randomization",
-        correction: str | None = "holm",
-        confidence_level: float = 0.95,
-        n_resamples: int = 9999,
-        margin: float | None = None,
-        random_state=None,
-        **options,
-    ):
+    # SimplestCompetitiveRefit's signature, for help(), the docs and numpydoc's checks
+    __signature__ = inspect.signature(SimplestCompetitiveRefit)
+
+    def __init__(self, *args, **kwargs):
         warnings.warn(
             "SimplestTiedRefit is now SimplestCompetitiveRefit (the same rule: with a margin "
             "it picks among candidates shown equivalent to the best, never 'tied' ones, and "
@@ -316,21 +301,4 @@ class SimplestTiedRefit(SimplestCompetitiveRefit):
             FutureWarning,
             stacklevel=2,
         )
-        super().__init__(
-            estimator,
-            X,
-            y,
-            qid=qid,
-            key=key,
-            cv=cv,
-            n_candidates=n_candidates,
-            scoring=scoring,
-            params=params,
-            method=method,
-            correction=correction,
-            confidence_level=confidence_level,
-            n_resamples=n_resamples,
-            margin=margin,
-            random_state=random_state,
-            **options,
-        )
+        super().__init__(*args, **kwargs)

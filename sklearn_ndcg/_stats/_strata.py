@@ -94,7 +94,7 @@ def _check_labels(labels: np.ndarray, ids: np.ndarray | None) -> None:
             f"{where}; every query needs a stratum: give it a label, or leave the query out."
         )
     values = labels.tolist()
-    examples = {}  # one label of each kind, from one label of each type
+    examples: dict[str, object] = {}  # one label of each kind, from one label of each type
     for label_type, label in dict(zip(map(type, values), values)).items():
         examples.setdefault(_kind(label_type), label)
     if len(examples) > 1:

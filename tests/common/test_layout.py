@@ -7,6 +7,7 @@ submodule is not counted as importing its parent packages.
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -373,3 +374,81 @@ def test_clicks_neither_sort_nor_group_rows(module):
     name = f"{CLICKS}.{module.removesuffix('.py')}".removesuffix(".__init__")
     private = sorted(t for t in GRAPH[name] if t.startswith(f"{ENGINE}."))
     assert not private, f"{name} imports {private}: import sklearn_ndcg._engine (the door) only"
+
+
+# The one module that may import private parts of each upstream package (a module or a
+# name starting with "_"), where the import is probed and has a public fallback or a
+# version switch; CONTRIBUTING's "Private dependencies" lists each with its test.
+PRIVATE_IMPORTS = {
+    "sklearn": {"sklearn_ndcg._compat", "sklearn_ndcg._validate_params"},
+    "scipy": {"sklearn_ndcg._engine._queries"},
+}
+
+
+def _private_imports(path):
+    """``(top-level package, imported name)`` of each private import of ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names = [(alias.name, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [(node.module, f"{node.module}.{alias.name}") for alias in node.names]
+        else:
+            continue
+        for module, full in names:
+            if any(part.startswith("_") for part in full.split(".")):
+                found.append((module.split(".")[0], full))
+    return found
+
+
+def test_private_upstream_imports_stay_in_their_module():
+    """No module imports a private module or name of scipy or scikit-learn but the one
+    named for it in PRIVATE_IMPORTS."""
+    found = {
+        (top, name, module)
+        for module, path in MODULES.items()
+        for top, name in _private_imports(path)
+        if top in PRIVATE_IMPORTS
+    }
+    stray = sorted(
+        (module, name) for top, name, module in found if module not in PRIVATE_IMPORTS[top]
+    )
+    assert not stray, stray
+    # the rule sees them: each named module has its private import
+    assert {module for _, _, module in found} == set().union(*PRIVATE_IMPORTS.values())
+    assert ("scipy", "scipy.sparse._sparsetools.coo_tocsr") in _private_imports(
+        MODULES["sklearn_ndcg._engine._queries"]
+    )
+
+
+def _contributing_section(heading):
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    return text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_contributing_lists_each_private_dependency():
+    """Each private import of scipy or scikit-learn has its row (probe, fallback, test) in
+    CONTRIBUTING's "Private dependencies": the name, or its private module."""
+    section = _contributing_section("Private dependencies")
+    found = {name for path in MODULES.values() for top, name in _private_imports(path)}
+    assert found
+    missing = sorted(
+        name
+        for name in found
+        if name.split(".")[0] in PRIVATE_IMPORTS
+        and name not in section
+        and name.rsplit(".", 1)[0] not in section
+    )
+    assert not missing, missing
+
+
+def test_contributing_layout_table_names_every_room():
+    """Each subpackage and top-level module of the package (but the entrances) is in a
+    row of CONTRIBUTING's layout table, and each name there is in the tree."""
+    table = _contributing_section("How the code is laid out").split("\n\n")[1]
+    named = set()
+    for row in table.splitlines()[2:]:
+        named.update(re.findall(r"`([\w.]+/?)`", row.split(" | ")[0]))
+    rooms = {f"{p.name}/" for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    rooms |= {p.name for p in PACKAGE.glob("*.py")} - {"__init__.py", "__main__.py"}
+    assert named == rooms, (sorted(rooms - named), sorted(named - rooms))

@@ -1,5 +1,7 @@
 """Tests of the grouping of rows into queries and the blocks in _queries.py."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -402,7 +404,8 @@ def test_split_by_top_bits_parts_are_the_top_4_bits(monkeypatch):
     qid = rng.integers(-5000, 2**20 - 5000, 20_000).astype(np.int32)  # 20 bits
     qid[:2] = [-5000, 2**20 - 5001]
     top_bits = (qid.astype(np.int64) + 5000) >> 16  # by hand: 20 - 4 bits shifted out
-    order, bounds = _queries._split_by_top_bits(qid, (-5000, 20))
+    counting_sort = _queries._scipy_counting_sort()
+    order, bounds = _queries._split_by_top_bits(qid, (-5000, 20), counting_sort)
     np.testing.assert_array_equal(order, np.argsort(top_bits, kind="stable"))
     np.testing.assert_array_equal(bounds, np.append(0, np.cumsum(np.bincount(top_bits))))
     assert bounds.shape == (17,)
@@ -441,6 +444,69 @@ def test_counting_sort_is_taken_from_this_scipy():
     # the engine probes scipy's private counting sort on first use; if a scipy release
     # moves or changes it, the engine falls back on numpy's sort, and this test says so
     assert _queries._scipy_counting_sort() is not None
+
+
+def test_counting_sort_only_where_scipy_is_loaded(monkeypatch):
+    # importing scipy's sparse module for the sort costs more than the sort saves: a
+    # caller that has not loaded it (the trec-eval command) gets the numpy radix sort
+    pytest.importorskip("scipy.sparse")
+    n_rows = _queries._COUNTING_SORT_ROWS
+    assert _queries._counting_sort(n_rows) is _queries._scipy_counting_sort()
+    assert _queries._counting_sort(n_rows - 1) is None  # numpy's argsort is faster
+    monkeypatch.delitem(sys.modules, "scipy.sparse")
+    assert _queries._counting_sort(n_rows) is None
+
+
+def _radix_keys(kind, rng, n_rows):
+    """Query ids of one kind, with repeats, in shuffled order."""
+    n_ids = n_rows // 4
+    if kind == "int32, negative":
+        ids = rng.integers(-(2**31), 2**31 - 1, n_ids, endpoint=True).astype(np.int32)
+        ids[:2] = [-(2**31), 2**31 - 1]  # the whole range: 32 bits
+    elif kind == "int64, negative":
+        ids = rng.integers(-(2**62), 2**62, n_ids)
+    elif kind == "uint64, hashed":  # 64 random bits, as a hash of string ids gives
+        ids = rng.integers(0, 2**64 - 1, n_ids, dtype=np.uint64, endpoint=True)
+    elif kind == "float64, negative":
+        ids = rng.standard_normal(n_ids) * 1e6
+    elif kind == "17 bits":
+        ids = rng.integers(0, 2**17, n_ids)
+    else:  # 48 bits: three digits, the top one partly used
+        ids = rng.integers(0, 2**48, n_ids)
+    return ids[rng.integers(0, n_ids, n_rows)]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "int32, negative",
+        "int64, negative",
+        "uint64, hashed",
+        "float64, negative",
+        "17 bits",
+        "48 bits",
+    ],
+)
+def test_radix_order_is_numpys_stable_argsort(kind, monkeypatch):
+    # the fallback of scipy's counting sort, numpy only: 16 bits per pass of numpy's
+    # stable sort, least significant first; the order of numpy's stable argsort of the
+    # ids themselves, and the grouping the same as with scipy's counting sort
+    rng = np.random.default_rng(sum(map(ord, kind)))
+    qid = _radix_keys(kind, rng, 3 * _queries._COUNTING_SORT_ROWS)
+    expected = np.argsort(qid, kind="stable")
+    key, n_bits = _queries._offsets(_integer_key(qid))
+    assert n_bits > _queries._RADIX_BITS
+    np.testing.assert_array_equal(_queries._radix_order(key.copy(), n_bits), expected)
+    with_counting_sort = group_queries(qid, None)
+    monkeypatch.setattr(_queries, "_counting_sort", lambda n_rows: None)
+    calls = []
+    radix = _queries._radix_order
+    monkeypatch.setattr(_queries, "_radix_order", lambda *a: calls.append(1) or radix(*a))
+    queries = group_queries(qid, None)
+    assert calls == [1]
+    np.testing.assert_array_equal(queries.order, expected)
+    for field in ("ids", "sizes", "starts", "order"):
+        np.testing.assert_array_equal(getattr(queries, field), getattr(with_counting_sort, field))
 
 
 @pytest.mark.parametrize(

@@ -74,7 +74,7 @@ class LearnerAdapter:
     #: The ``fit`` parameters that carry query information, in order of preference.
     query_forms: ClassVar[tuple[str, ...]] = ("qid", "group_id", "group")
 
-    def __init__(self, estimator):
+    def __init__(self, estimator) -> None:
         self.estimator = estimator
         self._original: dict = {}
 

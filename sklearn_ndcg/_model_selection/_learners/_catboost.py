@@ -38,7 +38,8 @@ class CatBoostAdapter(LearnerAdapter):
             return type(self.estimator)(**params)
 
     def weight_params(self, sample_weight, sorted_weight, queries: Queries) -> dict:
-        return {"group_weight": np.repeat(queries.weights(sample_weight), queries.sizes)}
+        weights = queries.weights(sample_weight)  # called with weights: not None
+        return {"group_weight": np.repeat(weights, queries.sizes)}  # type: ignore[arg-type]
 
     @contextlib.contextmanager
     def fitting(self) -> Iterator[None]:

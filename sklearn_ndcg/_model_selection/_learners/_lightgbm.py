@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 from .._early_stopping import QueryMetric
 from ._base import FitInput, LearnerAdapter
@@ -27,6 +28,7 @@ class LightGBMAdapter(LearnerAdapter):
 
         self.estimator.set_params(metric="None")  # stop on the custom metric alone
         X_val, y_val = validation.X, validation.y
+        params: dict[str, Any]
         if "eval_X" in inspect.signature(lightgbm.LGBMModel.fit).parameters:
             # LightGBM >= 4.7 deprecates eval_set
             params = {"eval_X": (X_val,), "eval_y": (y_val,)}
