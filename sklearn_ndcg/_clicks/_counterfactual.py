@@ -234,8 +234,9 @@ def counterfactual_dcg(
         value = entry.row_values(
             log.click, weight, discount, new_discount, row_propensity, log.reward_model
         )
-        per_impression = np.bincount(log.codes, weights=value, minlength=log.ids.shape[0])
-        per_impression = per_impression / normaliser(entry, ratio)
+        per_impression = np.bincount(
+            log.codes, weights=value, minlength=log.ids.shape[0]
+        ) / normaliser(entry, ratio)
         if normalize:
             ideal = ideal_dcg(log.click / row_propensity, log.codes, k)
             per_impression = np.divide(

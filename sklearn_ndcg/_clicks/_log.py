@@ -219,7 +219,8 @@ _DCG = RankingOptions(metric="dcg")
 def new_ranks(log: ClickLog) -> NewRanks:
     """The new ranker's tie groups, by decreasing ``y_score`` within each logged ranking
     (the engine's grouping and order)."""
-    first, last = stage(log.click, log.y_score, _DCG, qid=log.codes).tie_groups()
+    staged = stage(log.click, log.y_score, _DCG, qid=log.codes)
+    first, last = staged.tie_groups()  # type: ignore[union-attr]  # _DCG has no pool: a Staged
     return NewRanks(first, last)
 
 

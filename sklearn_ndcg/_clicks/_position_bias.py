@@ -100,10 +100,11 @@ def _check_method_input(log: BiasLog, method: str, features):
             "click is 0 on every row: a log without a click fits every propensity curve "
             "equally well, so none can be estimated."
         )
-    if method == "harvesting" and log.logger is not None and log.logger_labels.shape[0] < 2:
+    labels = log.logger_labels
+    if method == "harvesting" and labels is not None and labels.shape[0] < 2:
         raise ValueError(
             "method='harvesting' needs logs of at least two logging rankers; logger has the "
-            f"single label {log.logger_labels[0].item()!r}. Intervention harvesting compares the "
+            f"single label {labels[0].item()!r}. Intervention harvesting compares the "
             "ranks that different rankers gave the same document."
         )
     if method == "swap":

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._log import ClickLog, new_ranks
+from .._metrics._ndcg import query_scores
 
 #: click probability of an examined document of each grade 0..4 (the relevance)
 ATTRACTIVENESS = np.array([0.05, 0.2, 0.4, 0.7, 0.95])
@@ -69,13 +69,7 @@ class ClickSimulation:
 
     def true_per_query(self, y_score, k: int | None = None) -> np.ndarray:
         """The exact DCG@k of each query."""
-        n = self.qid.shape[0]
-        codes = np.unique(self.qid, return_inverse=True)[1].reshape(-1)
-        log = ClickLog(
-            np.zeros(n), np.asarray(y_score, dtype=float), None, codes, None, None, None, None
-        )
-        discount = new_ranks(log).expected_discount(k)
-        return np.bincount(codes, weights=discount * self.relevance)
+        return query_scores(self.relevance, y_score, qid=self.qid, metric="dcg", k=k).score
 
     def log(self, random_state=None) -> LoggedClicks:
         """Draw one log: positions (random with ``epsilon``) and clicks.

@@ -20,8 +20,13 @@ def swap_experiments(log: BiasLog) -> np.ndarray:
     of a randomized pair (1, k) and 0 for rows in no pair. Raises ValueError on other
     labels and on a row of experiment ``k`` logged at a rank other than 1 and ``k``.
     """
-    labels = log.logger_labels
-    if labels.dtype.kind not in "iuf" or (labels != np.floor(labels)).any():
+    labels, logger = log.logger_labels, log.logger
+    if labels is None or logger is None:
+        raise ValueError(
+            "method='swap' needs logger=, the randomized pair (1, k) of each row, as its "
+            "rank k (0 outside)."
+        )
+    if labels.dtype.kind not in "iuf" or np.any(labels != np.floor(labels)):
         raise ValueError(
             "logger must hold, for method='swap', the rank k of the randomized pair "
             "(1, k) of each row (an integer from 2 to max_rank), or 0 for rows in no "
@@ -34,7 +39,7 @@ def swap_experiments(log: BiasLog) -> np.ndarray:
             f"the rank k (2 to max_rank={log.max_rank}) of a randomized pair (1, k), or 0 for "
             "rows in no randomized pair."
         )
-    partner = labels.astype(np.intp)[log.logger] - 1  # -1 outside every pair
+    partner = labels.astype(np.intp)[logger] - 1  # -1 outside every pair
     inside = partner >= 0
     misplaced = inside & (log.rank != 0) & (log.rank != partner)
     if misplaced.any():

@@ -372,7 +372,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             X, y, qid, sample_weight = rows[:4]
         training = adapter.fit_input(X, y, qid, sample_weight)
         monitor, stopping = None, {}
-        if rounds is not None:
+        if rounds is not None and validation is not None:  # held out above
             monitor, stopping = stop_early(
                 adapter,
                 training,

@@ -65,7 +65,7 @@ def _dataset_matrix(dataset, cells: Mapping, models: list):
                 f"dataset {dataset!r}; these query ids are in only one of them: {differ[:10]}"
                 + (f" and {len(differ) - 10} more." if len(differ) > 10 else ".")
             )
-        elif qid is not None and (weight != weights).any():
+        elif qid is not None and np.any(weight != weights):
             raise ValueError(
                 f"{name} weighs some queries differently from "
                 f"scores[{dataset!r}][{models[0]!r}]; give every model the same sample_weight."
