@@ -3,7 +3,6 @@ labels on every query, corrected by human labels on a random subset."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from numbers import Real
 
@@ -12,6 +11,7 @@ from scipy import stats
 
 from .._compat import Interval, validate_params
 from .._metrics._ndcg import QueryScores
+from .._warn import warn
 from . import _inputs
 from ._estimate import estimate_and_error, tuned_lambda
 from ._ppi_results import PredictionPoweredComparison, PredictionPoweredResult
@@ -172,12 +172,11 @@ def _verdict(estimate, error, pvalue, *, confidence_level, margin, n_labelled):
     equivalence = _interval(estimate, error, 1 - 2 * alpha)
     inside = -margin < equivalence[0] and equivalence[1] < margin
     if inside and n_labelled < MIN_EQUIVALENCE_QUERIES:
-        warnings.warn(
+        warn(
             f"too few queries: {n_labelled} human-labelled queries cannot show a and b "
             f"equivalent (fewer than {MIN_EQUIVALENCE_QUERIES}, as for paired_test); the "
             "equivalence interval is (-inf, inf) and the verdict cannot be 'equivalent'.",
             UserWarning,
-            stacklevel=4,
         )
         equivalence, inside = (-np.inf, np.inf), False
     if inside:

@@ -3,7 +3,6 @@ for multiple comparisons."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable
 
 import numpy as np
@@ -11,6 +10,7 @@ from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
 from .._metrics._ndcg import QueryScores
+from .._warn import warn
 from . import _table
 from ._bootstrap import _bootstrap_ci
 from ._corrections import CORRECTIONS, _adjust
@@ -309,11 +309,10 @@ def _deprecated_baseline(baseline, reference, scores):
             f"{name}={given!r} is not a model in scores; the models are {list(scores)}."
         )
     if baseline is not None:
-        warnings.warn(
+        warn(
             "compare_models(baseline=...) is now compare_models(reference=...), the name of "
             "the result's attribute; baseline will be removed in 0.4.",
             FutureWarning,
-            stacklevel=4,
         )
     return given
 

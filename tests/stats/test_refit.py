@@ -92,7 +92,7 @@ def test_without_a_margin_never_trades_ndcg_for_simplicity(monkeypatch, n_querie
             "rank_test_score": stats.rankdata(-mean, method="min").astype(int),
         }
         monkeypatch.setattr(
-            _refit, "cross_val_query_scores", lambda estimator, *a, s=scores, **k: s[estimator]
+            _refit, "_out_of_fold", lambda estimator, *a, s=scores, **k: (s[estimator], None)
         )
         monkeypatch.setattr(_refit, "_candidate", lambda estimator, params: params["i"])
         refit = SimplestCompetitiveRefit(
