@@ -11,7 +11,7 @@ difference ``a - b`` (``prediction_powered_difference``). It prints the coverage
 the 95 % intervals (share that hold the truth) with its Monte Carlo standard error,
 sqrt(c (1 - c) / R), for each (n, N): the package warns where the coverage of either
 falls below 0.93 (``MIN_LABELLED``, ``MIN_UNLABELLED`` in ``_judgments/_ppi.py``).
-``--smoke``: 200 replicates on a smaller grid, for the test suite.
+``--smoke``: 100 replicates on a smaller grid, for the test suite.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     labelled, unlabelled, replicates = LABELLED, UNLABELLED, args.replicates
     if args.smoke:
-        labelled, unlabelled, replicates = (5, 30), (2, 100), 200
+        labelled, unlabelled, replicates = (5, 100), (1, 100), 100
     rng = np.random.default_rng(args.seed)
     data = simulate(rng, 20_000)
     population = (data.true_a, data.true_b, data.model_a, data.model_b)

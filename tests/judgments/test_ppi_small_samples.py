@@ -1,7 +1,8 @@
 """prediction_powered_mean and _difference warn on too few queries (issue 50).
 
 The minimums come from benchmarks/bench_ppi_small_samples.py (coverage of the 95 %
-intervals below 0.93 under 100 human-labelled or 100 model-only queries); here, the
+intervals below 0.93 under 100 human-labelled queries for a mean, 50 for a difference,
+or 100 model-only queries); here, the
 warnings at the edges and one case where the interval is plainly too narrow: a single
 model-only query, whose variance (over 1 value) is 0.
 """
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from sklearn_ndcg import prediction_powered_difference, prediction_powered_mean
-from sklearn_ndcg._judgments._ppi import MIN_LABELLED, MIN_UNLABELLED
+from sklearn_ndcg._judgments._ppi import MIN_LABELLED, MIN_LABELLED_DIFFERENCE, MIN_UNLABELLED
 
 
 def _inputs(n_labelled, n_unlabelled, seed=0):
@@ -44,8 +45,21 @@ def test_warns_below_the_minimums(n_labelled, n_unlabelled, expected):
     model, human = _inputs(n_labelled, n_unlabelled)
     messages = _messages(prediction_powered_mean, model, human)
     assert [m.split(";")[0] for m in messages] == expected
-    (qid, a), (labelled, ha) = model, human
-    pair = (model, (qid, a - 0.01), human, (labelled, ha - 0.02))
+
+
+@pytest.mark.parametrize(
+    "n_labelled, expected",
+    [
+        (
+            MIN_LABELLED_DIFFERENCE - 1,
+            [f"too few human-labelled queries: {MIN_LABELLED_DIFFERENCE - 1}"],
+        ),
+        (MIN_LABELLED_DIFFERENCE, []),
+    ],
+)
+def test_the_difference_needs_fewer(n_labelled, expected):
+    (qid, a), (labelled, ha) = _inputs(n_labelled, MIN_UNLABELLED)
+    pair = ((qid, a), (qid, a - 0.01), (labelled, ha), (labelled, ha - 0.02))
     assert [m.split(";")[0] for m in _messages(prediction_powered_difference, *pair)] == expected
 
 
