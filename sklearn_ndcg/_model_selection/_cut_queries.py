@@ -52,7 +52,7 @@ def _column_sums(X, inverse: np.ndarray, n_ids: int) -> np.ndarray | None:
     return np.stack([np.bincount(inverse, column, n_ids) for column in values.T], axis=1)
 
 
-def query_rows(X, qid: np.ndarray | None) -> QueryRows | None:
+def query_rows(X, qid) -> QueryRows | None:
     """The :class:`QueryRows` of ``X`` grouped by ``qid`` (None without query ids)."""
     if qid is None:
         return None

@@ -240,3 +240,11 @@ def test_bench_ppi_small_samples_smoke():
         if line.startswith("| ") and line.split("|")[1].strip().isdigit()
     }
     assert rows[100][0] < 0.6 and rows[100][1] > 0.85  # 1 vs 100 model-only queries
+
+
+def test_bench_bootstrap_switch_smoke():
+    """Issue 50's switch table at smoke size: both intervals reported at each n."""
+    result = _run("bench_bootstrap_switch.py")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| 25 |")]
+    assert len(rows) == 2  # light and heavy
