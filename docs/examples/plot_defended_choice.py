@@ -18,6 +18,11 @@ an interval, ready for a report. The steps:
 6. score it on the held-out queries, beside the model with the best mean, and write
    the sentence of the report.
 
+Before anything else: every split of this tutorial keeps queries whole (``GroupKFold``
+and ``GroupShuffleSplit`` with ``groups=qid``). scikit-learn's default ``cv`` splits rows,
+cuts queries between training and test and returns scores that look ordinary and are
+too high; the scorers cannot see it (:ref:`folds`).
+
 :ref:`model_selection` and :ref:`statistics` explain each step in depth.
 """
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from numbers import Real
 
 import numpy as np
@@ -12,6 +11,7 @@ from scipy import stats
 from .._compat import Integers, Interval, StrOptions, validate_params
 from .._engine import Queries, check_qid
 from .._metrics._ndcg import QueryScores
+from .._warn import warn
 from ._counterfactual_results import CounterfactualResult
 from ._estimators import ESTIMATORS, check_estimator_input, normaliser
 from ._log import check_log, ideal_dcg, log2_discount, new_ranks
@@ -195,13 +195,12 @@ def counterfactual_dcg(
     """
     ranking_name = "impression"
     if impression is None:
-        warnings.warn(
+        warn(
             "counterfactual_dcg(qid=...) without impression= takes qid as the logged "
             "ranking of each row, as before 0.3. From 0.4 qid is the query and impression= "
             "the logged ranking (queries become the unit of per_query and of the interval): "
             "pass impression= (the same ids as qid when each query was logged once).",
             FutureWarning,
-            stacklevel=3,
         )
         impression, ranking_name = qid, "qid"
     curve = identified_curve(propensity, logged_rank)
@@ -252,7 +251,7 @@ def counterfactual_dcg(
         unclipped = per_query_of(log.propensity, None)[0].mean()
         clipped = float(1.0 - per_query.mean() / unclipped) if unclipped != 0 else 0.0
     if log.logging_probability is not None and query_ids.shape[0] < MIN_STOCHASTIC_QUERIES:
-        warnings.warn(
+        warn(
             f"{query_ids.shape[0]} {SMALL_STOCHASTIC_LOG} (logging_probability): "
             "the importance weights are heavy-tailed, and below "
             f"{MIN_STOCHASTIC_QUERIES} queries the interval and paired tests of per_query "
@@ -260,7 +259,6 @@ def counterfactual_dcg(
             "called significantly better more often than the test's level). Log more "
             "queries before deciding between rankers on this estimate.",
             UserWarning,
-            stacklevel=3,
         )
     return CounterfactualResult(
         estimate=float(per_query.mean()),
@@ -298,8 +296,7 @@ def _query_of_impressions(qid, log) -> tuple[np.ndarray, np.ndarray]:
     """
     qid = check_qid(qid, log.click.shape[0], target="click")
     queries = Queries.of(qid)
-    code = np.empty(qid.shape[0], dtype=np.intp)
-    code[queries.rows()] = np.repeat(np.arange(queries.ids.shape[0]), queries.sizes)
+    code = queries.codes()
     query_of = np.zeros(log.ids.shape[0], dtype=np.intp)
     query_of[log.codes] = code
     mixed = query_of[log.codes] != code

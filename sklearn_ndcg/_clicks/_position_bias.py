@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from numbers import Real
 from typing import NamedTuple
 
@@ -12,6 +11,7 @@ from scipy import stats
 from sklearn.exceptions import ConvergenceWarning
 
 from .._compat import Integers, Interval, StrOptions, validate_params
+from .._warn import warn
 from ._bias_log import BiasLog, cells, check_bias_log, pair_features
 from ._em import em_examination
 from ._harvesting import Interventions, all_pairs_examination
@@ -125,7 +125,7 @@ def _check_method_input(log: BiasLog, method: str, features):
                 "swaps: method='swap'), or relevance features (features=, method='em')."
             )
         if method == "em" and log.rank.shape[0] / log.n_pairs < FEW_IMPRESSIONS:
-            warnings.warn(
+            warn(
                 f"method='em' without features gives each (query, document) pair its own "
                 f"relevance; with {log.rank.shape[0] / log.n_pairs:.1f} impressions per pair "
                 f"(fewer than {FEW_IMPRESSIONS}) its estimate is biased (too flat: "
@@ -133,7 +133,6 @@ def _check_method_input(log: BiasLog, method: str, features):
                 "method='harvesting' (the default), which holds at one to a few sessions "
                 "per query.",
                 UserWarning,
-                stacklevel=5,
             )
     return Interventions.of(log) if method == "harvesting" else None
 
@@ -397,11 +396,10 @@ def estimate_with_replicates(
     ones = np.ones(log.rank.shape[0])
     propensity, start, converged = _fit(log, method, ones, prepared, max_iter, tol, features)
     if not converged:
-        warnings.warn(
+        warn(
             f"EM did not converge in max_iter={max_iter} iterations (tol={tol}); the "
             "propensities may move with more: raise max_iter.",
             ConvergenceWarning,
-            stacklevel=3,
         )
     impressions = np.bincount(log.rank, minlength=log.max_rank)
     clicks = np.bincount(log.rank, weights=log.click, minlength=log.max_rank).astype(np.intp)

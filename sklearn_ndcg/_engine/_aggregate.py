@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from types import FrameType
 from typing import NamedTuple
 
 import numpy as np
@@ -237,26 +235,10 @@ def mean_from_sums(sums: WeightedSums) -> float:
         what = "every query was left out" if sums.n_kept == 0 else "the queries left weigh 0"
         warn_undefined(
             f"NDCG is undefined: {what} (undefined queries, e.g. without any relevant "
-            "document, and zero_division=np.nan); returning NaN.",
-            stacklevel=_caller_stacklevel(),
+            "document, and zero_division=np.nan); returning NaN."
         )
         return float("nan")
     return float(sums.weighted_sum / sums.kept_weight)
-
-
-def _caller_stacklevel() -> int:
-    """The ``stacklevel`` of the user's frame, for a warning raised in the caller.
-
-    Skips the frames of this package and of scikit-learn's parameter
-    validation wrapper, so that the warning points at the user's line however
-    deep the call was (in memory or through Dask).
-    """
-    internal = ("sklearn_ndcg", "sklearn.utils._param_validation")
-    frame: FrameType | None = sys._getframe(1)  # the frame that calls warnings.warn
-    level = 1
-    while frame is not None and frame.f_globals.get("__name__", "").startswith(internal):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def weighted_mean(values: np.ndarray, sample_weight: np.ndarray | None) -> float:

@@ -39,9 +39,8 @@ class Queries(NamedTuple):
     starts: np.ndarray
     order: np.ndarray | None
     shape: tuple[int, int] | None  # (n_queries, n_documents) for 2-D input
-    # (n_queries, n_documents) whenever the rows are one dense matrix, query by
-    # query in the order of ids: 2-D input, or long format whose queries are
-    # contiguous, of one size and sorted (e.g. fixed-length candidate lists)
+    # (n_queries, n_documents) whenever the rows are one dense matrix in the order of ids:
+    # 2-D input, or contiguous sorted queries of one size (fixed-length candidate lists)
     layout: tuple[int, int] | None = None
 
     @classmethod
@@ -249,8 +248,7 @@ _SPLIT_ROWS = 2**18
 bits are split into parts before they are sorted (:func:`_sort_into_queries`)."""
 
 _SPLIT_BITS = 4
-"""The top bits that split the rows: into 16 parts, so that each part's scratch
-arrays of the sort take about a sixteenth of those of all rows."""
+"""The top bits that split the rows: 16 parts, each with a sixteenth of the scratch."""
 
 _SPLIT_CHUNK = 2**16
 """Rows split per pass of :func:`_split_by_top_bits`."""
@@ -324,8 +322,7 @@ def _scipy_counting_sort() -> Callable | None:
 
 
 _COUNTING_SORT_ROWS = 2**13
-"""From this many rows, keys are sorted by scipy's counting sort, a byte per pass;
-below it numpy's ``argsort`` is faster than the passes' fixed costs."""
+"""From this many rows scipy's counting sort (a byte per pass) beats numpy's argsort."""
 
 
 def _counting_sort(n_rows: int) -> Callable | None:

@@ -206,6 +206,13 @@ def _not_finite_error(
     return error
 
 
+# how to turn text into numbers, for the messages of as_float_array
+_TEXT_FIX = (
+    "Convert digits with np.asarray({name}, dtype=float), or map names to numbers first "
+    "(e.g. pandas' Series.map({{'bad': 0, 'fair': 1, 'good': 2}}))."
+)
+
+
 def as_float_array(
     x,
     name: str,
@@ -228,7 +235,12 @@ def as_float_array(
     array = _as_array(x, name)
     if array.dtype.kind == "c":
         raise InputTypeError(f"{name} holds complex numbers; real numbers were expected.")
-    if array.dtype.kind in "USVmM":  # strings, bytes, dates and durations
+    if array.dtype.kind in "US":  # strings, bytes: name the fix
+        raise InputTypeError(
+            f"{name} holds {array.dtype} values; numbers were expected, not text such as "
+            f"{str(array.reshape(-1)[0])!r}. {_TEXT_FIX.format(name=name)}"
+        )
+    if array.dtype.kind in "VmM":  # records, dates and durations
         raise InputTypeError(f"{name} holds {array.dtype} values; numbers were expected.")
     if array.dtype.kind == "O":  # e.g. pandas nullable dtypes with pd.NA
         missing = missing_rows(array)
@@ -251,7 +263,7 @@ def as_float_array(
     except (TypeError, ValueError):
         raise InputTypeError(
             f"{name} holds values that are not numbers (dtype {array.dtype}); "
-            "numbers were expected."
+            f"numbers were expected. {_TEXT_FIX.format(name=name)}"
         ) from None
     if _all_finite(result):
         return result

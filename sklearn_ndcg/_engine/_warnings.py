@@ -9,7 +9,10 @@ so it is looked up only when asked for (a module ``__getattr__``, PEP 562) or wh
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
+from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -30,10 +33,38 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def warn_undefined(message: str, stacklevel: int) -> None:
-    """Warn with scikit-learn's ``UndefinedMetricWarning``.
+# the package's directory: the engine's parent
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` of the user's frame, for :func:`warnings.warn` called by the caller.
+
+    The rule of ``sklearn_ndcg/_warn.py`` (which the engine may not import): past the
+    package's frames, then past scikit-learn's and joblib's when a frame outside them
+    lies beyond (a scorer called by a search), else the first frame outside the package.
+    """
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    first_outside = level
+    libraries = tuple(
+        os.path.dirname(os.path.abspath(str(module.__file__))) + os.sep
+        for module in map(sys.modules.get, ("sklearn", "joblib"))
+        if module is not None and getattr(module, "__file__", None)
+    )
+    while frame is not None and libraries and frame.f_code.co_filename.startswith(libraries):
+        frame, level = frame.f_back, level + 1
+    return level if frame is not None else first_outside
+
+
+def warn_undefined(message: str, stacklevel: int | None = None) -> None:
+    """Warn with scikit-learn's ``UndefinedMetricWarning``, on the user's line.
 
     ``stacklevel`` counts from the caller of this function, as for
-    :func:`warnings.warn` called there.
+    :func:`warnings.warn` called there; by default, the user's frame (the first outside
+    the package, see :func:`_user_stacklevel`).
     """
-    warnings.warn(message, _undefined_metric_warning(), stacklevel=stacklevel + 1)
+    level = _user_stacklevel() if stacklevel is None else stacklevel + 1
+    warnings.warn(message, _undefined_metric_warning(), stacklevel=level)

@@ -59,13 +59,15 @@ def inferred_ndcg(
     ``qrels`` lists the pooled documents (ids as str or bytes) and ``pool`` holds the
     same rows with their strata and sampled flags (:class:`JudgmentPool` with
     ``stratum=``). ``complete``: queries of the pool that the run lacks score 0.
-    Refuses a (qid, docno) pair listed twice in the run or in the qrels.
+    Refuses a (qid, docno) pair listed twice in the run or in the qrels. The run's
+    topics lose their leading zeros, as the script strips them (``01`` is ``1``).
     """
     if pool.stratum is None:
         raise ValueError(
             "infNDCG needs the pool's strata: qrels with a stratum column "
             "('qid iter docno stratum rel', as sample_eval.pl reads them)."
         )
+    run_qid = _strip_leading_zeros(run_qid, qrels.qid)
     n_pool = qrels.qid.shape[0]
     # the row of each ranked document in the qrels (NaN: not in them), by (qid, docno)
     rows = TrecQrels(qrels.qid, qrels.docno, np.arange(n_pool, dtype=np.float64))
@@ -81,3 +83,35 @@ def inferred_ndcg(
         query, row, joined.qrels_qid, joined.qids.shape[0], pool, complete=complete, depth=depth
     )
     return Inferred(joined.qids[codes], value)  # codes order as the ids do, byte-wise
+
+
+def _as_text(ids: np.ndarray) -> np.ndarray:
+    """Ids (str or bytes, in any array) as a fixed-width array of their kind."""
+    is_bytes = ids.dtype.kind == "S" or (ids.size and isinstance(ids.flat[0], bytes))
+    return ids.astype(bytes if is_bytes else str)
+
+
+def _strip_leading_zeros(run_qid: np.ndarray, qrels_qid: np.ndarray) -> np.ndarray:
+    """The run's topics as sample_eval.pl matches them: without leading zeros (``01`` is
+    ``1``; ``0`` stays ``0``). The script strips the run's topics only, so a qrels topic
+    written with a leading zero would never be evaluated: refused, named."""
+    topics = _as_text(np.unique(qrels_qid))
+    zero = b"0" if topics.dtype.kind == "S" else "0"
+    padded = topics[np.char.startswith(topics, zero) & (np.char.str_len(topics) > 1)]
+    if padded.shape[0]:
+        names = [t.decode(errors="replace") if isinstance(t, bytes) else str(t) for t in padded]
+        raise ValueError(
+            f"the qrels write topics with a leading zero ({names[:5]}); sample_eval.pl "
+            "strips leading zeros from the run's topics only, so it never evaluates these. "
+            f"Write them without ({names[0].lstrip('0') or '0'!r})."
+        )
+    ids, inverse = np.unique(run_qid, return_inverse=True)
+    text = _as_text(ids)
+    zero = b"0" if text.dtype.kind == "S" else "0"
+    if not np.char.startswith(text, zero).any():
+        return run_qid
+    stripped = np.char.lstrip(text, zero)
+    stripped = np.where(np.char.str_len(stripped) == 0, zero, stripped)
+    return stripped.astype(run_qid.dtype if run_qid.dtype.kind in "SO" else object)[
+        inverse.reshape(-1)
+    ]

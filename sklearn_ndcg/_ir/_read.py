@@ -52,6 +52,37 @@ QRELS = Layout("qid iter docno rel", (0, 2), 3, "relevance", True, False)
 SAMPLED_QRELS = Layout("qid iter docno stratum rel", (0, 2, 3), 4, "relevance", True, False)
 
 
+def _swapped(layout: Layout, n_fields: int) -> str:
+    """The hint of a qrels line read as a run's, or a run line read as a qrels'."""
+    other = {QRELS.text: RUN, RUN.text: QRELS}.get(layout.text)
+    if other is None or n_fields != len(other.text.split()):
+        return ""
+    names = {RUN.text: "run", QRELS.text: "qrels"}
+    return (
+        f" (a {names[other.text]} line, '{other.text}': are the qrels and the run swapped? "
+        "trec_eval and the trec-eval command take QRELS first, then RUN)"
+    )
+
+
+def _refuse_padded_levels(matrix, lengths, lines, problems) -> None:
+    """A level written with a leading zero (``02``) in sampled qrels: sample_eval.pl keys
+    grades by their text, so ``02`` and ``2`` are two grades to it (ordered as text in its
+    ideal DCG); neither its value nor the number's would be the other's."""
+    sign = np.isin(matrix[:, 0], (_MINUS, _PLUS)).astype(np.intp)
+    padded = (matrix[np.arange(matrix.shape[0]), sign] == _ZERO) & (lengths - sign > 1)
+    if padded.any():
+        row = int(np.argmax(padded))
+        text = bytes(matrix[row, : lengths[row]]).decode(errors="replace")
+        problems.append(
+            (
+                lines[row],
+                f"the relevance {text!r} has a leading zero, which sample_eval.pl reads as "
+                f"a grade of its own (not {int(text)}: it keys grades by their text); "
+                f"write {int(text)}",
+            )
+        )
+
+
 def malformed(path, number: int, problem: str, layout: str) -> ValueError:
     return ValueError(f"{os.fspath(path)}, line {number}: {problem}; expected '{layout}'.")
 
@@ -273,13 +304,15 @@ def iter_columns(path: str | os.PathLike, layout: Layout, *, chunk_size: int | N
         problems = []  # (line index, message)
         if wrong.any():
             i = int(np.argmax(wrong))
-            problems.append((lines[i], f"{counts[i]} fields"))
+            problems.append((lines[i], f"{counts[i]} fields{_swapped(layout, counts[i])}"))
             lines, first = lines[:i], first[:i]  # nothing after it matters
         token = first + layout.number
         words = _column(buffer, starts[token], ends[token])
         matrix = words.view(np.uint8).reshape(words.shape[0], 8 * words.shape[1])
         lengths = ends[token] - starts[token]
         value, plain = _numbers(matrix, lengths, layout.integer, arrow)
+        if layout is SAMPLED_QRELS:
+            _refuse_padded_levels(matrix, lengths, lines, problems)
         for row in np.flatnonzero(~plain).tolist():
             raw = bytes(matrix[row, : lengths[row]])
             number = _python_number(raw, layout.integer)

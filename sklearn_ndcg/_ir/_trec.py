@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
@@ -24,6 +23,7 @@ from .._options import (
     TIES,
     UNJUDGED,
 )
+from .._warn import warn
 from ._evaluation import Settings, first_query_text, qrels_bytes, score_blocks, score_joined
 from ._join import Joined, join_run, refuse_duplicate_pairs, refuse_unjudged_run
 from ._read import QRELS, RUN, decoded, read_columns
@@ -269,17 +269,16 @@ def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
 def _warn_nothing_matches(joined: Joined, run_types: str, qrels_types: str) -> None:
     """Warn when no ranked document is in the qrels: every one would gain 0."""
     if np.isnan(joined.label).all():
-        _warn_nothing_matches_types(run_types, qrels_types, stacklevel=4)
+        _warn_nothing_matches_types(run_types, qrels_types)
 
 
-def _warn_nothing_matches_types(run_types: str, qrels_types: str, *, stacklevel: int) -> None:
-    """The warning of :func:`_warn_nothing_matches`; ``stacklevel`` as its caller's."""
-    warnings.warn(
+def _warn_nothing_matches_types(run_types: str, qrels_types: str) -> None:
+    """The warning of :func:`_warn_nothing_matches`, on the user's line."""
+    warn(
         "no ranked document of the run is in the qrels, so every ranked document "
         f"gains 0; the run's docno are {run_types}, the qrels' docno {qrels_types}, "
         "compared as strings (1.0 and 1 differ): do the document ids match?",
         UserWarning,
-        stacklevel=stacklevel,
     )
 
 
@@ -293,12 +292,11 @@ def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
             f"and judged_only={judged_only!r}. Give unjudged alone."
         )
     replacement = "drop" if judged_only else "zero"
-    warnings.warn(
+    warn(
         f"judged_only was renamed unjudged in 0.2 and will be removed in 0.3 (the name the "
         f"metric functions use for trec_eval's -J); use unjudged={replacement!r} instead "
         f"of judged_only={judged_only!r}.",
         FutureWarning,
-        stacklevel=4,  # the caller of evaluate_run, through validate_params
     )
     return replacement
 
@@ -603,7 +601,7 @@ def _evaluate_run_file(run_path, qrels, settings: Settings) -> RunEvaluation:
             f"{first_query_text(qrels.qid[0])!r}); do the query ids match?"
         )
     if not streamed.matched:
-        _warn_nothing_matches_types("str", qrels_types, stacklevel=4)
+        _warn_nothing_matches_types("str", qrels_types)
     if settings.levels is not None and not settings.bounds:
         raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
     per_query = streamed.per_query

@@ -91,6 +91,32 @@ def query_values(values, name: str) -> tuple[list, np.ndarray]:
     return ids, score
 
 
+def _kind(value) -> str:
+    """The kind of a query id, numpy's and Python's types alike: int, float, str, bytes."""
+    for kind, types in (
+        ("bool", (bool, np.bool_)),
+        ("int", (int, np.integer)),
+        ("float", (float, np.floating)),
+        ("str", (str,)),
+        ("bytes", (bytes,)),
+    ):
+        if isinstance(value, types):
+            return kind
+    return type(value).__name__
+
+
+def type_hint(ids_a: list, ids_b: list, names: tuple[str, str]) -> str:
+    """The sentence that names query ids of other types (``'1'`` is not ``1``), or ""."""
+    kinds_a, kinds_b = {_kind(q) for q in ids_a}, {_kind(q) for q in ids_b}
+    if not kinds_a or not kinds_b or kinds_a & kinds_b:
+        return ""
+    return (
+        f" The query ids of {names[0]} are {'/'.join(sorted(kinds_a))} and those of "
+        f"{names[1]} {'/'.join(sorted(kinds_b))}, which never equal each other ('1' is not "
+        "1): give both the same type, e.g. [str(q) for q in ...] or [int(q) for q in ...]."
+    )
+
+
 def labelled_split(model_ids: list, human_ids: list, names: tuple[str, str]) -> np.ndarray:
     """Positions in the model's queries of the human-labelled ones, in the human order;
     checks that the human queries are a subset and that both sets are large enough."""
@@ -101,7 +127,7 @@ def labelled_split(model_ids: list, human_ids: list, names: tuple[str, str]) -> 
         raise ValueError(
             f"{human_name} holds queries that are not in {model_name}: {_listed(outside)}; "
             f"the human-labelled queries must be a subset of the queries of {model_name} "
-            "(the model-labelled values of every query)."
+            "(the model-labelled values of every query)." + type_hint(model_ids, human_ids, names)
         )
     if len(human_ids) < 2:
         raise ValueError(
@@ -124,6 +150,7 @@ def same_queries(ids_a: list, ids_b: list, names: tuple[str, str]) -> np.ndarray
         raise ValueError(
             f"{names[0]} and {names[1]} must hold the same queries (the two rankers paired "
             f"on each query); these query ids are in only one of them: {_listed(differ)}."
+            + type_hint(ids_a, ids_b, names)
         )
     position = dict(zip(ids_b, range(len(ids_b))))
     return np.array([position[q] for q in ids_a], dtype=np.intp)

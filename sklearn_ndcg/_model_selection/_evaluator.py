@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import warnings
 from numbers import Real
 
 import numpy as np
@@ -18,14 +17,16 @@ from .._compat import (
     HasMethods,
     Integers,
     Interval,
+    StrOptions,
     _fit_context,
     _routing_enabled,
     _safe_tags,
     get_tags,
 )
-from .._engine import RankingOptions
+from .._engine import RankingOptions, check_qid
 from .._metrics._ndcg import ndcg_score
 from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN, ranking_options
+from ._cut_queries import CUT_QUERIES, check_one_query, query_rows, warn_cut_queries
 from ._early_stopping import check_log_columns, hold_out_queries, stop_early
 from ._fitting import check_fit_input, final_step, fit_estimator
 from ._learners import adapter_for
@@ -143,6 +144,13 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         by "snips") and ``reward_model`` for "dr"; with ``sample_weight``, the
         weighted mean over the logged rankings. Use it when ``y`` are logged clicks:
         their NDCG rewards agreeing with the logger.
+    cut_queries : {"warn", "ignore"}, default="warn"
+        What :meth:`score` does when a scored query id also had rows in :meth:`fit` and
+        is scored on other rows: "warn" (a splitter
+        such as ``KFold`` cut the query between training and test; use ``GroupKFold``
+        with ``groups=qid``), or "ignore" (a separate test set whose query ids restart
+        at 0 names other queries by the training's ids). Scoring the training rows
+        themselves (``return_train_score=True``) is silent.
 
     Attributes
     ----------
@@ -260,6 +268,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         "early_stopping_scoring": "no_validation",  # checked in fit
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "random_state": ["random_state"],
+        "cut_queries": [StrOptions(set(CUT_QUERIES))],
     }
 
     # Requested by default, so that routing passes them without set_*_request.
@@ -287,6 +296,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         validation_fraction: float = 0.1,
         random_state=None,
         early_stopping_scoring=None,
+        cut_queries: str = "warn",
     ):
         self.estimator = estimator
         self.qid = qid
@@ -300,6 +310,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         self.validation_fraction = validation_fraction
         self.random_state = random_state
         self.early_stopping_scoring = early_stopping_scoring
+        self.cut_queries = cut_queries
 
     @_fit_context(prefer_skip_nested_validation=False)  # estimator not validated
     def fit(
@@ -356,6 +367,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         for attribute in ("feature_names_in_", "validation_scores_"):  # of a previous fit
             self.__dict__.pop(attribute, None)
         qid, sample_weight = check_fit_input(type(self).__name__, y, qid, sample_weight)
+        self._training_queries = query_rows(X, qid)
         params = self._route_fit_params(fit_params)
         self.estimator_ = adapter_for(self.estimator).clone()
         prefix, learner = final_step(self.estimator_)
@@ -542,9 +554,11 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         check_is_fitted(self)
         X, qid = self._query_ids(X, qid, "score")
         if qid is None and np.ndim(y) == 1:
-            self._check_one_query(y, sample_weight)
+            check_one_query(
+                type(self).__name__, y, sample_weight, getattr(self, "_fitted_with_qid", False)
+            )
             qid = np.zeros(np.shape(y)[0], dtype=np.intp)  # the one query it warned of
-        return ndcg_score(
+        score = ndcg_score(
             y,
             ranking_scores(self.estimator_, X, np.ndim(y)),
             qid=qid,
@@ -552,42 +566,10 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             document_weight=document_weight,
             **self._metric_options(),
         )
-
-    def _check_one_query(self, y, sample_weight) -> None:
-        """``score`` without qid: refuse if fitted on queries, else warn."""
-        fix = (
-            "In a search or cross-validation, call "
-            "sklearn.set_config(enable_metadata_routing=True) and pass qid to fit, so "
-            "that each test fold gets its query ids."
-        )
-        if _routing_enabled():
-            # a search with routing on that was given no qid (fit(X, y, groups=qid)):
-            # as the scorer, refuse rather than score each test fold as one query
-            raise ValueError(
-                f"{type(self).__name__}.score got 1-D y (one row per document) but no qid, "
-                f"so it cannot tell the queries apart; scoring all {len(y)} rows as one "
-                "query would pick models by a wrong NDCG. Metadata routing is enabled: pass "
-                "qid with the data, e.g. search.fit(X, y, groups=qid, qid=qid) or "
-                "cross_validate(..., params={'groups': qid, 'qid': qid}), or score(X, y, "
-                "qid=...) (qid=np.zeros(len(y)) for one query)."
-            )
-        if getattr(self, "_fitted_with_qid", False):
-            raise ValueError(
-                f"{type(self).__name__} was fitted with qid, but score got no qid: "
-                f"scoring all {len(y)} rows as one query would pick models by a wrong "
-                f"NDCG. Pass qid=... to score. {fix}"
-            )
-        if sample_weight is not None and np.ptp(np.asarray(sample_weight, float)) > 0:
-            raise ValueError(
-                "score got no qid, so all rows are one query, which has one weight; "
-                f"sample_weight varies. Pass qid=... with the weights. {fix}"
-            )
-        warnings.warn(
-            f"{type(self).__name__}.score got no qid, so all {len(y)} rows are scored "
-            f"as one query. Pass qid=...; {fix}",
-            UserWarning,
-            stacklevel=3,
-        )
+        if self.cut_queries == "warn" and np.ndim(y) == 1:  # qid checked by ndcg_score
+            scored = query_rows(X, check_qid(qid, np.shape(y)[0], target="y"))
+            warn_cut_queries(type(self).__name__, getattr(self, "_training_queries", None), scored)
+        return score
 
     def __sklearn_clone__(self):
         # as BaseEstimator's, but each library clones its models (CatBoost's own way)

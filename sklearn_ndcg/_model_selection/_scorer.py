@@ -180,6 +180,11 @@ def make_ndcg_scorer(
 ):
     """NDCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
 
+    Split by query first: give the search ``cv=GroupKFold(5)`` and ``groups=qid``.
+    scikit-learn's default ``cv`` (``KFold``) cuts queries between training and test,
+    and a scorer, which sees only the test fold, cannot tell: the scores come out too
+    high without a word (:class:`RankingEvaluator` warns of it).
+
     A scorer from :func:`sklearn.metrics.make_scorer` that computes
     :func:`ndcg_score` on each test fold. For long-format data (one row per
     document) it needs the query id of each row: it requests ``qid`` (and

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .._stats._compare import compare_models
+from .._warn import warn
 from ._curve import _import_pyplot
 
 
@@ -116,12 +115,11 @@ class ModelComparisonDisplay:
         tied=None,
     ):
         if tied is not None:
-            warnings.warn(
+            warn(
                 "ModelComparisonDisplay(tied=...) is now not_shown_different=...: a "
                 "difference that is not significant is not shown to be absent; tied will be "
                 "removed in 0.4.",
                 FutureWarning,
-                stacklevel=2,
             )
             not_shown_different = tied
         self.names_ = np.asarray(names, dtype=object)
@@ -160,11 +158,10 @@ class ModelComparisonDisplay:
     @property
     def tied_(self):
         """Deprecated: ``not_shown_different_``."""
-        warnings.warn(
+        warn(
             "ModelComparisonDisplay.tied_ is now not_shown_different_; tied_ will be removed "
             "in 0.4.",
             FutureWarning,
-            stacklevel=2,
         )
         return self.not_shown_different_
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from sklearn import get_config
 from sklearn.utils.validation import check_is_fitted
@@ -12,6 +10,7 @@ from .._compat import INSTALL_HINT, validate_parameter_constraints
 from .._engine import RankingOptions, query_values, stage, weighted_mean
 from .._model_selection._response import ranking_scores
 from .._options import COMMON_PARAMS, NDCG_PARAMS, check_cutoffs
+from .._warn import warn
 
 _DEFAULT_MAX_K = 20
 
@@ -199,11 +198,10 @@ class NDCGCurveDisplay:
     @property
     def ks_(self) -> np.ndarray:
         """Deprecated: the cutoffs; use ``k_``."""
-        warnings.warn(
+        warn(
             "NDCGCurveDisplay.ks_ is now NDCGCurveDisplay.k_ (k, the cutoff's name in every "
             "function of the package); ks_ will be removed in 0.4.",
             FutureWarning,
-            stacklevel=2,
         )
         return self.k_
 
@@ -557,11 +555,10 @@ def _deprecated_ks(ks, k, owner: str):
         return k, "k"
     if k is not None:
         raise ValueError(f"{owner} takes k or ks (its deprecated spelling), not both.")
-    warnings.warn(
+    warn(
         f"{owner}(ks=...) is now {owner}(k=...), the cutoff's name in every function of the "
         "package (one cutoff or several); ks will be removed in 0.4.",
         FutureWarning,
-        stacklevel=3,
     )
     return ks, "ks"
 

@@ -13,6 +13,7 @@ from scipy import stats
 
 from .._compat import Integers, Interval, StrOptions, validate_params
 from .._metrics._ndcg import QueryScores
+from .._warn import warn as warn_user
 from ._query_values import _as_query_values, _seeds, _uniform
 from ._strata import check_strata, stratified_bootstrap, stratum_labels, subsets
 
@@ -282,13 +283,12 @@ def _bootstrap_core(
     n = values.shape[0]
     if n < MIN_MEAN_INTERVAL_QUERIES:
         if warn:
-            warnings.warn(
+            warn_user(
                 f"too few queries: no confidence interval of the mean of {name} on {n} "
                 f"queries; from {MIN_MEAN_INTERVAL_QUERIES} on, Student's t interval covers "
                 "its level on skewed, tied per-query NDCG (on 3 queries it covers 0.928 at "
                 "95 %).",
                 UserWarning,
-                stacklevel=4,
             )
         return BootstrapResult(
             mean=mean,
@@ -298,18 +298,17 @@ def _bootstrap_core(
         )
     if n < MIN_BOOTSTRAP_QUERIES:
         if warn:
-            warnings.warn(
+            warn_user(
                 f"too few queries: the bootstrap interval of the mean of {name} covers less "
                 f"than its level below {MIN_BOOTSTRAP_QUERIES} queries ({n} here); the interval "
                 "is Student's t interval of the mean.",
                 UserWarning,
-                stacklevel=4,
             )
         se = _standard_error(values, weight, mean)
         half = stats.t.ppf((1 + confidence_level) / 2, n - 1) * se
         return BootstrapResult(
             mean=mean,
-            confidence_interval=(mean - half, mean + half),
+            confidence_interval=(float(mean - half), float(mean + half)),
             standard_error=se,
             n_queries=n,
         )

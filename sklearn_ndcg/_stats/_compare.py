@@ -3,7 +3,6 @@ for multiple comparisons."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -12,6 +11,7 @@ from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
 from .._metrics._ndcg import QueryScores
+from .._warn import warn
 from . import _table
 from ._bootstrap import _bootstrap_ci
 from ._corrections import CORRECTIONS, _adjust
@@ -245,6 +245,9 @@ def compare_models(
     selected = reference is None
     reference = names[int(np.argmax(means))] if selected else reference
     alpha = 1 - confidence_level
+    all_pairs = pairs == "all" or (selected and correction is not None and len(names) > 2)
+    n_pairs = len(names) * (len(names) - 1) // 2 if all_pairs else len(names) - 1
+    _warn_unreachable(method, correction, n_resamples, n_pairs, alpha)
     args = (scores, names, reference, method, correction, alpha, margin, n_resamples, seeds)
     if pairs == "all":
         pairwise, by_name = _all_pairs(*args, strata=strata, confidence_level=confidence_level)
@@ -297,6 +300,30 @@ def compare_models(
     )
 
 
+# the smallest two-sided p-value of a resampling test, times n_resamples + 1: the
+# randomization test counts both tails of the observed mean (scipy's permutation_test),
+# the bootstrap test one shifted distribution
+_SMALLEST_COUNT = {"randomization": 2, "bootstrap": 1}
+
+
+def _warn_unreachable(method, correction, n_resamples: int, n_pairs: int, alpha: float) -> None:
+    """Warn when Holm's or Bonferroni's correction can reject no pair: the smallest
+    p-value of ``n_resamples`` resamples, times the number of pairs, exceeds alpha."""
+    if correction not in ("holm", "bonferroni") or method not in _SMALLEST_COUNT:
+        return
+    smallest = _SMALLEST_COUNT[method] / (n_resamples + 1)
+    if smallest * n_pairs <= alpha:
+        return
+    needed = int(np.ceil(_SMALLEST_COUNT[method] * n_pairs / alpha)) - 1
+    warn(
+        f"with n_resamples={n_resamples} the smallest p-value of the {method} test is "
+        f"{smallest:.3g}, and correction={correction!r} over {n_pairs} pairs makes it "
+        f"{min(1.0, smallest * n_pairs):.3g} > alpha={alpha:.3g}: no pair can be shown "
+        f"different. Use n_resamples >= {needed} (better 10 times that), or method='t'.",
+        UserWarning,
+    )
+
+
 def _deprecated_baseline(baseline, reference, scores):
     """The reference model named by ``reference`` or (deprecated) ``baseline``, or None."""
     name = "reference" if baseline is None else "baseline"
@@ -311,11 +338,10 @@ def _deprecated_baseline(baseline, reference, scores):
             f"{name}={given!r} is not a model in scores; the models are {list(scores)}."
         )
     if baseline is not None:
-        warnings.warn(
+        warn(
             "compare_models(baseline=...) is now compare_models(reference=...), the name of "
             "the result's attribute; baseline will be removed in 0.4.",
             FutureWarning,
-            stacklevel=4,
         )
     return given
 

@@ -27,7 +27,7 @@ from .._compat import (
     validate_params,
 )
 from .._engine import check_qid
-from .._metrics._ndcg import QueryScores, query_scores
+from .._metrics._ndcg import QueryBounds, QueryScores, query_scores
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RESPONSE_METHOD
 from .._options import COMMON_PARAMS, NDCG_PARAMS
@@ -50,17 +50,20 @@ def _consumes(obj, method: str, param: str) -> bool:
     return param in get_routing_for_object(obj).consumes(method=method, params={param})
 
 
+_PARAMS = {
+    "estimator": [HasMethods(["fit"])],
+    "X": ["array-like", "sparse matrix"],
+    "y": ["array-like"],
+    "qid": ["array-like"],
+    "cv": ["cv_object"],
+    "params": [dict, None],
+    "n_jobs": [Integral, None],
+    **_METRIC_OPTIONS,
+}
+
+
 @validate_params(
-    {
-        "estimator": [HasMethods(["fit"])],
-        "X": ["array-like", "sparse matrix"],
-        "y": ["array-like"],
-        "qid": ["array-like"],
-        "cv": ["cv_object"],
-        "params": [dict, None],
-        "n_jobs": [Integral, None],
-        **_METRIC_OPTIONS,
-    },
+    _PARAMS,
     prefer_skip_nested_validation=False,  # the estimator is validated when it is fitted
 )
 def cross_val_query_scores(
@@ -176,6 +179,47 @@ def cross_val_query_scores(
     >>> result.qid.shape, float(result.score.mean().round(4))
     ((60,), 0.8805)
     """
+    scores, _ = _out_of_fold(
+        estimator,
+        X,
+        y,
+        qid=qid,
+        cv=cv,
+        params=params,
+        n_jobs=n_jobs,
+        metric=metric,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        zero_division=zero_division,
+        normalize=normalize,
+        response_method=response_method,
+    )
+    return scores
+
+
+def _out_of_fold(
+    estimator,
+    X,
+    y,
+    *,
+    qid,
+    cv=None,
+    params=None,
+    n_jobs=None,
+    metric="ndcg",
+    k=None,
+    gain="linear",
+    discount="log2",
+    ties="average",
+    zero_division=0.0,
+    normalize="ideal",
+    response_method="auto",
+) -> tuple[QueryScores, list[float] | None]:
+    """:func:`cross_val_query_scores` of checked parameters, and the mean of each test fold
+    as a scorer gives it (the weighted mean of its defined queries; None under a
+    repeated splitter)."""
     n_rows = _num_samples(X)
     qid = check_qid(qid, n_rows, "X")
     params = dict(params or {})
@@ -231,7 +275,15 @@ def cross_val_query_scores(
     if repetitions > 1:  # each query's mean over its test folds, one per repetition
         score = score.reshape(-1, repetitions).mean(axis=1)
         ids, weight = ids[::repetitions], weight[::repetitions]
-    return QueryScores(ids, score, weight)
+        return QueryScores(ids, score, weight), None
+    return QueryScores(ids, score, weight), [_fold_mean(fold) for fold in folds]
+
+
+def _fold_mean(fold: QueryScores | QueryBounds) -> float:
+    """The mean of one test fold as a scorer gives it: its defined queries, weighted."""
+    kept = ~np.isnan(fold.score)
+    weight = np.asarray(fold.weight, dtype=float)[kept]
+    return float(np.sum(weight * fold.score[kept]) / weight.sum()) if weight.sum() else np.nan
 
 
 def _repetitions(qid: np.ndarray, tests: list[np.ndarray]) -> int:

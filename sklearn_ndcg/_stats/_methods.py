@@ -9,13 +9,13 @@ warning that starts "too few queries".
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
+from .._warn import warn
 from . import _batch
 from ._bootstrap import _bootstrap_distribution, _bootstrap_pvalue
 from ._strata import stratified_bootstrap
@@ -120,9 +120,9 @@ MIN_EQUIVALENCE_QUERIES = 30
 FULL_TOST_QUERIES = 250
 
 
-def few_queries_warning(message: str, stacklevel: int = 5) -> None:
+def few_queries_warning(message: str) -> None:
     """The warning of a procedure that cannot hold its level on so few queries."""
-    warnings.warn(f"too few queries: {message}", UserWarning, stacklevel=stacklevel)
+    warn(f"too few queries: {message}", UserWarning)
 
 
 def t_interval(x: Differences, level: float) -> tuple[float, float]:
@@ -310,7 +310,6 @@ class BootstrapTest(_Method):
                 f"often than alpha below {MIN_BOOTSTRAP_TEST_QUERIES} queries ({n} here); "
                 "the p-value is that of the randomization test (the sign of each query's "
                 "difference flipped), exact on few queries.",
-                stacklevel=4,
             )
             d = x.d if x.weight is None else x.d * x.weight / x.weight.mean()
             scale = 1.0 if x.weight is None else float(np.max(x.weight) / x.weight.mean())
@@ -338,14 +337,13 @@ class BootstrapTest(_Method):
             )
         floor = _smallest_sign_flip_pvalue(n, settings.alternative)
         if pvalue < floor:
-            warnings.warn(
+            warn(
                 f"the bootstrap test of {a} and {b} gave p={pvalue:.3g} on "
                 f"{n} queries, below {floor:.3g}, the smallest p-value that the exact "
                 f"randomization test of {n} queries can give: resampling {n} queries "
                 "cannot carry more evidence than that. The p-value is raised to "
                 f"{floor:.3g}; use method='randomization' on few queries.",
                 UserWarning,
-                stacklevel=4,
             )
             pvalue = floor
         return x.mean, pvalue
@@ -393,12 +391,11 @@ class StudentT(_Method):
         # no variance: undefined; only the observed signs (and, two-sided, all
         # flipped) are as extreme
         n = x.n
-        warnings.warn(
+        warn(
             f"the differences between {x.names[0]} and {x.names[1]} are the same on every "
             f"query (up to rounding): the t-test is undefined without variance; the "
             f"p-value is that of the exact randomization test, {pvalue:.3g} on {n} queries.",
             UserWarning,
-            stacklevel=4,
         )
         return statistic, pvalue
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
 
+from .._warn import warn
 from . import _table
 from ._pairwise import PairwiseComparison
 
@@ -108,12 +108,11 @@ class ModelComparison:
     @property
     def tied(self) -> list:
         """Deprecated: use ``not_shown_different`` (or ``equivalent`` with a margin)."""
-        warnings.warn(
+        warn(
             "ModelComparison.tied is now ModelComparison.not_shown_different: a p-value of "
             "at least alpha means the queries did not show a difference, not that the models "
             "are as good (give a margin for that); tied will be removed in 0.4.",
             FutureWarning,
-            stacklevel=2,
         )
         return self.not_shown_different
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -10,6 +9,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import stats
 
+from .._warn import warn
 from . import _table
 from ._methods import MIN_EQUIVALENCE_QUERIES, few_queries_warning, tost_level
 from ._query_values import _rounding_tolerance
@@ -189,13 +189,12 @@ def _no_variance_pvalues(differences, n_models: int, procedure: str) -> np.ndarr
         [1.0 if d[0] == 0 else min(1.0, n_pairs * 2.0 / 2**d.size) for d in differences]
     )
     n = min(d.size for d in differences)
-    warnings.warn(
+    warn(
         f"the differences between every pair of the {n_models} models are the same on "
         f"every query (up to rounding): {procedure} is undefined without residual "
         "variance; each pair's p-value is that of the exact randomization test of its "
         f"queries (2 / 2**n, {2.0 / 2**n:.3g} on {n} queries) times the {n_pairs} pairs.",
         UserWarning,
-        stacklevel=5,
     )
     return pvalue
 
@@ -302,7 +301,6 @@ def equivalence_intervals(differences, half, margin: float, names) -> list[tuple
                 f"alpha below {MIN_EQUIVALENCE_QUERIES} queries when the differences are "
                 "heavy-tailed (as between near-identical models); the equivalence interval "
                 "is (-inf, inf) and the verdict cannot be 'equivalent'.",
-                stacklevel=6,
             )
             low, high = -np.inf, np.inf
         intervals.append((low, high))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
 from numbers import Real
@@ -13,6 +12,7 @@ from scipy import stats
 
 from .._compat import Integers, Interval, validate_params
 from .._metrics._ndcg import QueryScores
+from .._warn import warn
 from ._compare import _aligned_matrix
 from ._pairwise import two_way_anova
 from ._power import planning_sd_upper_bound, smallest_effect, smallest_n_queries
@@ -69,11 +69,10 @@ def _upper_quantile(alpha: float, confidence_level: float, caller: str) -> float
             "the test; give confidence_level only (alpha is its deprecated spelling, "
             "1 - confidence_level)."
         )
-    warnings.warn(
+    warn(
         f"{caller}(alpha=...) is now {caller}(confidence_level=1 - alpha), the spelling of "
         "every other test of the package; alpha will be removed in 0.4.",
         FutureWarning,
-        stacklevel=4,
     )
     return 1 - alpha / 2
 

@@ -4,14 +4,15 @@ equivalent to the best within a margin (without one, the best)."""
 from __future__ import annotations
 
 import inspect
-import warnings
 from collections.abc import Callable
 
 import numpy as np
 
+from .._compat import validate_parameter_constraints
 from .._metrics._ndcg import QueryScores
+from .._warn import warn
 from ._compare import compare_models
-from ._cross_val import cross_val_query_scores
+from ._cross_val import _PARAMS, _out_of_fold
 from ._search import _candidate, _describe, _names, _ranked_candidates
 
 
@@ -112,7 +113,7 @@ class SimplestCompetitiveRefit:
     {'alpha': 10.0}
     >>> print(refit.reason_)  # doctest: +NORMALIZE_WHITESPACE
     alpha=10.0: the simplest candidate shown within 0.01 of the best (alpha=0.1)
-    on 60 queries (1 of the 2 others are).
+    on 60 queries (1 of the 2 others is).
 
     Without a margin the rule refits the best mean:
 
@@ -162,18 +163,28 @@ class SimplestCompetitiveRefit:
         """The index of the chosen candidate in ``cv_results``."""
         ranked = _ranked_candidates(cv_results, self.scoring, self.n_candidates)
         names = _names(cv_results, ranked, _describe)
-        scores = {
-            name: cross_val_query_scores(
+        given = {"cv": self.cv, "params": self.params, **self.options}
+        unknown = sorted(set(given) - set(_PARAMS))
+        if unknown:
+            raise TypeError(
+                f"SimplestCompetitiveRefit got unknown options {unknown}; the options are "
+                f"the metric's of cross_val_query_scores: {sorted(set(_PARAMS) - _DATA)}."
+            )
+        validate_parameter_constraints(
+            {name: _PARAMS[name] for name in given}, given, "SimplestCompetitiveRefit"
+        )
+        runs = {
+            name: _out_of_fold(
                 _candidate(self.estimator, cv_results["params"][i]),
                 self.X,
                 self.y,
                 qid=self.qid,
-                cv=self.cv,
-                params=self.params,
-                **self.options,
+                **given,
             )
             for name, i in names.items()
         }
+        scores = {name: run[0] for name, run in runs.items()}
+        _warn_unlike_the_search(cv_results, self.scoring, names, runs)
         self.comparison_ = compare_models(
             scores,
             reference=next(iter(names)),
@@ -191,9 +202,9 @@ class SimplestCompetitiveRefit:
             others = len(self.comparison_.not_shown_different) - 1
             self.reason_ = (
                 f"{best}: the best candidate; simplicity needs a margin (margin=None), so no "
-                f"simpler candidate is refitted ({others} of the {len(names) - 1} others are "
-                f"not shown different from it on {n_queries} queries, which does not show "
-                "them as good)."
+                f"simpler candidate is refitted ({others} of the {len(names) - 1} others "
+                f"{_is_are(others)} not shown different from it on {n_queries} queries, "
+                "which does not show them as good)."
             )
             return self.best_index_
         eligible = self.comparison_.equivalent
@@ -212,9 +223,47 @@ class SimplestCompetitiveRefit:
             self.reason_ = (
                 f"{chosen}: the simplest candidate {kind} the best ({best}) on "
                 f"{n_queries} queries ({len(eligible) - 1} of the "
-                f"{len(names) - 1} others are)."
+                f"{len(names) - 1} others {_is_are(len(eligible) - 1)})."
             )
         return self.best_index_
+
+
+_DATA = {"estimator", "X", "y", "qid", "n_jobs"}
+
+
+def _warn_unlike_the_search(cv_results: dict, scoring, names: dict, runs: dict) -> None:
+    """Warn when the rule's out-of-fold means are not the search's ``mean_test_score``.
+
+    Each fold's mean is what the search's scorer gave on that fold if the rule was given
+    the search's data, folds and metric options; the mean of the fold means is then the
+    search's ``mean_test_score`` (to rounding). A repeated splitter is not compared.
+    """
+    key = "mean_test_score" if scoring is None else f"mean_test_{scoring}"
+    if key not in cv_results:  # a single metric under its own name
+        key = next(k for k in cv_results if k.startswith("mean_test_"))
+    searched = np.asarray(cv_results[key], dtype=float)
+    unlike = [
+        (name, float(np.mean(folds)), float(searched[i]))
+        for name, i in names.items()
+        for folds in [runs[name][1]]
+        if folds is not None
+        and not np.isclose(np.mean(folds), searched[i], rtol=1e-7, atol=1e-9, equal_nan=True)
+    ]
+    if unlike:
+        name, own, theirs = unlike[0]
+        warn(
+            f"SimplestCompetitiveRefit compares other scores than the search's: its "
+            f"out-of-fold mean of {name} is {own:.4f}, the search's {key} {theirs:.4f} "
+            f"({len(unlike)} of the {len(names)} candidates differ). Give it the search's "
+            "X, y, qid, cv and params, and the metric options of the search's scorer "
+            "(k=10 for make_ndcg_scorer(k=10), the same gain, ties, ...).",
+            UserWarning,
+        )
+
+
+def _is_are(count: int) -> str:
+    """The verb of "{count} of the n others": "1 of the 4 others is", "2 ... are"."""
+    return "is" if count == 1 else "are"
 
 
 def _n_queries(values: QueryScores) -> int:
@@ -294,11 +343,10 @@ class SimplestTiedRefit(SimplestCompetitiveRefit):
     __signature__ = inspect.signature(SimplestCompetitiveRefit)
 
     def __init__(self, *args, **kwargs):
-        warnings.warn(
+        warn(
             "SimplestTiedRefit is now SimplestCompetitiveRefit (the same rule: with a margin "
             "it picks among candidates shown equivalent to the best, never 'tied' ones, and "
             "without one it refits the best); SimplestTiedRefit will be removed in 0.4.",
             FutureWarning,
-            stacklevel=2,
         )
         super().__init__(*args, **kwargs)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
+
+from .._warn import warn
 
 # renamed columns: old name -> new name (the old one works, with a FutureWarning, until 0.4)
 RENAMED_COLUMNS = {"tied_with_reference": "not_shown_different"}
@@ -15,12 +15,11 @@ class Table(dict):
 
     def __missing__(self, key):
         if key in RENAMED_COLUMNS and RENAMED_COLUMNS[key] in self:
-            warnings.warn(
+            warn(
                 f"the column {key!r} is now {RENAMED_COLUMNS[key]!r}: a p-value of at least "
                 "alpha means the queries did not show a difference, not that the models are "
                 f"as good; {key!r} will be removed in 0.4.",
                 FutureWarning,
-                stacklevel=2,
             )
             return self[RENAMED_COLUMNS[key]]
         raise KeyError(key)
@@ -95,9 +94,8 @@ def level_from_alpha(confidence_level, alpha, owner: str) -> float:
 
 def warn_alpha(owner: str) -> None:
     """The FutureWarning of the attribute and argument ``alpha`` of the result classes."""
-    warnings.warn(
+    warn(
         f"{owner}.alpha is now {owner}.confidence_level (alpha is 1 - confidence_level), the "
         "spelling of the functions' parameter; alpha will be removed in 0.4.",
         FutureWarning,
-        stacklevel=3,
     )

@@ -236,3 +236,26 @@ def test_bench_small_calls_smoke():
     assert "- validation per call, 2 arguments, package's decorator: " in targets
     assert "- one query of 10 documents: sklearn-ndcg / scikit-learn = " in targets
     assert "(after)" in targets
+
+
+def test_bench_ppi_small_samples_smoke():
+    """Issue 50's table at smoke size: plain PPI with 1 model-only query covers far less
+    than 95 % (its variance over 1 value is 0); 100 human-labelled queries do better than 5."""
+    result = _run("bench_ppi_small_samples.py")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    tables = result.stdout.split("\nPPI")
+    plain = next(t for t in tables if t.startswith(", mean of a"))
+    rows = {
+        int(line.split("|")[1]): [float(cell.split()[0]) for cell in line.split("|")[2:-1]]
+        for line in plain.splitlines()
+        if line.startswith("| ") and line.split("|")[1].strip().isdigit()
+    }
+    assert rows[100][0] < 0.6 and rows[100][1] > 0.85  # 1 vs 100 model-only queries
+
+
+def test_bench_bootstrap_switch_smoke():
+    """Issue 50's switch table at smoke size: both intervals reported at each n."""
+    result = _run("bench_bootstrap_switch.py")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| 25 |")]
+    assert len(rows) == 2  # light and heavy

@@ -89,3 +89,18 @@ def test_no_email_links(conf, text):
     conf.NoEmailLinks(doctree).apply()
     assert not [r for r in doctree.findall(nodes.reference)]
     assert doctree.astext() == text
+
+
+def test_docs_extra_runs_the_spark_example():
+    """Issue 50: with Java on the machine the gallery runs plot_spark.py, which needs the
+    spark extra's packages (pyarrow for mapInArrow); the docs extra lacked pyarrow."""
+    tomllib = pytest.importorskip("tomllib")
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+
+    def names(extra):
+        return {re.split(r"[<>=\[ ;]", requirement)[0] for requirement in extras[extra]}
+
+    assert (ROOT / "docs" / "examples" / "plot_spark.py").is_file()
+    assert names("spark") <= names("docs"), names("spark") - names("docs")

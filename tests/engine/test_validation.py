@@ -70,6 +70,15 @@ def test_non_numbers_are_a_type_error_and_a_value_error():
     assert issubclass(InputTypeError, TypeError) and issubclass(InputTypeError, ValueError)
 
 
+@pytest.mark.parametrize(
+    "labels", [["1", "0"], np.array([b"1", b"0"]), np.array(["good", 0], object)]
+)
+def test_text_labels_name_the_fix(labels):
+    """Issue 50: the message named the dtype only; it names the conversion now."""
+    with pytest.raises(InputTypeError, match=r"np\.asarray\(y_true, dtype=float\).*Series\.map"):
+        check_ranking_input(labels, [1, 0], [1, 1])
+
+
 def test_scores_beyond_2_to_the_53_are_not_tied():
     # float64 rounds 2**53 + 1 to 2**53: the dense rank keeps the two apart
     score = as_score_array(np.array([2**53 + 1, 2**53, 5], dtype=np.int64))

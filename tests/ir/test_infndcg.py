@@ -284,3 +284,30 @@ def test_inputs_not_mutated():
     inferred_ndcg(*run, qrels, pool)
     np.testing.assert_array_equal(level, before[0])
     np.testing.assert_array_equal(stratum, before[1])
+
+
+@needs_sample_eval
+def test_zero_padded_run_topics_match_as_sample_eval_matches_them(tmp_path, capsys):
+    """Issue 50: the run writes topics ``01``, ``02``, the qrels ``1``, ``2``; the
+    script strips the run's leading zeros and evaluates both (it was dropped here)."""
+    rng = np.random.default_rng(50)
+    qrels, run = _random_pool(rng, n_queries=3, absent=False)
+    padded = [(f"0{q}", d, s) for q, d, s in run]
+    qrels_path, run_path = _write(tmp_path, qrels, padded)
+    expected = _sample_eval(qrels_path, run_path)
+    assert {"1", "2", "3"} <= set(expected)  # the script evaluates the padded topics
+    assert _lines(_command(qrels_path, run_path, capsys), "infNDCG") == expected
+
+
+@needs_sample_eval
+def test_a_level_with_a_leading_zero_is_refused(tmp_path, capsys):
+    """Issue 50: ``02`` is a grade of its own to sample_eval.pl (1.0361 where ``2`` gives
+    1.0000 on these lines): neither value would be the other's, so the file is refused."""
+    qrels = [("1", "a", "s", "02"), ("1", "b", "s", "1"), ("1", "c", "s", "2")]
+    run = [("1", "a", 3.0), ("1", "c", 2.0), ("1", "b", 1.0)]
+    qrels_path, run_path = _write(tmp_path, qrels, run)
+    assert _sample_eval(qrels_path, run_path)["1"] == "1.0361"  # the script's own reading
+    with pytest.raises(ValueError, match=r"line 1: the relevance '02' has a leading zero"):
+        read_sampled_qrels(qrels_path)
+    assert main(["trec-eval", "-m", "infNDCG", str(qrels_path), str(run_path)]) != 0
+    assert "write 2" in capsys.readouterr().err

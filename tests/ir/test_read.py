@@ -221,3 +221,14 @@ def test_uneven_lines_with_the_usual_number_of_fields_in_all(tmp_path):
     _same(qrels, QRELS)
     with pytest.raises(ValueError, match="qrels, line 1: 3 fields"):
         read_columns(qrels, QRELS)
+
+
+def test_qrels_and_run_swapped_are_named(tmp_path):
+    """Issue 50: a run read as qrels said only '6 fields; expected ...'."""
+    run, qrels = tmp_path / "run", tmp_path / "qrels"
+    run.write_text("1 Q0 d1 1 2.5 tag\n")
+    qrels.write_text("1 0 d1 1\n")
+    with pytest.raises(ValueError, match=r"6 fields \(a run line.*swapped.*QRELS first"):
+        list(read_columns(run, QRELS))
+    with pytest.raises(ValueError, match=r"4 fields \(a qrels line.*swapped"):
+        list(read_columns(qrels, RUN))

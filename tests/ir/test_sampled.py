@@ -117,3 +117,18 @@ def test_bad_qrels(qrels, error, message):
 def test_nan_score_refused():
     with pytest.raises(ValueError, match="run's score contains missing"):
         evaluate_run((RUN[0], RUN[1], [1.0, np.nan, 0.0, 0.0]), QRELS, metric="infNDCG")
+
+
+def test_qrels_topics_with_a_leading_zero_are_refused():
+    """sample_eval.pl strips leading zeros from the run's topics only: a qrels topic
+    ``01`` is never evaluated by it; refused, named (issue 50)."""
+    qrels = (["01", "2"], ["a", "b"], ["s", "s"], [1, 1])
+    with pytest.raises(ValueError, match=r"leading zero \(\['01'\]\).*Write them without \('1'\)"):
+        evaluate_run((["01"], ["a"], [1.0]), qrels, metric="infNDCG")
+
+
+def test_run_topics_lose_their_leading_zeros():
+    run = (["01", "01", "0"], ["a1", "b1", "x"], [2.0, 1.0, 1.0])
+    qrels = (["1", "1", "0"], ["a1", "b1", "x"], ["A", "B", "A"], [1, 2, 1])
+    result = evaluate_run(run, qrels, metric="infNDCG")
+    assert result.per_query.qid.tolist() == ["0", "1"]  # '0' stays '0'

@@ -77,3 +77,19 @@ def test_pairs_are_not_changed():
         output[:] = 0
     np.testing.assert_array_equal(values, [0.1, 0.2, 0.3, 0.4])
     np.testing.assert_array_equal(human[1], [0.15, 0.25])
+
+
+def test_ids_of_other_types_are_named():
+    """Issue 50: str model ids and int human ids listed the unmatched ids only."""
+    import pytest
+
+    model = {str(i): 0.5 for i in range(6)}
+    with pytest.raises(ValueError, match=r"model are str and those of human int.*str\(q\)"):
+        split(model, {0: 0.4, 1: 0.3}, ("model", "human"))
+    a, b = {"1": 0.1, "2": 0.2}, {1: 0.1, 2: 0.3}
+    with pytest.raises(ValueError, match=r"a are str and those of b int"):
+        paired_split(a, b, {"1": 0.1}, {"1": 0.1}, ("a", "b", "ha", "hb"))
+    # ids of one type: no such sentence
+    with pytest.raises(ValueError) as error:
+        split(model, {"x": 0.4, "y": 0.3}, ("model", "human"))
+    assert "never equal" not in str(error.value)

@@ -90,6 +90,7 @@ def test_init_only_stores():
         "validation_fraction": 0.1,
         "random_state": None,
         "early_stopping_scoring": None,
+        "cut_queries": "warn",
     }
 
 

@@ -104,3 +104,14 @@ def test_from_five_queries_the_interval_is_students_t():
     # the reference: scipy's t interval of the mean
     expected = stats.t.interval(0.95, 4, loc=values.mean(), scale=stats.sem(values))
     np.testing.assert_allclose(result.confidence_interval, expected, rtol=1e-12)
+
+
+def test_the_t_interval_prints_as_plain_numbers():
+    """Issue 50: below 25 queries the interval printed as (np.float64(...), ...)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = bootstrap_ci(np.linspace(0.2, 0.9, 12))
+    assert all(type(bound) is float for bound in result.confidence_interval)
+    assert "np.float64" not in repr(result)

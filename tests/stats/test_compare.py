@@ -83,9 +83,9 @@ def test_compare_models_query_scores():
 @pytest.mark.filterwarnings("ignore:too few queries:UserWarning")  # margin on 20 queries
 def test_baseline_is_the_deprecated_spelling_of_reference():
     scores = _models()
-    new = compare_models(scores, reference="worse", n_resamples=99, margin=0.01, random_state=0)
+    new = compare_models(scores, reference="worse", n_resamples=299, margin=0.01, random_state=0)
     with pytest.warns(FutureWarning, match=r"reference=.*removed in 0\.4"):
-        old = compare_models(scores, baseline="worse", n_resamples=99, margin=0.01, random_state=0)
+        old = compare_models(scores, baseline="worse", n_resamples=299, margin=0.01, random_state=0)
     assert old.reference == new.reference == "worse"
     assert_equal(old.to_dict(), new.to_dict())
     with pytest.raises(ValueError, match="give reference only"):

@@ -33,14 +33,14 @@ def test_compare_models_to_frame():
 
 
 def test_to_frame_without_pandas(monkeypatch):
-    comparison = compare_models(_models(), n_resamples=99, random_state=0)
+    comparison = compare_models(_models(), n_resamples=299, random_state=0)
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match="needs pandas"):
         comparison.to_frame()
 
 
 def test_alpha_is_the_deprecated_spelling_of_confidence_level():
-    comparison = compare_models(_models(), confidence_level=0.9, n_resamples=99, random_state=0)
+    comparison = compare_models(_models(), confidence_level=0.9, n_resamples=299, random_state=0)
     assert comparison.confidence_level == 0.9
     with pytest.warns(FutureWarning, match=r"confidence_level.*removed in 0\.4"):
         assert comparison.alpha == 1 - 0.9  # as compare_models computes it
