@@ -69,10 +69,13 @@ def trec_eval_scores(
     judged_only: bool = False,
     max_docs: int | None = None,
     bounds: bool = False,
+    relevance_level: int = 1,
 ) -> Report:
     """The values trec_eval reports for ``measures``, per evaluated query.
 
-    ``complete`` is ``-c``, ``judged_only`` ``-J`` and ``max_docs`` ``-M``;
+    ``complete`` is ``-c``, ``judged_only`` ``-J``, ``max_docs`` ``-M`` and
+    ``relevance_level`` ``-l`` (the measures of binary relevance: a level at least
+    this is relevant);
     ``bounds`` (``-B``) adds ``M@judged``, ``M@lower`` and ``M@upper`` after each
     measure ``M`` (:func:`._engine.query_values` with ``levels``).
     """
@@ -106,6 +109,7 @@ def trec_eval_scores(
         pool=JudgmentPool(joined.qrels_qid, level),
         unjudged="drop" if judged_only else "zero",
         missing_queries="zero" if complete else "drop",
+        relevance_level=relevance_level,
     )
     staged = stage(judged, score, options, qid=qid)
     bound_levels = options.pool.default_levels() if bounds else None
@@ -163,6 +167,7 @@ def streamed_scores(
     judged_only: bool = False,
     max_docs: int | None = None,
     chunk_size: int | None = None,
+    relevance_level: int = 1,
 ) -> Report | None:
     """:func:`trec_eval_scores` of a run file read chunk by chunk, its queries
     evaluated as they complete: memory holds one chunk, not the run.
@@ -174,7 +179,11 @@ def streamed_scores(
     """
     refuse_duplicate_pairs(qrels.qid, qrels.docno, "qrels")
     index = QrelsIndex(qrels)
-    options = {"judged_only": judged_only, "max_docs": max_docs}
+    options = {
+        "judged_only": judged_only,
+        "max_docs": max_docs,
+        "relevance_level": relevance_level,
+    }
     reports, first_qid, n_rows = [], None, 0
     try:
         for run in query_blocks(run_path, chunk_size=chunk_size):
@@ -225,6 +234,7 @@ def sampled_scores(
     judged_only: bool = False,
     max_docs: int | None = None,
     bounds: bool = False,
+    relevance_level: int = 1,
 ) -> Report:
     """The report of measures that include infNDCG: the qrels read with strata
     (``qid iter docno stratum rel``), infNDCG as sample_eval.pl computes it
@@ -255,7 +265,9 @@ def sampled_scores(
     others = tuple(request for request in measures if request.name != "infNDCG")
     report = Report(inferred.qid, [])
     if others:
-        report = trec_eval_scores(qrels, run, others, complete=complete)
+        report = trec_eval_scores(
+            qrels, run, others, complete=complete, relevance_level=relevance_level
+        )
     elif not complete and not inferred.qid.shape[0]:
         raise ValueError(
             "no query of the run is in the qrels (the run has queries such as "
