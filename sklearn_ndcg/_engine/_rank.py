@@ -133,9 +133,7 @@ def _running(name: str, g: _Groups, rank: np.ndarray) -> np.ndarray:
     if name in ("P", "recall"):
         return np.cumsum(g.r / g.m, axis=1)
     if name == "map":
-        within = np.divide(
-            (g.j - 1) * (g.r - 1), g.m - 1, out=np.zeros_like(g.m), where=g.m > 1
-        )
+        within = np.divide((g.j - 1) * (g.r - 1), g.m - 1, out=np.zeros_like(g.m), where=g.m > 1)
         return np.cumsum(g.r / g.m * (g.c + 1 + within) / rank, axis=1)
     # q(i): probability that none of the top i is relevant
     factor = np.maximum(g.m - g.r - g.j + 1, 0.0) / (g.m - g.j + 1)
@@ -148,7 +146,10 @@ def _running(name: str, g: _Groups, rank: np.ndarray) -> np.ndarray:
 
 
 def finish(
-    name: str, sums: np.ndarray, ks: tuple[int, ...] | None, n_relevant: np.ndarray,
+    name: str,
+    sums: np.ndarray,
+    ks: tuple[int, ...] | None,
+    n_relevant: np.ndarray,
     zero_division: float,
 ) -> np.ndarray:
     """The measure from its raw sums (shape (n_queries, n_cutoffs)): precision divides

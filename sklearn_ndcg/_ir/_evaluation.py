@@ -37,6 +37,7 @@ class Settings(NamedTuple):
     missing_queries: str
     bounds: bool
     levels: object
+    relevance_level: float = 1
 
 
 def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, settings: Settings):
@@ -65,6 +66,7 @@ def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, setti
         pool=JudgmentPool(joined.qrels_qid, relevance),
         unjudged=settings.unjudged,
         missing_queries=settings.missing_queries,
+        relevance_level=settings.relevance_level,
         **({"bounds": True, "levels": settings.levels} if settings.bounds else {}),
     )
     return per_query._replace(qid=joined.qids[per_query.qid])

@@ -70,8 +70,12 @@ def trec_eval_scores(
     max_docs: int | None = None,
     bounds: bool = False,
     relevance_level: int = 1,
+    ties: str = "docno",
 ) -> Report:
     """The values trec_eval reports for ``measures``, per evaluated query.
+
+    ``ties`` "docno" is trec_eval's order of tied scores (by decreasing document id);
+    "average" gives each measure its expected value over the orders of tied documents.
 
     ``complete`` is ``-c``, ``judged_only`` ``-J``, ``max_docs`` ``-M`` and
     ``relevance_level`` ``-l`` (the measures of binary relevance: a level at least
@@ -93,7 +97,7 @@ def trec_eval_scores(
         refuse_unjudged_run(joined)
     # query codes order like the ids; tied scores in trec_eval's order, ties="first"
     score, qid, label = run.score, joined.run_qid, joined.label
-    permutation = trec_order(joined, score)
+    permutation = trec_order(joined, score) if ties == "docno" else None
     if permutation is not None:
         score, qid, label = score[permutation], qid[permutation], label[permutation]
     if max_docs is not None:
@@ -105,7 +109,7 @@ def trec_eval_scores(
     # trec_eval's ranking rules: log2 discount, tie-free order (ties="first" on the
     # staged order), the ideal DCG of the judged documents; an undefined query scores 0
     options = RankingOptions(
-        ties="first",
+        ties="first" if ties == "docno" else ties,
         pool=JudgmentPool(joined.qrels_qid, level),
         unjudged="drop" if judged_only else "zero",
         missing_queries="zero" if complete else "drop",
