@@ -109,6 +109,15 @@ trec_eval's rules, which this command follows:
     levels 0, custom gains not used): DCG@K over ideal DCG@K.
   - NDCG is 0 for a query without a positive ideal DCG; the mean is the plain
     mean over the queries.
+  - map, map_cut.K,..., recip_rank, P.K,..., recall.K,..., success.K,...: a
+    document is relevant when its level is at least -l (default 1). P.K is
+    the relevant documents in the top K over K (also where fewer are ranked),
+    recall.K over the query's relevant documents in the qrels, success.K 1 if
+    any is in the top K; recip_rank is 1 over the rank of the first relevant
+    document; map adds the precision at the rank of each relevant document and
+    divides by the relevant documents in the qrels (map_cut.K: those in the
+    top K); 0 where the qrels hold none. Default cutoffs as trec_eval's
+    (success: 1,5,10). Reported in trec_eval's order of measures.
 
 infNDCG (-m infNDCG, never a default measure) is NIST's sample_eval.pl's
 inferred NDCG of a pool judged by stratified sampling. The qrels then have

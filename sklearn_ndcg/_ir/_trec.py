@@ -238,8 +238,8 @@ def evaluate_run(
     ----------
     run : TrecRun, tuple, DataFrame, str or path-like
         The ranked documents: a :class:`TrecRun`, pytrec_eval's dict ``{qid: {docno:
-        score}}``, a tuple ``(qid, docno, score)`` of array-likes, or a pandas or polars DataFrame with the
-        columns ``qid`` (or ``query_id``, ``q_id``), ``docno`` (or
+        score}}``, a tuple ``(qid, docno, score)`` of array-likes, or a pandas or
+        polars DataFrame with the columns ``qid`` (or ``query_id``, ``q_id``), ``docno`` (or
         ``doc_id``, ``docid``) and ``score``. Higher scores rank first. Or
         the path of a run file (read as :func:`read_trec_run` reads it), which
         is evaluated as the ``sklearn-ndcg trec-eval`` command evaluates it:
