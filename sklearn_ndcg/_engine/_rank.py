@@ -26,6 +26,7 @@ precision, by the number of relevant documents for recall and average precision)
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -80,24 +81,44 @@ def _block_sums(rel: np.ndarray, score: np.ndarray, ties: str, requests) -> np.n
     flat = order + (np.arange(n_rows) * width)[:, np.newaxis]
     rel = np.take(rel.reshape(-1), flat)
     score = np.take(score.reshape(-1), flat)
-    new_group = np.ones((n_rows, width), dtype=bool)
+    tied = None
     if ties in ("average", DOCNO_TIES):
-        new_group[:, 1:] = score[:, 1:] != score[:, :-1]
-    group = _groups(rel, new_group)
-    if ties == DOCNO_TIES:  # tied documents of different relevance: their order is unknown
-        if ((group.r > 0) & (group.r < group.m)).any():
-            refuse_ties_without_docno()
-        group = _groups(rel, np.ones((n_rows, width), dtype=bool))
+        tied = (score[:, 1:] == score[:, :-1]) & (score[:, 1:] > -np.inf)  # not padding
+        if ties == DOCNO_TIES:  # tied documents of different relevance: order unknown
+            if (tied & (rel[:, 1:] != rel[:, :-1])).any():
+                refuse_ties_without_docno()
+            tied = None
+        elif not tied.any():
+            tied = None
     rank = np.arange(1, width + 1, dtype=np.float64)
+    if tied is None:  # every document a group of its own
+        running = partial(_running_in_order, rel=rel, rank=rank)
+    else:
+        new_group = np.ones((n_rows, width), dtype=bool)
+        new_group[:, 1:] = ~tied
+        running = partial(_running, g=_groups(rel, new_group), rank=rank)
     columns = []
     cache: dict[str, np.ndarray] = {}
     for name, ks in requests:
-        if name not in cache:
-            cache[name] = _running(name, group, rank)
-        running = cache[name]
+        kind = "count" if name in ("P", "recall") else name
+        if kind not in cache:
+            cache[kind] = running(kind)
         at = [width] if ks is None else [min(k, width) for k in ks]
-        columns.extend(running[:, k - 1] for k in at)
+        columns.extend(cache[kind][:, k - 1] for k in at)
     return np.column_stack(columns) if columns else np.empty((n_rows, 0))
+
+
+def _running_in_order(kind: str, rel: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """:func:`_running` where no documents tie: trec_eval's sums."""
+    found = np.cumsum(rel, axis=1)  # relevant documents in the top i
+    if kind == "count":
+        return found
+    if kind == "map":
+        return np.cumsum(rel * found / rank, axis=1)
+    if kind == "success":
+        return (found > 0).astype(np.float64)
+    first = rel * (found == 1)  # the first relevant document
+    return np.cumsum(first / rank, axis=1)  # recip_rank
 
 
 class _Groups(NamedTuple):
@@ -127,18 +148,19 @@ def _groups(rel: np.ndarray, new_group: np.ndarray) -> _Groups:
     )
 
 
-def _running(name: str, g: _Groups, rank: np.ndarray) -> np.ndarray:
-    """The raw sum of measure ``name`` over the top i, for every i (expected values
-    over the orders of each group)."""
-    if name in ("P", "recall"):
+def _running(kind: str, g: _Groups, rank: np.ndarray) -> np.ndarray:
+    """The raw sum of ``kind`` ("count" of relevant documents, "map", "success",
+    "recip_rank") over the top i, for every i (expected values over the orders of
+    each group)."""
+    if kind == "count":
         return np.cumsum(g.r / g.m, axis=1)
-    if name == "map":
+    if kind == "map":
         within = np.divide((g.j - 1) * (g.r - 1), g.m - 1, out=np.zeros_like(g.m), where=g.m > 1)
         return np.cumsum(g.r / g.m * (g.c + 1 + within) / rank, axis=1)
     # q(i): probability that none of the top i is relevant
     factor = np.maximum(g.m - g.r - g.j + 1, 0.0) / (g.m - g.j + 1)
     none = np.cumprod(factor, axis=1)
-    if name == "success":
+    if kind == "success":
         return 1.0 - none
     before = np.ones_like(none)
     before[:, 1:] = none[:, :-1]

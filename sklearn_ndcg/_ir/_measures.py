@@ -191,6 +191,10 @@ class RecipRank:
     def names(self, params: str | None) -> list[str]:
         return ["recip_rank"]
 
+    def rank_requests(self, params: str | None) -> tuple:
+        """What the engine sums for it (``query_values(..., measures=)``)."""
+        return (("recip_rank", None),)
+
     def columns(self, staged, options, params, bound_levels) -> Columns:
         _refuse_bounds("recip_rank", bound_levels)
         ranked = options.replace(metric="recip_rank", k=None)
@@ -209,6 +213,10 @@ class Map:
 
     def names(self, params: str | None) -> list[str]:
         return ["map"]
+
+    def rank_requests(self, params: str | None) -> tuple:
+        """What the engine sums for it (``query_values(..., measures=)``)."""
+        return (("map", None),)
 
     def columns(self, staged, options, params, bound_levels) -> Columns:
         _refuse_bounds("map", bound_levels)
@@ -229,6 +237,10 @@ class AtCutoffs(NdcgCut):
 
     def names(self, params: str | None) -> list[str]:
         return [f"{self.name}_{k}" for k in self.cutoffs(params)]
+
+    def rank_requests(self, params: str | None) -> tuple:
+        """What the engine sums for it (``query_values(..., measures=)``)."""
+        return ((self.measure, self.cutoffs(params)),)
 
     def columns(self, staged, options, params, bound_levels) -> Columns:
         _refuse_bounds(self.name, bound_levels)
@@ -253,6 +265,31 @@ MEASURES: dict[str, Measure] = {
     "success": AtCutoffs("success", "success", (1, 5, 10)),
     "infNDCG": InfNdcg(),
 }
+
+
+def measure_columns(staged, options: RankingOptions, measures: Measures, bound_levels) -> Columns:
+    """Every measure's report columns, in the order of ``measures``: those of binary
+    relevance (with ``rank_requests``) summed together from one order of the staged
+    rows, the others by their own ``columns``."""
+    rank = [r for r in measures if getattr(r.measure, "rank_requests", None) is not None]
+    summed: dict = {}
+    if rank and bound_levels is None:
+        requests = [r.measure.rank_requests(r.params) for r in rank]
+        ranked = options.replace(metric=requests[0][0][0], k=None)
+        flat = tuple(request for group in requests for request in group)
+        values = query_values(staged, ranked, measures=flat).values
+        start = 0
+        for request in rank:
+            names = request.measure.names(request.params)
+            summed[request] = [(n, values[:, start + i]) for i, n in enumerate(names)]
+            start += len(names)
+    columns = []
+    for request in measures:
+        if request in summed:
+            columns.extend(summed[request])
+        else:
+            columns.extend(request.measure.columns(staged, options, request.params, bound_levels))
+    return columns
 
 
 def needs_strata(measures: Measures) -> bool:

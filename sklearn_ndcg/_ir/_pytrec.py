@@ -22,8 +22,8 @@ from ._tables import TrecQrels, TrecRun
 
 
 def tables_of(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
-    """``{qid: {docno: number}}`` as three columns: query ids, document ids (object
-    arrays of str) and the numbers (float64). ``name`` and ``value`` name the argument
+    """``{qid: {docno: number}}`` as three columns: query ids, document ids (numpy
+    str arrays) and the numbers (float64). ``name`` and ``value`` name the argument
     and its numbers in errors."""
     if not isinstance(nested, Mapping) or not all(
         isinstance(docs, Mapping) for docs in nested.values()
@@ -34,10 +34,9 @@ def tables_of(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
         )
     sizes = np.fromiter((len(docs) for docs in nested.values()), np.intp, len(nested))
     n = int(sizes.sum())
-    qid = np.empty(len(nested), dtype=object)
-    qid[:] = [str(q) for q in nested]
-    docno = np.empty(n, dtype=object)
-    docno[:] = list(chain.from_iterable(nested.values()))
+    # str ids as numpy unicode (converted to bytes in C by the join), not objects
+    qid = np.array([str(q) for q in nested], dtype=str).reshape(-1)
+    docno = np.array(list(chain.from_iterable(nested.values())), dtype=str).reshape(-1)
     try:
         numbers = np.fromiter(
             chain.from_iterable(docs.values() for docs in nested.values()), np.float64, n
@@ -53,7 +52,7 @@ def tables_of(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
 
 
 class RelevanceEvaluator:
-    """pytrec_eval's ``RelevanceEvaluator``, from this package's data path.
+    """The ``RelevanceEvaluator`` of pytrec_eval, from this package's data path.
 
     Swap ``pytrec_eval.RelevanceEvaluator`` for this class and the values stay
     trec_eval's (to 1e-12): the same measure names, the same keys, the same order of
@@ -69,7 +68,7 @@ class RelevanceEvaluator:
         The qrels, ``{qid: {docno: relevance}}``; relevance an int or a float, a
         negative one meaning "in the pool but not judged" (trec_eval's reading).
     measures : set or list of str
-        trec_eval's measure names as pytrec_eval takes them: "ndcg", "ndcg_cut"
+        The measure names of trec_eval as pytrec_eval takes them: "ndcg", "ndcg_cut"
         (its cutoffs 5, 10, ..., 1000) or "ndcg_cut.10", "map", "map_cut.10",
         "recip_rank", "P" or "P.10", "recall" or "recall.100", "success" or
         "success.1"; several cutoffs as "P.5,10".

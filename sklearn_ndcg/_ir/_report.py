@@ -28,7 +28,7 @@ from ._join import (
     refuse_unjudged_run,
     trec_order,
 )
-from ._measures import Measures, needs_strata
+from ._measures import Measures, measure_columns, needs_strata
 from ._read import decoded
 from ._stream import NotGrouped, QrelsIndex, query_blocks
 from ._tables import (
@@ -117,9 +117,7 @@ def trec_eval_scores(
     )
     staged = stage(judged, score, options, qid=qid)
     bound_levels = options.pool.default_levels() if bounds else None
-    columns = []
-    for request in measures:
-        columns.extend(request.measure.columns(staged, options, request.params, bound_levels))
+    columns = measure_columns(staged, options, measures, bound_levels)
     return Report(joined.qids[staged.ids], columns)
 
 
