@@ -15,15 +15,15 @@ from numbers import Real
 import numpy as np
 
 from .._compat import StrOptions, validate_params
-from ._join import id_bytes
 from ._measures import measures_from, parse_measure
+from ._read import decoded
 from ._report import trec_eval_scores
 from ._tables import TrecQrels, TrecRun
 
 
 def tables_of(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
     """``{qid: {docno: number}}`` as three columns: query ids, document ids (numpy
-    str arrays) and the numbers (float64). ``name`` and ``value`` name the argument
+    bytes, UTF-8) and the numbers (float64). ``name`` and ``value`` name the argument
     and its numbers in errors."""
     if not isinstance(nested, Mapping) or not all(
         isinstance(docs, Mapping) for docs in nested.values()
@@ -34,9 +34,8 @@ def tables_of(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
         )
     sizes = np.fromiter((len(docs) for docs in nested.values()), np.intp, len(nested))
     n = int(sizes.sum())
-    # str ids as numpy unicode (converted to bytes in C by the join), not objects
-    qid = np.array([str(q) for q in nested], dtype=str).reshape(-1)
-    docno = np.array(list(chain.from_iterable(nested.values())), dtype=str).reshape(-1)
+    qid = np.repeat(_bytes_of(list(nested)), sizes)
+    docno = _bytes_of(list(chain.from_iterable(nested.values())))
     try:
         numbers = np.fromiter(
             chain.from_iterable(docs.values() for docs in nested.values()), np.float64, n
@@ -48,7 +47,30 @@ def tables_of(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
         ) from None
     if not np.isfinite(numbers).all():
         raise ValueError(f"{name} holds a {value} that is not finite (NaN or infinite).")
-    return np.repeat(qid, sizes), docno, numbers
+    return qid, docno, numbers
+
+
+def _bytes_of(ids: list) -> np.ndarray:
+    """Ids (str, or anything ``str`` turns into one) as numpy bytes (``S``, UTF-8), from
+    one encoding of their concatenation (numpy's own conversions of str take a Python
+    call per id)."""
+    try:
+        text = "".join(ids)
+    except TypeError:
+        ids = [str(value) for value in ids]
+        text = "".join(ids)
+    lengths = np.fromiter(map(len, ids), np.intp, len(ids))
+    encoded = text.encode("utf-8", "surrogateescape")
+    if len(encoded) != len(text):  # not ASCII: lengths in bytes differ, one by one
+        encoded_ids = [value.encode("utf-8", "surrogateescape") for value in ids]
+        return np.array(encoded_ids, dtype=f"S{max(map(len, encoded_ids), default=1) or 1}")
+    width = max(int(lengths.max(initial=1)), 1)
+    column = np.arange(width)
+    inside = column < lengths[:, np.newaxis]
+    matrix = np.zeros((len(ids), width), dtype=np.uint8)
+    starts = np.cumsum(lengths) - lengths
+    matrix[inside] = np.frombuffer(encoded, np.uint8)[(starts[:, np.newaxis] + column)[inside]]
+    return matrix.view(f"S{width}").reshape(len(ids))
 
 
 class RelevanceEvaluator:
@@ -123,7 +145,7 @@ class RelevanceEvaluator:
         ties="docno",
     ):
         qid, docno, relevance = tables_of(query_relevance, "query_relevance", "relevance")
-        self.qrels_ = TrecQrels(id_bytes(qid), id_bytes(docno), relevance)
+        self.qrels_ = TrecQrels(qid, docno, relevance)
         if not all(isinstance(text, str) for text in measures) or not measures:
             raise TypeError(f"measures must be a non-empty set of names; got {measures!r}.")
         self.measures_ = measures_from([parse_measure(text) for text in sorted(measures)])
@@ -147,7 +169,7 @@ class RelevanceEvaluator:
             ``ndcg_cut_10``).
         """
         qid, docno, score = tables_of(scores, "scores", "score")
-        run = TrecRun(id_bytes(qid), id_bytes(docno), score, None)
+        run = TrecRun(qid, docno, score, None)
         if not qid.shape[0] or not np.isin(np.unique(run.qid), self.qrels_.qid).any():
             return {}
         report = trec_eval_scores(
@@ -161,3 +183,9 @@ class RelevanceEvaluator:
         names = [name for name, _ in report.columns]
         rows = np.column_stack([values for _, values in report.columns]).tolist()
         return {q: dict(zip(names, row)) for q, row in zip(report.qid.tolist(), rows)}
+
+
+def tables_of_text(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
+    """:func:`tables_of` with the ids as str (object arrays), as evaluate_run's tables."""
+    qid, docno, numbers = tables_of(nested, name, value)
+    return decoded(qid), decoded(docno), numbers

@@ -28,7 +28,7 @@ from .._options import (
 from ._evaluation import Settings, first_query_text, qrels_bytes, score_blocks, score_joined
 from ._files import read_trec_qrels, read_trec_run
 from ._join import Joined, join_run, refuse_duplicate_pairs, refuse_unjudged_run
-from ._pytrec import tables_of
+from ._pytrec import tables_of_text
 from ._read import QRELS, decoded, read_columns
 from ._sampled import INFNDCG, evaluate_inferred, read_sampled_qrels, sampled_columns
 from ._stream import NotGrouped, query_blocks
@@ -413,9 +413,9 @@ def evaluate_run(
     0.2398
     """
     if isinstance(run, Mapping):  # pytrec_eval's dicts
-        run = tables_of(run, "run", "score")
+        run = tables_of_text(run, "run", "score")
     if isinstance(qrels, Mapping):
-        qrels = tables_of(qrels, "qrels", "relevance")
+        qrels = tables_of_text(qrels, "qrels", "relevance")
     if not isinstance(metric, str):  # several measures: one evaluation each, by name
         given = {key: value for key, value in locals().items() if key not in ("metric", "k")}
         return {n.name: evaluate_run(metric=n.name, **given) for n in metric_names(metric, k)}
