@@ -13,6 +13,7 @@ evaluators are compared (to 1e-12) before anything is timed.
 
     python benchmarks/bench_measures.py            # 2,000 queries x 100 documents
     python benchmarks/bench_measures.py --smoke    # tiny, to check that it runs
+    python benchmarks/bench_measures.py --no-ranx  # without ranx (numba's start is slow)
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--no-ranx", action="store_true", help="skip ranx (numba's start)")
     args = parser.parse_args(argv)
     n_queries, n_documents = (50, 20) if args.smoke else (2000, 100)
     repeats = 1 if args.smoke else args.repeats
@@ -91,7 +93,7 @@ def main(argv=None) -> int:
         )
     else:
         print("pytrec_eval: not installed, not measured")
-    if importlib.util.find_spec("ranx") is not None:
+    if not args.no_ranx and importlib.util.find_spec("ranx") is not None:
         from ranx import Qrels, Run, evaluate
 
         def with_ranx():

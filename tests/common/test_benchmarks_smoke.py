@@ -225,3 +225,13 @@ def test_bench_small_calls_smoke():
     assert "- validation per call, 2 arguments, package's decorator: " in targets
     assert "- one query of 10 documents: sklearn-ndcg / scikit-learn = " in targets
     assert "(after)" in targets
+
+
+def test_bench_measures_smoke():
+    """The measures beside NDCG (issue 49): arrays and pytrec_eval's dicts, values checked
+    against pytrec_eval when installed; ranx skipped (numba's start)."""
+    result = _run("bench_measures.py", "--no-ranx")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "VALUE CHECK FAILED" not in result.stdout
+    targets = result.stdout.split("\nTargets")[1]
+    assert "5 measures / NDCG@10 alone = " in targets
