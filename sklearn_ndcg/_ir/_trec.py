@@ -328,8 +328,9 @@ def evaluate_run(
         take. None means 0 and the distinct levels of the qrels that are not negative
         (an unjudged document can always be non-relevant).
     relevance_level : float, default=1
-        The measures of binary relevance (``map``, ``P_10``...): a level at least this
-        is relevant (trec_eval's ``-l``). NDCG and DCG do not read it.
+        The measures of binary relevance (``map``, ``P_10``...): a document is relevant
+        when its label is at least this (trec_eval's ``-l``, pytrec_eval's
+        ``relevance_level``). NDCG and DCG do not read it.
 
     Returns
     -------
