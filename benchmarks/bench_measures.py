@@ -102,7 +102,7 @@ def main(argv=None) -> int:
         with_ranx()  # numba's compilation, outside the timing
         times["ranx"] = _best(with_ranx, repeats)
     else:
-        print("ranx: not installed, not measured")
+        print("ranx: skipped (--no-ranx) or not installed, not measured")
     print("dicts (conversion included), one evaluation of", ", ".join(sorted(PYTREC)))
     print("| evaluator | ms | ratio to sklearn-ndcg |")
     print("|---|---|---|")

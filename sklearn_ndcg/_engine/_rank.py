@@ -133,18 +133,19 @@ class _Groups(NamedTuple):
 
 
 def _groups(rel: np.ndarray, new_group: np.ndarray) -> _Groups:
-    shape = rel.shape
+    """The :class:`_Groups` of ordered rows whose groups start at ``new_group``."""
+    shape, flat_rel = rel.shape, rel.reshape(-1)
+    group = np.cumsum(new_group.reshape(-1)) - 1  # each cell's group
     starts = np.flatnonzero(new_group.reshape(-1))
-    counts = np.diff(np.append(starts, rel.size))
-    r = np.add.reduceat(rel.reshape(-1), starts)
+    counts = np.bincount(group).astype(np.float64)
+    r = np.bincount(group, weights=flat_rel)
     above = np.cumsum(rel, axis=1) - rel  # relevant documents above each position
-    c = above.reshape(-1)[starts]
-    j = np.arange(rel.size) - np.repeat(starts, counts) + 1
+    position = np.arange(rel.size, dtype=np.float64)
     return _Groups(
-        np.repeat(counts, counts).reshape(shape).astype(np.float64),
-        np.repeat(r, counts).reshape(shape),
-        j.reshape(shape).astype(np.float64),
-        np.repeat(c, counts).reshape(shape),
+        counts[group].reshape(shape),
+        r[group].reshape(shape),
+        (position - starts[group] + 1).reshape(shape),
+        above.reshape(-1)[starts][group].reshape(shape),
     )
 
 
