@@ -190,7 +190,7 @@ def _rank_query_values(staged, options: RankingOptions, ks, measures) -> QueryVa
         measures,
         ties=options.ties,
         relevance_level=options.relevance_level,
-        zero_division=options.zero_division,
+        zero_division=float(options.zero_division),
     )
     ids = staged.ids if isinstance(staged, PoolStaged) else staged.queries.ids
     return QueryValues(ids, values[:, 0] if squeeze else values, staged.weight)

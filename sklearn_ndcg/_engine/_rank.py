@@ -97,7 +97,7 @@ def _block_sums(rel: np.ndarray, score: np.ndarray, ties: str, requests) -> np.n
         new_group = np.ones((n_rows, width), dtype=bool)
         new_group[:, 1:] = ~tied
         running = partial(_running, g=_groups(rel, new_group), rank=rank)
-    columns = []
+    columns: list[np.ndarray] = []
     cache: dict[str, np.ndarray] = {}
     for name, ks in requests:
         kind = "count" if name in ("P", "recall") else name

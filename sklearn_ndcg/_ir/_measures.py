@@ -128,7 +128,7 @@ class NdcgCut:
 
     usage = "ndcg_cut and ndcg_cut.<k>,... (e.g. ndcg_cut.10,20)"
     name = "ndcg_cut"
-    default = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    default: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
     def check(self, params: str) -> None:
         self.cutoffs(params)
@@ -271,10 +271,11 @@ def measure_columns(staged, options: RankingOptions, measures: Measures, bound_l
     """Every measure's report columns, in the order of ``measures``: those of binary
     relevance (with ``rank_requests``) summed together from one order of the staged
     rows, the others by their own ``columns``."""
-    rank = [r for r in measures if getattr(r.measure, "rank_requests", None) is not None]
+    summers = {r: getattr(r.measure, "rank_requests", None) for r in measures}
+    rank = [r for r in measures if summers[r] is not None]
     summed: dict = {}
     if rank and bound_levels is None:
-        requests = [r.measure.rank_requests(r.params) for r in rank]
+        requests = [summers[r](r.params) for r in rank]  # type: ignore[misc]  # not None
         ranked = options.replace(metric=requests[0][0][0], k=None)
         flat = tuple(request for group in requests for request in group)
         values = query_values(staged, ranked, measures=flat).values
