@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._metrics._diagnostics import TieDiagnostics, tie_diagnostics
     from ._metrics._ndcg import QueryBounds, QueryScores, dcg_score, ndcg_score, query_scores
     from ._model_selection._evaluator import RankingEvaluator
+    from ._model_selection._measure_scorer import make_ranking_scorer
     from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
     from ._model_selection._splitter import RepeatedGroupKFold
     from ._plot._comparison import ModelComparisonDisplay
@@ -134,6 +135,7 @@ _SOURCES = {
     "read_sampled_qrels": "_ir._sampled",
     "read_trec_qrels": "_ir._files",
     "RelevanceEvaluator": "_ir._pytrec",
+    "make_ranking_scorer": "_model_selection._measure_scorer",
     "read_trec_run": "_ir._files",
     "search_query_scores": "_stats._search",
     "tie_diagnostics": "_metrics._diagnostics",
@@ -188,6 +190,7 @@ __all__ = [
     "read_sampled_qrels",
     "read_trec_qrels",
     "RelevanceEvaluator",
+    "make_ranking_scorer",
     "read_trec_run",
     "search_query_scores",
     "tie_diagnostics",
