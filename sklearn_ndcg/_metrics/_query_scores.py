@@ -428,6 +428,7 @@ def query_scores(
     """
     if isinstance(metric, str) and metric == INFNDCG:
         return _inferred(y_true, y_score, qid, docno, pool, missing_queries, locals())
+    names = metric_names(metric, k)  # an unknown name first: it may be infNDCG misspelled
     if docno is not None:
         raise ValueError(
             f'docno is read only with metric="{INFNDCG}" (the pool\'s documents found by '
@@ -438,7 +439,6 @@ def query_scores(
             f'y_true is None; only metric="{INFNDCG}" reads the labels from the pool. Give '
             "the relevance label of each document."
         )
-    names = metric_names(metric, k)
     single = isinstance(metric, str)
     if not (single and metric in ("ndcg", "dcg")) and not bounds:
         options = ranking_options(
