@@ -58,20 +58,16 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._conventions import CONVENTIONS, positive_part_gain
     from ._datasets import make_ranking
     from ._engine import JudgmentPool
+    from ._ir._files import read_trec_qrels, read_trec_run
+    from ._ir._pytrec import RelevanceEvaluator
     from ._ir._sampled import SampledQrels, read_sampled_qrels
-    from ._ir._trec import (
-        RunEvaluation,
-        TrecQrels,
-        TrecRun,
-        evaluate_run,
-        read_trec_qrels,
-        read_trec_run,
-    )
+    from ._ir._trec import RunEvaluation, TrecQrels, TrecRun, evaluate_run
     from ._judgments._ppi import prediction_powered_difference, prediction_powered_mean
     from ._judgments._ppi_results import PredictionPoweredComparison, PredictionPoweredResult
     from ._metrics._diagnostics import TieDiagnostics, tie_diagnostics
     from ._metrics._ndcg import QueryBounds, QueryScores, dcg_score, ndcg_score, query_scores
     from ._model_selection._evaluator import RankingEvaluator
+    from ._model_selection._measure_scorer import make_ranking_scorer
     from ._model_selection._scorer import make_dcg_scorer, make_ndcg_scorer
     from ._model_selection._splitter import RepeatedGroupKFold
     from ._plot._comparison import ModelComparisonDisplay
@@ -150,8 +146,10 @@ _SOURCES = {
     "positive_part_gain": "_conventions",
     "query_scores": "_metrics._ndcg",
     "read_sampled_qrels": "_ir._sampled",
-    "read_trec_qrels": "_ir._trec",
-    "read_trec_run": "_ir._trec",
+    "read_trec_qrels": "_ir._files",
+    "RelevanceEvaluator": "_ir._pytrec",
+    "make_ranking_scorer": "_model_selection._measure_scorer",
+    "read_trec_run": "_ir._files",
     "search_query_scores": "_stats._search",
     "tie_diagnostics": "_metrics._diagnostics",
 }
@@ -210,6 +208,8 @@ __all__ = [
     "query_scores",
     "read_sampled_qrels",
     "read_trec_qrels",
+    "RelevanceEvaluator",
+    "make_ranking_scorer",
     "read_trec_run",
     "search_query_scores",
     "tie_diagnostics",

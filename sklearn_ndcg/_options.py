@@ -17,8 +17,10 @@ and ``_engine``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 
@@ -254,3 +256,70 @@ def _shown(value) -> str:
     if isinstance(value, (range, tuple)):
         return repr(list(value))
     return repr(value)
+
+
+RANK_MEASURES = RankingOptions.RANK_MEASURES
+"""The measures of binary relevance beside NDCG, by trec_eval's names."""
+
+_CUT_FAMILIES = {
+    "ndcg_cut": "ndcg",
+    "map_cut": "map",
+    "P": "P",
+    "recall": "recall",
+    "success": "success",
+    "recip_rank": "recip_rank",
+}
+"""Names written ``<family>_<k>`` (or pytrec_eval's ``<family>.<k>``): the metric of
+each family at cutoff k."""
+
+_CUT_NAME = re.compile(r"(.+?)[._]([0-9]+)")
+
+
+class MetricName(NamedTuple):
+    """One metric asked for by name: the name as trec_eval writes it in ``-q`` lines,
+    the engine's metric and its cutoff (None: the whole ranking)."""
+
+    name: str
+    metric: str
+    k: int | None
+
+
+def metric_names(metric, k: int | None = None) -> tuple[MetricName, ...]:
+    """The metrics named by ``metric``: a name or a list of names as trec_eval writes
+    them in ``-q`` lines (``ndcg``, ``ndcg_cut_10``, ``map``, ``map_cut_10``,
+    ``recip_rank``, ``P_10``, ``recall_100``, ``success_1``; pytrec_eval's ``P.10``
+    too), or ``dcg``. ``k`` is the cutoff of a name without one.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, a name whose cutoff differs from ``k``, or ``P`` and
+        ``success`` without a cutoff.
+    """
+    names = [metric] if isinstance(metric, str) else list(metric)
+    if not names or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"metric must be a name or a non-empty list of names; got {metric!r}.")
+    parsed = []
+    for text in names:
+        match = _CUT_NAME.fullmatch(text)
+        if match is not None and match[1] in _CUT_FAMILIES:
+            family, cutoff = match[1], int(match[2])
+            if cutoff < 1:
+                raise ValueError(f"metric {text!r} has cutoff 0; cutoffs start at 1.")
+            if k is not None and k != cutoff:
+                raise ValueError(
+                    f"metric {text!r} has cutoff {cutoff} but k={k}; give the cutoff once."
+                )
+            parsed.append(MetricName(f"{family}_{cutoff}", _CUT_FAMILIES[family], cutoff))
+        elif text in ("ndcg", "dcg", *RANK_MEASURES):
+            if text in ("P", "success") and k is None:
+                raise ValueError(f"metric {text!r} needs a cutoff: write {text}_10 or give k.")
+            name = text if k is None else f"{'ndcg_cut' if text == 'ndcg' else text}_{k}"
+            parsed.append(MetricName(name, text, k))
+        else:
+            raise ValueError(
+                f"unknown metric {text!r}; the metrics are ndcg, dcg, "
+                f"{', '.join(RANK_MEASURES)} and the cutoffs ndcg_cut_<k>, map_cut_<k>, "
+                "P_<k>, recall_<k>, success_<k>, recip_rank_<k> (e.g. P_10)."
+            )
+    return tuple(parsed)

@@ -94,3 +94,24 @@ def test_check_pool_options():
         check_pool_options(None, "zero", DEFAULT_MISSING_QUERIES)
     with pytest.raises(ValueError, match="unjudged='drop' and missing_queries='zero' only"):
         check_pool_options(None, "drop", "zero")
+
+
+@pytest.mark.parametrize(
+    "metric, k, expected",
+    [
+        ("P_10", None, [("P_10", "P", 10)]),
+        ("P.10", None, [("P_10", "P", 10)]),  # pytrec_eval's spelling
+        ("ndcg", 5, [("ndcg_cut_5", "ndcg", 5)]),
+        ("map", None, [("map", "map", None)]),
+        (
+            ["map_cut_3", "recip_rank"],
+            None,
+            [("map_cut_3", "map", 3), ("recip_rank", "recip_rank", None)],
+        ),
+    ],
+)
+def test_metric_names(metric, k, expected):
+    """trec_eval's names of the measures (issue 49): the name, the metric, the cutoff."""
+    from sklearn_ndcg._options import metric_names
+
+    assert [tuple(name) for name in metric_names(metric, k)] == expected

@@ -109,6 +109,15 @@ trec_eval's rules, which this command follows:
     levels 0, custom gains not used): DCG@K over ideal DCG@K.
   - NDCG is 0 for a query without a positive ideal DCG; the mean is the plain
     mean over the queries.
+  - map, map_cut.K,..., recip_rank, P.K,..., recall.K,..., success.K,...: a
+    document is relevant when its level is at least -l (default 1). P.K is
+    the relevant documents in the top K over K (also where fewer are ranked),
+    recall.K over the query's relevant documents in the qrels, success.K 1 if
+    any is in the top K; recip_rank is 1 over the rank of the first relevant
+    document; map adds the precision at the rank of each relevant document and
+    divides by the relevant documents in the qrels (map_cut.K: those in the
+    top K); 0 where the qrels hold none. Default cutoffs as trec_eval's
+    (success: 1,5,10). Reported in trec_eval's order of measures.
 
 infNDCG (-m infNDCG, never a default measure) is NIST's sample_eval.pl's
 inferred NDCG of a pool judged by stratified sampling. The qrels then have
@@ -150,7 +159,7 @@ Where this command differs from trec_eval:
   - A UTF-8 byte-order mark at the start of a file is skipped; trec_eval
     reads it as part of the first query id.
   - Only -q, -c, -J, -M, -l and -m of trec_eval's options are known, and -B;
-    -l has no effect on these measures. Errors exit with status 2.
+    -l has no effect on the ndcg measures. Errors exit with status 2.
   - -B is this command's own: after each measure M it prints M@judged,
     M@lower and M@upper (0 and the levels of the qrels that are not negative
     assigned to the unjudged documents, the ideal DCG changing with them; a
@@ -163,11 +172,12 @@ Where this command differs from trec_eval:
 def _add_trec_eval(commands) -> None:
     trec = commands.add_parser(
         "trec-eval",
-        help="trec_eval's ndcg and ndcg_cut of a TREC run against qrels",
+        help="trec_eval's ndcg, map, recip_rank, P, recall and success of a TREC run",
         description=(
             "Evaluate a TREC run (lines 'qid Q0 docno rank score run_id') against "
             "relevance judgments (qrels, lines 'qid iter docno rel') and print "
-            "trec_eval's ndcg and ndcg_cut lines, computed with sklearn_ndcg's "
+            "trec_eval's lines of ndcg, ndcg_cut, map, map_cut, recip_rank, P, recall and "
+            "success, computed with sklearn_ndcg's "
             "evaluate_run engine. Lines starting with '#' and blank lines are skipped."
         ),
         epilog=_TREC_EVAL_RULES,
@@ -215,7 +225,12 @@ def _add_trec_eval(commands) -> None:
         dest="level",
         type=int,
         metavar="N",
-        help="trec_eval's relevance level; accepted, no effect on ndcg measures",
+        default=1,
+        help=(
+            "trec_eval's relevance level: a level at least N is relevant for map, "
+            "recip_rank, P, recall, map_cut and success (default 1); no effect on ndcg "
+            "measures"
+        ),
     )
     trec.add_argument(
         "-m",
@@ -224,9 +239,10 @@ def _add_trec_eval(commands) -> None:
         type=_measure,
         metavar="MEASURE",
         help=(
-            "ndcg, ndcg.<level>=<gain>,..., ndcg_cut, ndcg_cut.<k>,... or infNDCG "
-            "(qrels with strata, as sample_eval.pl reads them); repeat for several "
-            "(default: ndcg and ndcg_cut)"
+            "ndcg, ndcg.<level>=<gain>,..., ndcg_cut, ndcg_cut.<k>,..., map, "
+            "recip_rank, P, P.<k>,..., recall, recall.<k>,..., map_cut, map_cut.<k>,..., "
+            "success, success.<k>,... or infNDCG (qrels with strata, as sample_eval.pl "
+            "reads them); repeat for several (default: ndcg and ndcg_cut)"
         ),
     )
     trec.add_argument("qrels", metavar="QRELS", help="the relevance judgments")
@@ -257,6 +273,7 @@ def _trec_eval(args) -> int:
             judged_only=args.judged_only,
             max_docs=args.max_docs,
             bounds=args.bounds,
+            relevance_level=args.level,
         )
     except OSError as error:
         reason = error.strerror or str(error)

@@ -21,7 +21,8 @@ from ._pipeline import Staged, ndcg_per_query, order_and_sum, sums_at_cutoffs
 from ._pipeline import stage as stage_ranking
 from ._pool import PoolStaged, pool_sums, stage_pool
 from ._pool_bounds import PoolBounds, pool_bounds
-from ._ranking_options import RankingOptions
+from ._rank import Requests, rank_values
+from ._ranking_options import RANK_MEASURES, RankingOptions
 
 
 class QueryValues(NamedTuple):
@@ -81,6 +82,7 @@ def stage(
             unjudged=options.unjudged,
             missing_queries=options.missing_queries,
         )
+    rank = options.metric in RANK_MEASURES  # relevance from the labels: the linear gain
     return stage_ranking(
         y_true,
         y_score,
@@ -88,7 +90,7 @@ def stage(
         sample_weight=sample_weight,
         document_weight=document_weight,
         k=options.k,
-        gain=options.gain,
+        gain="linear" if rank else options.gain,
         discount=options.discount,
         log_base=options.dcg_log_base,
         normalize=options.normalization,
@@ -104,8 +106,12 @@ def query_values(
     *,
     ks: np.ndarray | None = None,
     levels: np.ndarray | None = None,
+    measures: Requests | None = None,
 ) -> QueryValues:
     """NDCG (or DCG) of each staged query, ordered with the tie rule of ``options``.
+
+    With ``options.metric`` one of ``RANK_MEASURES`` (or ``measures``), the measures of
+    binary relevance instead (:mod:`._rank`), from one order of the staged rows.
 
     Parameters
     ----------
@@ -119,12 +125,18 @@ def query_values(
     levels : ndarray, default=None
         With a pool: also the judged share and the bounds of NDCG at ``options.k``
         over every assignment of these levels to the unjudged documents.
+    measures : tuple of (str, tuple of int or None), default=None
+        Several measures of ``RANK_MEASURES`` with their cutoffs (None: the whole
+        ranking), from one order: values of shape (n_queries, n_columns), a column per
+        cutoff. Stage with ``options.metric`` one of them (labels staged as they are).
 
     Returns
     -------
     QueryValues
         The query ids, the values, the query weights and the bounds (or None).
     """
+    if measures is not None or options.metric in RANK_MEASURES:
+        return _rank_query_values(staged, options, ks, measures)
     if isinstance(staged, PoolStaged):
         ids, document_weight = staged.ids, staged.document_weight
         result = pool_sums(
@@ -160,6 +172,30 @@ def query_values(
             zero_division=options.zero_division,
         )
     return QueryValues(ids, values, staged.weight, bounds)
+
+
+def _rank_query_values(staged, options: RankingOptions, ks, measures) -> QueryValues:
+    """The measures of binary relevance (:func:`._rank.rank_values`)."""
+    if staged.document_weight is not None:
+        raise ValueError(
+            f"document_weight weighs gains; {options.metric} counts relevant documents "
+            "and takes none. Leave document_weight None."
+        )
+    squeeze = measures is None and ks is None
+    if measures is None:
+        cutoffs = tuple(int(k) for k in ks) if ks is not None else None
+        if cutoffs is None and options.k is not None:
+            cutoffs = (options.k,)
+        measures = ((options.metric, cutoffs),)
+    values = rank_values(
+        staged,
+        measures,
+        ties=options.ties,
+        relevance_level=options.relevance_level,
+        zero_division=float(options.zero_division),
+    )
+    ids = staged.ids if isinstance(staged, PoolStaged) else staged.queries.ids
+    return QueryValues(ids, values[:, 0] if squeeze else values, staged.weight)
 
 
 def _values(result: QueryDCG, options: RankingOptions, document_weight) -> np.ndarray:

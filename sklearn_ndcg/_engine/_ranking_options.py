@@ -47,7 +47,11 @@ MISSING_QUERIES = ("drop", "zero")
 """What a judgment pool does with its queries that the ranking lacks."""
 
 METRICS = ("ndcg", "dcg")
-"""The metrics of the data path."""
+"""The metrics of the data path's gains and discounts."""
+
+RANK_MEASURES = ("recip_rank", "map", "P", "recall", "success")
+"""The measures of binary relevance beside NDCG, by trec_eval's names (``map``: average
+precision per query), summed from the same order (``_rank``)."""
 
 
 def check_log_base(log_base, discount) -> None:
@@ -70,7 +74,7 @@ class RankingOptions:
 
     Parameters
     ----------
-    metric : {"ndcg", "dcg"}, default="ndcg"
+    metric : {"ndcg", "dcg"} or one of ``RANK_MEASURES``, default="ndcg"
         The metric computed per query.
     k : int or None, default=None
         The cutoff; None ranks every document.
@@ -92,6 +96,9 @@ class RankingOptions:
         What the pool does with ranked documents it lacks.
     missing_queries : {"drop", "zero"}, default="drop"
         What the pool does with its queries the ranking lacks.
+    relevance_level : float, default=1.0
+        The measures of ``RANK_MEASURES``: a document is relevant when its label is
+        at least this (trec_eval's ``-l``).
 
     Raises
     ------
@@ -108,6 +115,7 @@ class RankingOptions:
     UNJUDGED: ClassVar[tuple[str, ...]] = UNJUDGED
     MISSING_QUERIES: ClassVar[tuple[str, ...]] = MISSING_QUERIES
     METRICS: ClassVar[tuple[str, ...]] = METRICS
+    RANK_MEASURES: ClassVar[tuple[str, ...]] = RANK_MEASURES
     check_log_base: ClassVar[Callable[[Any, Any], None]] = staticmethod(check_log_base)
 
     metric: str = "ndcg"
@@ -121,6 +129,7 @@ class RankingOptions:
     pool: Any = None  # a JudgmentPool (not imported: _pool imports the options' checks)
     unjudged: str = "zero"
     missing_queries: str = "drop"
+    relevance_level: float = 1.0
 
     def __post_init__(self) -> None:
         check_log_base(self.log_base, self.discount)

@@ -47,7 +47,7 @@ def rank_block(
     largest = _largest(score, n_top + 1) if _SELECT_RATIO * n_top < width else None
     if ties == "average" and largest is not None and _tied(largest[:, :n_top]):
         return _average_by_threshold(score, gain, largest, k)
-    order = _order_rows(score, gain, ties, n_top, largest)
+    order = order_rows(score, gain, ties, n_top, largest)
     flat = order + (np.arange(score.shape[0]) * width)[:, np.newaxis]  # as _take_along_rows
     top_score = np.take(score.reshape(-1), flat)
     top_gain = np.take(gain.reshape(-1), flat)
@@ -154,8 +154,8 @@ def _average_by_threshold(
     return ranked
 
 
-def _order_rows(
-    score: np.ndarray, gain: np.ndarray, ties: str, n_top: int, largest: np.ndarray | None
+def order_rows(
+    score: np.ndarray, gain: np.ndarray, ties: str, n_top: int, largest: np.ndarray | None = None
 ) -> np.ndarray:
     """Column indices of the first ``n_top`` documents of each row, by decreasing
     score, tied documents in the order of the rule (any order for "average").

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -39,6 +39,7 @@ class Settings(NamedTuple):
     missing_queries: str
     bounds: bool
     levels: ArrayLike | None
+    relevance_level: float = 1
 
 
 def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, settings: Settings):
@@ -67,9 +68,11 @@ def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, setti
         pool=JudgmentPool(joined.qrels_qid, relevance),
         unjudged=settings.unjudged,
         missing_queries=settings.missing_queries,
+        relevance_level=settings.relevance_level,
         bounds=settings.bounds,
         levels=settings.levels if settings.bounds else None,
     )
+    per_query = cast(QueryScores | QueryBounds, per_query)  # one metric: not a dict
     return per_query._replace(qid=joined.qids[per_query.qid])
 
 

@@ -32,7 +32,8 @@ class InfNdcg:
     measures and takes no parameters."""
 
     usage = "infNDCG (qrels 'qid iter docno stratum rel', as sample_eval.pl reads them)"
-    sampled_pool = True  # needs sampled qrels; not a default measure
+    sampled_pool = True  # needs sampled qrels
+    in_default = False
 
     def check(self, params: str) -> None:
         raise ValueError(f"infNDCG takes no parameters; got infNDCG.{params}.")

@@ -129,7 +129,8 @@ class NdcgCut:
     one ordering; ``ndcg_cut.<k>,...`` chooses the cutoffs."""
 
     usage = "ndcg_cut and ndcg_cut.<k>,... (e.g. ndcg_cut.10,20)"
-    default = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    name = "ndcg_cut"
+    default: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
     def check(self, params: str) -> None:
         self.cutoffs(params)
@@ -146,7 +147,7 @@ class NdcgCut:
             # the package's one message for bad cutoffs (_options imports scikit-learn)
             from .._options import check_cutoffs
 
-            check_cutoffs(cutoffs, name=f"the cutoffs of ndcg_cut.{params}")
+            check_cutoffs(cutoffs, name=f"the cutoffs of {self.name}.{params}")
         return tuple(sorted(cutoffs))
 
     def names(self, params: str | None) -> list[str]:
@@ -171,9 +172,127 @@ class NdcgCut:
         return columns
 
 
-# every measure, in trec_eval's order of the report; with no -m, all of them but those
-# of sampled pools (infNDCG), which read qrels with strata
-MEASURES: dict[str, Measure] = {"ndcg": Ndcg(), "ndcg_cut": NdcgCut(), "infNDCG": InfNdcg()}
+def _refuse_bounds(name: str, bound_levels) -> None:
+    if bound_levels is not None:
+        raise ValueError(
+            f"-B bounds NDCG over the unjudged documents' levels; {name} has no bounds. "
+            "Give -B with ndcg and ndcg_cut only."
+        )
+
+
+class RecipRank:
+    """``recip_rank``: the reciprocal rank of the first relevant document (level at
+    least ``-l``), 0 if none is ranked; trec_eval takes no parameters."""
+
+    usage = "recip_rank"
+    in_default = False
+
+    def check(self, params: str) -> None:
+        raise ValueError(f"recip_rank takes no parameters; got recip_rank.{params}.")
+
+    def names(self, params: str | None) -> list[str]:
+        return ["recip_rank"]
+
+    def rank_requests(self, params: str | None) -> tuple:
+        """What the engine sums for it (``query_values(..., measures=)``)."""
+        return (("recip_rank", None),)
+
+    def columns(self, staged, options, params, bound_levels) -> Columns:
+        _refuse_bounds("recip_rank", bound_levels)
+        ranked = options.replace(metric="recip_rank", k=None)
+        return [("recip_rank", query_values(staged, ranked).values)]
+
+
+class Map:
+    """``map``: average precision over the whole ranking, divided by the number of
+    relevant documents in the qrels (0 without any)."""
+
+    usage = "map"
+    in_default = False
+
+    def check(self, params: str) -> None:
+        raise ValueError(f"map takes no parameters; got map.{params}.")
+
+    def names(self, params: str | None) -> list[str]:
+        return ["map"]
+
+    def rank_requests(self, params: str | None) -> tuple:
+        """What the engine sums for it (``query_values(..., measures=)``)."""
+        return (("map", None),)
+
+    def columns(self, staged, options, params, bound_levels) -> Columns:
+        _refuse_bounds("map", bound_levels)
+        ranked = options.replace(metric="map", k=None)
+        return [("map", query_values(staged, ranked).values)]
+
+
+class AtCutoffs(NdcgCut):
+    """A measure of binary relevance at each cutoff (``P``, ``recall``, ``map_cut``,
+    ``success``), all summed from one ordering; ``<name>.<k>,...`` chooses the
+    cutoffs. Printed as ``<name>_<k>``."""
+
+    in_default = False
+
+    def __init__(self, name: str, measure: str, default: tuple[int, ...]):
+        self.name, self.measure, self.default = name, measure, default
+        self.usage = f"{name} and {name}.<k>,..."
+
+    def names(self, params: str | None) -> list[str]:
+        return [f"{self.name}_{k}" for k in self.cutoffs(params)]
+
+    def rank_requests(self, params: str | None) -> tuple:
+        """What the engine sums for it (``query_values(..., measures=)``)."""
+        return ((self.measure, self.cutoffs(params)),)
+
+    def columns(self, staged, options, params, bound_levels) -> Columns:
+        _refuse_bounds(self.name, bound_levels)
+        cutoffs = self.cutoffs(params)
+        ranked = options.replace(metric=self.measure, k=None)
+        values = query_values(staged, ranked, ks=np.asarray(cutoffs)).values
+        return [(f"{self.name}_{k}", values[:, i]) for i, k in enumerate(cutoffs)]
+
+
+_CUTOFFS = NdcgCut.default
+
+# every measure, in trec_eval's order of the report; with no -m, ndcg and ndcg_cut
+# (the measures whose in_default is not False; infNDCG reads qrels with strata)
+MEASURES: dict[str, Measure] = {
+    "map": Map(),
+    "recip_rank": RecipRank(),
+    "P": AtCutoffs("P", "P", _CUTOFFS),
+    "recall": AtCutoffs("recall", "recall", _CUTOFFS),
+    "ndcg": Ndcg(),
+    "ndcg_cut": NdcgCut(),
+    "map_cut": AtCutoffs("map_cut", "map", _CUTOFFS),
+    "success": AtCutoffs("success", "success", (1, 5, 10)),
+    "infNDCG": InfNdcg(),
+}
+
+
+def measure_columns(staged, options: RankingOptions, measures: Measures, bound_levels) -> Columns:
+    """Every measure's report columns, in the order of ``measures``: those of binary
+    relevance (with ``rank_requests``) summed together from one order of the staged
+    rows, the others by their own ``columns``."""
+    summers = {r: getattr(r.measure, "rank_requests", None) for r in measures}
+    rank = [r for r in measures if summers[r] is not None]
+    summed: dict = {}
+    if rank and bound_levels is None:
+        requests = [summers[r](r.params) for r in rank]  # type: ignore[misc]  # not None
+        ranked = options.replace(metric=requests[0][0][0], k=None)
+        flat = tuple(request for group in requests for request in group)
+        values = query_values(staged, ranked, measures=flat).values
+        start = 0
+        for request in rank:
+            names = request.measure.names(request.params)
+            summed[request] = [(n, values[:, start + i]) for i, n in enumerate(names)]
+            start += len(names)
+    columns = []
+    for request in measures:
+        if request in summed:
+            columns.extend(summed[request])
+        else:
+            columns.extend(request.measure.columns(staged, options, request.params, bound_levels))
+    return columns
 
 
 def needs_strata(measures: Measures) -> bool:
@@ -219,8 +338,8 @@ def parse_measure(text: str) -> tuple[str, str | None]:
 
 
 def measures_from(specs: list[tuple[str, str | None]] | None) -> Measures:
-    """The measures of all ``-m`` options, in the registry's order; none means every
-    measure with its defaults but those of sampled pools (infNDCG).
+    """The measures of all ``-m`` options, in the registry's order; none means ndcg
+    and ndcg_cut with their defaults (the measures whose ``in_default`` is not False).
 
     A measure given with and without parameters takes the parameters, as in
     trec_eval; different parameters for one measure are an error.
@@ -229,7 +348,7 @@ def measures_from(specs: list[tuple[str, str | None]] | None) -> Measures:
         return tuple(
             Request(name, None)
             for name, measure in MEASURES.items()
-            if not getattr(measure, "sampled_pool", False)
+            if getattr(measure, "in_default", True)
         )
     params: dict[str, str | None] = {}
     for name, given in specs:

@@ -15,7 +15,7 @@ per chunk), any other run (and ``-B``) read whole first. Numpy only.
 from __future__ import annotations
 
 import os
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from ._join import (
     refuse_unjudged_run,
     trec_order,
 )
-from ._measures import Measures, needs_strata
+from ._measures import Measures, measure_columns, needs_strata
 from ._read import decoded
 from ._stream import NotGrouped, QrelsIndex, query_blocks
 from ._tables import (
@@ -69,10 +69,17 @@ def trec_eval_scores(
     judged_only: bool = False,
     max_docs: int | None = None,
     bounds: bool = False,
+    relevance_level: int = 1,
+    ties: str = "docno",
 ) -> Report:
     """The values trec_eval reports for ``measures``, per evaluated query.
 
-    ``complete`` is ``-c``, ``judged_only`` ``-J`` and ``max_docs`` ``-M``;
+    ``ties`` "docno" is trec_eval's order of tied scores (by decreasing document id);
+    "average" gives each measure its expected value over the orders of tied documents.
+
+    ``complete`` is ``-c``, ``judged_only`` ``-J``, ``max_docs`` ``-M`` and
+    ``relevance_level`` ``-l`` (the measures of binary relevance: a level at least
+    this is relevant);
     ``bounds`` (``-B``) adds ``M@judged``, ``M@lower`` and ``M@upper`` after each
     measure ``M`` (:func:`._engine.query_values` with ``levels``).
     """
@@ -90,7 +97,7 @@ def trec_eval_scores(
         refuse_unjudged_run(joined)
     # query codes order like the ids; tied scores in trec_eval's order, ties="first"
     score, qid, label = run.score, joined.run_qid, joined.label
-    permutation = trec_order(joined, score)
+    permutation = trec_order(joined, score) if ties == "docno" else None
     if permutation is not None:
         score, qid, label = score[permutation], qid[permutation], label[permutation]
     if max_docs is not None:
@@ -102,16 +109,15 @@ def trec_eval_scores(
     # trec_eval's ranking rules: log2 discount, tie-free order (ties="first" on the
     # staged order), the ideal DCG of the judged documents; an undefined query scores 0
     options = RankingOptions(
-        ties="first",
+        ties="first" if ties == "docno" else ties,
         pool=JudgmentPool(joined.qrels_qid, level),
         unjudged="drop" if judged_only else "zero",
         missing_queries="zero" if complete else "drop",
+        relevance_level=relevance_level,
     )
     staged = stage(judged, score, options, qid=qid)
     bound_levels = options.pool.default_levels() if bounds else None
-    columns = []
-    for request in measures:
-        columns.extend(request.measure.columns(staged, options, request.params, bound_levels))
+    columns = measure_columns(staged, options, measures, bound_levels)
     ids = staged.ids  # type: ignore[union-attr]  # options.pool is set: a PoolStaged
     return Report(joined.qids[ids], columns)
 
@@ -164,6 +170,7 @@ def streamed_scores(
     judged_only: bool = False,
     max_docs: int | None = None,
     chunk_size: int | None = None,
+    relevance_level: int = 1,
 ) -> Report | None:
     """:func:`trec_eval_scores` of a run file read chunk by chunk, its queries
     evaluated as they complete: memory holds one chunk, not the run.
@@ -175,6 +182,11 @@ def streamed_scores(
     """
     refuse_duplicate_pairs(qrels.qid, qrels.docno, "qrels")
     index = QrelsIndex(qrels)
+    options: dict[str, Any] = {
+        "judged_only": judged_only,
+        "max_docs": max_docs,
+        "relevance_level": relevance_level,
+    }
     reports, first_qid, n_rows = [], None, 0
     try:
         for run in query_blocks(run_path, chunk_size=chunk_size):
@@ -183,14 +195,7 @@ def streamed_scores(
             block_qrels = index.of(run.qid)
             if block_qrels is not None:
                 reports.append(
-                    trec_eval_scores(
-                        block_qrels,
-                        run,
-                        measures,
-                        complete=True,
-                        judged_only=judged_only,
-                        max_docs=max_docs,
-                    )
+                    trec_eval_scores(block_qrels, run, measures, complete=True, **options)
                 )
             else:  # nothing to evaluate; the run's own checks still hold
                 _refuse_nan(run)
@@ -232,6 +237,7 @@ def sampled_scores(
     judged_only: bool = False,
     max_docs: int | None = None,
     bounds: bool = False,
+    relevance_level: int = 1,
 ) -> Report:
     """The report of measures that include infNDCG: the qrels read with strata
     (``qid iter docno stratum rel``), infNDCG as sample_eval.pl computes it
@@ -262,7 +268,9 @@ def sampled_scores(
     others = tuple(request for request in measures if request.name != "infNDCG")
     report = Report(inferred.qid, [])
     if others:
-        report = trec_eval_scores(qrels, run, others, complete=complete)
+        report = trec_eval_scores(
+            qrels, run, others, complete=complete, relevance_level=relevance_level
+        )
     elif not complete and not inferred.qid.shape[0]:
         raise ValueError(
             "no query of the run is in the qrels (the run has queries such as "

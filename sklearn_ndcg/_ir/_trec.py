@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
@@ -22,11 +23,14 @@ from .._options import (
     NDCG_PARAMS,
     TIES,
     UNJUDGED,
+    metric_names,
 )
 from .._warn import warn
 from ._evaluation import Settings, first_query_text, qrels_bytes, score_blocks, score_joined
+from ._files import read_trec_qrels, read_trec_run
 from ._join import Joined, join_run, refuse_duplicate_pairs, refuse_unjudged_run
-from ._read import QRELS, RUN, decoded, read_columns
+from ._pytrec import tables_of_text
+from ._read import QRELS, decoded, read_columns
 from ._sampled import INFNDCG, evaluate_inferred, read_sampled_qrels, sampled_columns
 from ._stream import NotGrouped, query_blocks
 from ._tables import TrecQrels, TrecRun, read_qrels_bytes, read_run_bytes
@@ -52,127 +56,6 @@ RunEvaluation.score.__doc__ = "Mean over the evaluated queries (NaN values left 
 RunEvaluation.per_query.__doc__ = (
     "The value of each evaluated query, queries sorted by id (:class:`QueryScores`)."
 )
-
-
-@validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
-def read_trec_run(path: str | os.PathLike) -> TrecRun:
-    """Read a run in TREC format: ``qid Q0 docno rank score run_id`` per line.
-
-    Fields are separated by blanks or tabs. The second and fourth fields are
-    ignored, as trec_eval does (documents are ranked by score), and so is
-    anything after the run id. Blank lines and lines starting with ``#`` are
-    skipped, and so is a UTF-8 byte-order mark at the start of the file.
-
-    Read more in the :ref:`User Guide <judgment_pools>`.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The run file.
-
-    Returns
-    -------
-    run : TrecRun
-        Named tuple ``(qid, docno, score, run_id)`` of arrays, one entry per
-        line, in file order.
-
-    Raises
-    ------
-    ValueError
-        If a line has fewer than six fields or a score that is not a number
-        (also Python-only spellings such as ``1_000``); the message names the
-        file and the line.
-
-    See Also
-    --------
-    read_trec_qrels : Read the relevance judgments.
-    evaluate_run : NDCG of a run against qrels.
-
-    Notes
-    -----
-    Ids are decoded as UTF-8 and compared as Python strings, which orders them
-    as C's ``strcmp`` orders their bytes; bytes that are not UTF-8 are kept
-    (as surrogate escapes) but may then order differently. Scores are read
-    as Python's :class:`float` reads them (plain decimals by an exact
-    vectorized parser, other spellings by :class:`float` itself), which agrees
-    with C's ``atof`` on numbers; ``atof`` would read a malformed score as 0
-    (or its leading number: ``1x`` as 1, ``1_000`` as 1, ``0x10`` as 16) where
-    this function raises an error. The file is read in chunks of a few
-    megabytes, each tokenized at once, with no Python work per line.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from sklearn_ndcg import read_trec_run
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "run.txt"
-    ...     _ = path.write_text(
-    ...         "# query 1\\n"
-    ...         "1 Q0 doc-a 1 2.5 bm25\\n"
-    ...         "1 Q0 doc-b 2 1.5 bm25\\n"
-    ...     )
-    ...     run = read_trec_run(path)
-    >>> run.qid.tolist(), run.docno.tolist(), run.score.tolist()
-    (['1', '1'], ['doc-a', 'doc-b'], [2.5, 1.5])
-    """
-    (qid, docno, run_id), score = read_columns(path, RUN)
-    return TrecRun(decoded(qid), decoded(docno), score, decoded(run_id))
-
-
-@validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
-def read_trec_qrels(path: str | os.PathLike) -> TrecQrels:
-    """Read relevance judgments (qrels) in TREC format: ``qid iter docno rel`` per line.
-
-    Fields are separated by blanks or tabs; the second is ignored. The
-    relevance is an integer level; trec_eval reads a negative level as "in
-    the pool but not judged". Blank lines and lines starting with ``#`` are
-    skipped, and so is a UTF-8 byte-order mark at the start of the file.
-
-    Read more in the :ref:`User Guide <judgment_pools>`.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The qrels file.
-
-    Returns
-    -------
-    qrels : TrecQrels
-        Named tuple ``(qid, docno, relevance)`` of arrays, one entry per line,
-        in file order; relevance levels as float64.
-
-    Raises
-    ------
-    ValueError
-        If a line does not have four fields or its relevance is not an
-        integer; the message names the file and the line.
-
-    See Also
-    --------
-    read_trec_run : Read a run.
-    evaluate_run : NDCG of a run against qrels.
-
-    Notes
-    -----
-    trec_eval reads the relevance with C's ``atol``, which reads ``"1.5"`` as 1
-    and ``"x"`` as 0; here both are errors. Ids are read as in
-    :func:`read_trec_run`.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from sklearn_ndcg import read_trec_qrels
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "qrels.txt"
-    ...     _ = path.write_text("1 0 doc-a 0\\n1 0 doc-b 2\\n\\n1 0 doc-c -1\\n")
-    ...     qrels = read_trec_qrels(path)
-    >>> qrels.docno.tolist(), qrels.relevance.tolist()
-    (['doc-a', 'doc-b', 'doc-c'], [0.0, 2.0, -1.0])
-    """
-    (qid, docno), relevance = read_columns(path, QRELS)
-    return TrecQrels(decoded(qid), decoded(docno), relevance)
 
 
 # column names accepted in a DataFrame, in order of preference
@@ -305,7 +188,8 @@ def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
     {
         "run": ["array-like", str, os.PathLike],
         "qrels": ["array-like", str, os.PathLike],
-        "metric": [StrOptions({"ndcg", "dcg", INFNDCG})],
+        "metric": [str, list, tuple],
+        "relevance_level": [Real],
         "k": COMMON_PARAMS["k"],
         "gain": COMMON_PARAMS["gain"],
         "discount": COMMON_PARAMS["discount"],
@@ -335,7 +219,8 @@ def evaluate_run(
     judged_only: bool | None = None,
     bounds: bool = False,
     levels: ArrayLike | None = None,
-) -> RunEvaluation:
+    relevance_level: float = 1,
+) -> RunEvaluation | dict[str, RunEvaluation]:
     """NDCG of a run against relevance judgments (qrels), matched by document id.
 
     The information retrieval setting: a system ranks documents for each
@@ -351,9 +236,9 @@ def evaluate_run(
     Parameters
     ----------
     run : TrecRun, tuple, DataFrame, str or path-like
-        The ranked documents: a :class:`TrecRun`, a tuple ``(qid, docno,
-        score)`` of array-likes, or a pandas or polars DataFrame with the
-        columns ``qid`` (or ``query_id``, ``q_id``), ``docno`` (or
+        The ranked documents: a :class:`TrecRun`, pytrec_eval's dict ``{qid: {docno:
+        score}}``, a tuple ``(qid, docno, score)`` of array-likes, or a pandas or
+        polars DataFrame with the columns ``qid`` (or ``query_id``, ``q_id``), ``docno`` (or
         ``doc_id``, ``docid``) and ``score``. Higher scores rank first. Or
         the path of a run file (read as :func:`read_trec_run` reads it), which
         is evaluated as the ``sklearn-ndcg trec-eval`` command evaluates it:
@@ -361,13 +246,19 @@ def evaluate_run(
         lines are read (the whole file at once if a query's lines are not
         together), with no Python object per line.
     qrels : TrecQrels, tuple, DataFrame, str or path-like
-        The judged documents: a :class:`TrecQrels`, a tuple ``(qid, docno,
+        The judged documents: a :class:`TrecQrels`, pytrec_eval's dict ``{qid:
+        {docno: relevance}}`` (integer or float levels), a tuple ``(qid, docno,
         relevance)`` of array-likes, or a DataFrame with the columns ``qid``,
         ``docno`` and ``relevance`` (or ``label``, ``rel``), aliases as for
         ``run``; or the path of a qrels file (read as :func:`read_trec_qrels`
         reads it; with ``metric="infNDCG"``, as :func:`read_sampled_qrels`).
-    metric : {"ndcg", "dcg", "infNDCG"}, default="ndcg"
-        Which metric to compute per query. "infNDCG" is the inferred NDCG of a
+    metric : str or list of str, default="ndcg"
+        Which metric to compute per query: "ndcg", "dcg", "infNDCG", or a name as
+        trec_eval writes it in its ``-q`` lines ("ndcg_cut_10", "map", "map_cut_10",
+        "recip_rank", "P_10", "recall_100", "success_1"; see :func:`query_scores`),
+        a document being relevant when its level is at least ``relevance_level``. A
+        list of names returns a dict of :class:`RunEvaluation` by name. "infNDCG" is
+        the inferred NDCG of a
         pool judged by stratified sampling, as NIST's ``sample_eval.pl``
         computes it: ``qrels`` then needs a stratum column (a
         :class:`SampledQrels` from :func:`read_sampled_qrels`, a tuple ``(qid,
@@ -435,6 +326,10 @@ def evaluate_run(
         With ``bounds=True``: the judgment scale, the levels an unjudged document may
         take. None means 0 and the distinct levels of the qrels that are not negative
         (an unjudged document can always be non-relevant).
+    relevance_level : float, default=1
+        The measures of binary relevance (``map``, ``P_10``...): a document is relevant
+        when its label is at least this (trec_eval's ``-l``, pytrec_eval's
+        ``relevance_level``). NDCG and DCG do not read it.
 
     Returns
     -------
@@ -517,11 +412,18 @@ def evaluate_run(
     >>> round(result.score, 4)
     0.2398
     """
+    if isinstance(run, Mapping):  # pytrec_eval's dicts
+        run = tables_of_text(run, "run", "score")
+    if isinstance(qrels, Mapping):
+        qrels = tables_of_text(qrels, "qrels", "relevance")
+    if not isinstance(metric, str):  # several measures: one evaluation each, by name
+        given = {key: value for key, value in locals().items() if key not in ("metric", "k")}
+        return {n.name: evaluate_run(metric=n.name, **given) for n in metric_names(metric, k)}
     if metric == INFNDCG:
         return _evaluate_inferred(run, qrels, missing_queries, locals())
     settings = Settings(
         metric, k, gain, discount, ties, zero_division, normalize, unjudged,
-        missing_queries, bounds, levels,
+        missing_queries, bounds, levels, relevance_level,
     )  # fmt: skip
     if _is_path(run):  # the trec-eval command's path: the run streamed by queries
         unjudged = _resolve_judged_only(unjudged, judged_only)
@@ -532,7 +434,7 @@ def evaluate_run(
     qrels_qid, qrels_docno, relevance, qrels_types = _check_table(
         qrels, "qrels", ("qid", "docno", "relevance")
     )
-    _refuse_negative_levels(relevance, qrels_qid, gain, normalize)
+    _refuse_negative_levels(relevance, qrels_qid, gain, normalize, metric)
     qrels = TrecQrels(qrels_qid, qrels_docno, relevance)
     joined = join_run(run_qid, run_docno, qrels)
     if missing_queries == "drop":
@@ -555,10 +457,12 @@ def _read_qrels(path) -> TrecQrels:
     return TrecQrels(decoded(qid), decoded(docno), relevance)
 
 
-def _refuse_negative_levels(relevance: np.ndarray, qid: np.ndarray, gain, normalize: str) -> None:
-    """Refuse negative levels under a named gain, naming how many rows hold one and the
-    first one's row (of the qrels table, or line of the file) and query."""
-    if isinstance(gain, str) and normalize != "minmax" and (relevance < 0).any():
+def _refuse_negative_levels(relevance, qid, gain, normalize: str, metric: str) -> None:
+    """Refuse negative levels under a named gain of NDCG or DCG, naming how many rows
+    hold one and the first one's row (of the qrels table, or line of the file) and
+    query. The measures of binary relevance read them as not relevant."""
+    by_gain = metric.startswith(("ndcg", "dcg"))
+    if by_gain and isinstance(gain, str) and normalize != "minmax" and (relevance < 0).any():
         rows = np.flatnonzero(relevance < 0)
         query = qid[rows[0]]
         query = query.decode() if isinstance(query, bytes) else query
@@ -582,7 +486,9 @@ def _evaluate_run_file(run_path, qrels, settings: Settings) -> RunEvaluation:
     else:
         *columns, qrels_types = _check_table(qrels, "qrels", ("qid", "docno", "relevance"))
         qrels = qrels_bytes(*columns)
-    _refuse_negative_levels(qrels.relevance, qrels.qid, settings.gain, settings.normalize)
+    _refuse_negative_levels(
+        qrels.relevance, qrels.qid, settings.gain, settings.normalize, settings.metric
+    )
     refuse_duplicate_pairs(qrels.qid, qrels.docno, "qrels")
     if settings.bounds and settings.levels is None:  # the levels of all the qrels
         settings = settings._replace(

@@ -6,11 +6,12 @@ a whole partitioned frame (Dask and Spark)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import StrOptions, validate_params
+from .._compat import validate_params
 from .._engine import (
     JudgmentPool,
     RankingOptions,
@@ -30,10 +31,12 @@ from .._options import (
     POOL,
     REPLACE_UNDEFINED,
     ZERO_DIVISION,
+    metric_names,
     ranking_options,
     resolve_zero_division,
 )
 from ._inferred import INFNDCG, inferred_query_scores, refuse_changed_rules
+from ._measure_scores import measure_scores
 from ._results import QueryBounds, QueryScores
 
 # query_scores' options that infNDCG fixes (sample_eval.pl's rules), with their defaults
@@ -51,6 +54,7 @@ _FIXED_BY_INFNDCG = {
     "replace_undefined_by": None,
     "bounds": False,
     "levels": None,
+    "relevance_level": 1,
 }
 
 
@@ -225,7 +229,8 @@ def _raise_for_role(role: str, summaries: list, options: RankingOptions) -> None
         **POOL,
         **REPLACE_UNDEFINED,
         "y_true": ["array-like", None],  # None with metric="infNDCG" (levels from the pool)
-        "metric": [StrOptions({"ndcg", "dcg", INFNDCG})],
+        "metric": [str, list, tuple],
+        "relevance_level": [Real],
         "log_base": LOG_BASE,
         "bounds": ["boolean"],
         "levels": ["array-like", None],
@@ -255,8 +260,9 @@ def query_scores(
     bounds: bool = False,
     levels: ArrayLike | None = None,
     docno: ArrayLike | None = None,
-) -> QueryScores | QueryBounds:
-    """NDCG or DCG of each query, with the query ids they belong to.
+    relevance_level: float = 1,
+) -> QueryScores | QueryBounds | dict[str, QueryScores]:
+    """NDCG, DCG or the measures beside them (MAP, MRR, P@k...) of each query.
 
     The per-query values behind :func:`ndcg_score` and :func:`dcg_score`, for
     confidence intervals, paired tests between models, or finding the queries
@@ -272,8 +278,20 @@ def query_scores(
         which reads them from the pool.
     y_score : array-like of the same shape as y_true
         Predicted scores; higher ranks first.
-    metric : {"ndcg", "dcg", "infNDCG"}, default="ndcg"
-        Which metric to compute per query. "infNDCG" is the inferred NDCG of a pool
+    metric : str or list of str, default="ndcg"
+        Which metric to compute per query: "ndcg", "dcg", "infNDCG", or a name as
+        trec_eval writes it in its ``-q`` lines: "ndcg_cut_10" (NDCG@10), "map"
+        (average precision), "map_cut_10", "recip_rank" (reciprocal rank; "recip_rank_10"
+        at 10), "P_10" (precision at 10), "recall_100", "recall", "success_1"; a name
+        without its cutoff takes ``k``. A list of names returns a dict of results by
+        name, computed from one staging (the measures of binary relevance from one
+        order). The measures of binary relevance count a document relevant when its
+        label is at least ``relevance_level``; with a pool, average precision and recall
+        divide by the pool's relevant documents (0 without any, or ``zero_division``).
+        With ``ties="average"`` each is its exact expected value over the orders of the
+        tied documents; "docno" is trec_eval's order. They read none of ``gain``,
+        ``discount``, ``normalize``, ``log_base``, ``document_weight`` (refused if given).
+        Read more in the :ref:`User Guide <trec_measures>`. "infNDCG" is the inferred NDCG of a pool
         judged by stratified sampling, as NIST's ``sample_eval.pl`` computes it (as
         :func:`evaluate_run` with ``metric="infNDCG"``): ``y_true`` is None, ``pool`` a
         :class:`JudgmentPool` with ``stratum`` and ``docno``, ``qid`` and ``docno`` give
@@ -360,13 +378,18 @@ def query_scores(
     docno : array-like of shape (n_samples,), default=None
         With ``metric="infNDCG"`` only (refused otherwise): the document id of each
         ranked document, looked up in the pool's ``docno``.
+    relevance_level : float, default=1
+        The measures of binary relevance (``map``, ``P_10``...): a document is relevant
+        when its label is at least this (trec_eval's ``-l``, pytrec_eval's
+        ``relevance_level``). NDCG and DCG do not read it.
 
     Returns
     -------
-    result : QueryScores or QueryBounds
+    result : QueryScores, QueryBounds or dict
         Named tuple ``(qid, score, weight)`` of arrays of shape (n_queries,),
         queries sorted by id; with ``bounds=True`` a :class:`QueryBounds`, which adds
-        ``judged``, ``lower`` and ``upper``.
+        ``judged``, ``lower`` and ``upper``; for a list of metrics, a dict of
+        :class:`QueryScores` by name.
 
     See Also
     --------
@@ -383,6 +406,14 @@ def query_scores(
     >>> result.score.round(4)
     array([1.    , 0.9386])
 
+    Several measures from one call, named as trec_eval names them; with
+    ``ties="average"`` the tied documents of query ``a`` count half relevant each:
+
+    >>> results = query_scores([1, 0, 0, 1, 0], [0.9, 0.1, 0.5, 0.4, 0.4],
+    ...                        qid=["b", "b", "b", "a", "a"], metric=["recip_rank", "P_1"])
+    >>> results["recip_rank"].score.tolist(), results["P_1"].score.tolist()
+    ([0.75, 1.0], [0.5, 1.0])
+
     infNDCG of a pool judged by stratified sampling: of stratum "top", ``a`` (level 2)
     was sampled and ``b`` not (level -1); ``c``, stratum "deep", was sampled. Half of
     "top" was sampled, so each of its documents stands for two: the estimated DCG is
@@ -396,8 +427,9 @@ def query_scores(
     >>> result.qid.tolist(), result.score.round(4).tolist()
     (['q'], [0.7737])
     """
-    if metric == INFNDCG:
+    if isinstance(metric, str) and metric == INFNDCG:
         return _inferred(y_true, y_score, qid, docno, pool, missing_queries, locals())
+    names = metric_names(metric, k)  # an unknown name first: it may be infNDCG misspelled
     if docno is not None:
         raise ValueError(
             f'docno is read only with metric="{INFNDCG}" (the pool\'s documents found by '
@@ -408,6 +440,32 @@ def query_scores(
             f'y_true is None; only metric="{INFNDCG}" reads the labels from the pool. Give '
             "the relevance label of each document."
         )
+    single = isinstance(metric, str)
+    if not (single and metric in ("ndcg", "dcg")) and not bounds:
+        options = ranking_options(
+            "ndcg",
+            gain=gain,
+            discount=discount,
+            ties=ties,
+            zero_division=resolve_zero_division(zero_division, replace_undefined_by),
+            normalize=normalize,
+            log_base=log_base,
+            pool=pool,
+            unjudged=unjudged,
+            missing_queries=missing_queries,
+        ).replace(relevance_level=float(relevance_level))
+        if levels is not None:
+            raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
+        results = measure_scores(
+            y_true,
+            y_score,
+            names,
+            options,
+            qid=qid,
+            sample_weight=sample_weight,
+            document_weight=document_weight,
+        )
+        return results[names[0].name] if single else results
     zero_division = resolve_zero_division(zero_division, replace_undefined_by)
     if bounds:
         _check_bounds_request(

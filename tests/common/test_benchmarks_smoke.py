@@ -259,3 +259,13 @@ def test_bench_bootstrap_switch_smoke():
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     rows = [line for line in result.stdout.splitlines() if line.startswith("| 25 |")]
     assert len(rows) == 2  # light and heavy
+
+
+def test_bench_measures_smoke():
+    """The measures beside NDCG (issue 49): arrays and pytrec_eval's dicts, values checked
+    against pytrec_eval when installed; ranx skipped (numba's start)."""
+    result = _run("bench_measures.py", "--no-ranx")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "VALUE CHECK FAILED" not in result.stdout
+    targets = result.stdout.split("\nTargets")[1]
+    assert "5 measures / NDCG@10 alone = " in targets

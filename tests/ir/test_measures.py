@@ -22,14 +22,21 @@ def test_every_measure_parses(name):
     assert parse_measure(name) == (name, None)
 
 
-def test_defaults_are_every_measure_in_registry_order():
-    """Every measure of plain qrels; infNDCG, which reads qrels with strata, only with -m."""
-    plain = [name for name, measure in MEASURES.items() if not hasattr(measure, "sampled_pool")]
-    assert plain == ["ndcg", "ndcg_cut"] and list(MEASURES) == [*plain, "infNDCG"]
-    assert measures_from(None) == tuple(Request(name, None) for name in plain)
+def test_defaults_are_ndcg_and_ndcg_cut_in_registry_order():
+    """ndcg and ndcg_cut by default (the command's output before issue 49); the rest,
+    infNDCG among them (it reads qrels with strata), only with -m; the registry in
+    trec_eval's order of its report (measures.c), infNDCG last."""
+    assert list(MEASURES) == [
+        "map", "recip_rank", "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success", "infNDCG"
+    ]  # fmt: skip
+    assert measures_from(None) == (Request("ndcg", None), Request("ndcg_cut", None))
     # the report follows the registry, whatever the order of -m
-    given = measures_from([("ndcg_cut", "10"), ("infNDCG", None), ("ndcg", None)])
-    assert [request.name for request in given] == ["ndcg", "ndcg_cut", "infNDCG"]
+    given = measures_from(
+        [("success", "1"), ("ndcg_cut", "10"), ("infNDCG", None), ("ndcg", None), ("map", None)]
+    )
+    assert [request.name for request in given] == [
+        "map", "ndcg", "ndcg_cut", "success", "infNDCG"
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -39,6 +46,13 @@ def test_defaults_are_every_measure_in_registry_order():
         ("ndcg.1=3,2=9", ["ndcg_1=3,2=9"]),
         ("ndcg_cut", [f"ndcg_cut_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]),
         ("ndcg_cut.20,10,23.4", ["ndcg_cut_10", "ndcg_cut_20", "ndcg_cut_23"]),  # C's atol
+        ("map", ["map"]),
+        ("recip_rank", ["recip_rank"]),
+        ("P", [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]),
+        ("P.10,5", ["P_5", "P_10"]),
+        ("recall.100", ["recall_100"]),
+        ("map_cut.10", ["map_cut_10"]),
+        ("success", ["success_1", "success_5", "success_10"]),  # m_success.c's defaults
     ],
 )
 def test_names(text, names):
@@ -49,7 +63,10 @@ def test_names(text, names):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("map", "unknown measure 'map'; this command computes ndcg, "),
+        ("Rprec", "unknown measure 'Rprec'; this command computes map, "),
+        ("map.5", "map takes no parameters"),
+        ("recip_rank.10", "recip_rank takes no parameters"),
+        ("P.0", "the cutoffs of P.0"),
         ("ndcg.", "has no parameters after the '.'"),
         ("ndcg.1", "not of the form level=gain"),
         ("ndcg.-1=2", "ndcg level -1 is negative"),
@@ -97,3 +114,21 @@ def test_a_measure_added_to_the_registry(tmp_path, monkeypatch):
     assert report.qid.tolist() == ["q1", "q2"]
     np.testing.assert_allclose(report.columns[0][1], [Q1, Q2])
     np.testing.assert_array_equal(report.columns[1][1], [1.0, 1.0])
+
+
+def test_bounds_are_refused_for_measures_of_binary_relevance(tmp_path):
+    qrels_path, run_path = write_files(tmp_path)
+    qrels, run = read_qrels_bytes(qrels_path), read_run_bytes(run_path)
+    with pytest.raises(ValueError, match="P_5 has no bounds|P has no bounds"):
+        trec_eval_scores(qrels, run, measures_from([("P", "5")]), bounds=True)
+
+
+def test_relevance_level_is_read_by_the_binary_measures_only(tmp_path):
+    """-l 2: only level 2 and above is relevant for P; ndcg unchanged."""
+    qrels_path, run_path = write_files(tmp_path)
+    qrels, run = read_qrels_bytes(qrels_path), read_run_bytes(run_path)
+    measures = measures_from([("P", "1,2,3"), ("ndcg", None)])
+    at_1 = dict(trec_eval_scores(qrels, run, measures).columns)
+    at_2 = dict(trec_eval_scores(qrels, run, measures, relevance_level=2).columns)
+    np.testing.assert_array_equal(at_1["ndcg"], at_2["ndcg"])
+    assert (at_2["P_3"] <= at_1["P_3"]).all() and (at_2["P_3"] < at_1["P_3"]).any()

@@ -296,7 +296,7 @@ add_case(
     "metric-unknown",
     lambda: _inferred(metric="infndcg"),
     ValueError,
-    r"'metric' parameter of query_scores must be a str among",
+    r"unknown metric 'infndcg'",
 )
 
 

@@ -1268,7 +1268,7 @@ _add(
     "metric_unknown",
     lambda: query_scores(Y_2D, S_2D, metric="ap"),
     ValueError,
-    "'metric' parameter",
+    "unknown metric 'ap'",
 )
 _add(
     "dcg_score",
@@ -1343,7 +1343,8 @@ for case_class, case_id, kw, exc, match in [
 # keywords of query_scores: metric, and log_base with metric; ignore_ties is
 # scikit-learn's keyword, which query_scores does not take
 for case_id, kw, match in [
-    ("metric_map", {"metric": "map"}, "'metric' parameter"),
+    ("metric_mrr", {"metric": "mrr"}, "unknown metric 'mrr'"),
+    ("metric_p_without_cutoff", {"metric": "P"}, "'P' needs a cutoff"),
     (
         "metric_dcg_log_base_with_reciprocal",
         {"metric": "dcg", "log_base": 10, "discount": "reciprocal"},

@@ -1,0 +1,122 @@
+"""The measures beside NDCG (issue 49): their cost from one call, and the dict input of
+pytrec_eval's interface against pytrec_eval and ranx, measured in the same run.
+
+Targets:
+
+- arrays: NDCG@10 with map, recip_rank, P_10 and recall_100 from one ``query_scores``
+  call costs at most 1.3x NDCG@10 alone;
+- dicts: ``RelevanceEvaluator(qrels, measures).evaluate(run)`` takes at most ranx's total
+  time (its conversion of the dicts included) and at most a tenth of pytrec_eval's.
+
+Every figure is the minimum over ``--repeats`` calls; the values of the three
+evaluators are compared (to 1e-12) before anything is timed.
+
+    python benchmarks/bench_measures.py            # 2,000 queries x 100 documents
+    python benchmarks/bench_measures.py --smoke    # tiny, to check that it runs
+    python benchmarks/bench_measures.py --no-ranx  # without ranx (numba's start is slow)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import time
+
+import numpy as np
+
+from sklearn_ndcg import RelevanceEvaluator, query_scores
+
+NAMES = ["ndcg_cut_10", "map", "recip_rank", "P_10", "recall_100"]
+PYTREC = {"ndcg_cut.10", "map", "recip_rank", "P.10", "recall.100"}
+RANX = ["ndcg@10", "map", "mrr", "precision@10", "recall@100"]
+
+
+def _data(n_queries: int, n_documents: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    qid = np.repeat(np.arange(n_queries), n_documents)
+    label = rng.integers(0, 3, qid.shape[0]) * (rng.random(qid.shape[0]) < 0.3)
+    score = np.round(rng.random(qid.shape[0]), 2)  # ties
+    return qid, label.astype(np.float64), score
+
+
+def _dicts(qid, label, score):
+    n_documents = int(np.bincount(qid).max())
+    docs = [f"d{i}" for i in range(n_documents)]
+    qrels, run = {}, {}
+    for q in range(int(qid.max()) + 1):
+        rows = slice(q * n_documents, (q + 1) * n_documents)
+        qrels[f"q{q}"] = {d: int(v) for d, v in zip(docs, label[rows]) if v > 0 or d < "d3"}
+        run[f"q{q}"] = dict(zip(docs, score[rows].tolist()))
+    return qrels, run
+
+
+def _best(function, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--no-ranx", action="store_true", help="skip ranx (numba's start)")
+    args = parser.parse_args(argv)
+    n_queries, n_documents = (50, 20) if args.smoke else (2000, 100)
+    repeats = 1 if args.smoke else args.repeats
+    qid, label, score = _data(n_queries, n_documents)
+    print(f"{n_queries} queries x {n_documents} documents, ties in the scores")
+
+    ndcg = _best(lambda: query_scores(label, score, qid=qid, k=10), repeats)
+    every = _best(lambda: query_scores(label, score, qid=qid, metric=NAMES), repeats)
+    print(f"arrays: NDCG@10 alone {ndcg * 1e3:.2f} ms, {len(NAMES)} measures {every * 1e3:.2f} ms")
+    ratio_arrays = every / ndcg
+
+    qrels, run = _dicts(qid, label, score)
+    ours = RelevanceEvaluator(qrels, PYTREC)
+    values = ours.evaluate(run)
+    times = {
+        "sklearn-ndcg": _best(lambda: RelevanceEvaluator(qrels, PYTREC).evaluate(run), repeats)
+    }
+    if importlib.util.find_spec("pytrec_eval") is not None:
+        import pytrec_eval
+
+        theirs = pytrec_eval.RelevanceEvaluator(qrels, PYTREC).evaluate(run)
+        worst = max(abs(values[q][m] - theirs[q][m]) for q in theirs for m in theirs[q])
+        if worst > 1e-12:
+            print(f"VALUE CHECK FAILED: pytrec_eval differs by {worst:.3g}")
+        times["pytrec_eval"] = _best(
+            lambda: pytrec_eval.RelevanceEvaluator(qrels, PYTREC).evaluate(run), repeats
+        )
+    else:
+        print("pytrec_eval: not installed, not measured")
+    if not args.no_ranx and importlib.util.find_spec("ranx") is not None:
+        from ranx import Qrels, Run, evaluate
+
+        def with_ranx():
+            return evaluate(Qrels(qrels), Run(run), RANX, return_mean=False)
+
+        with_ranx()  # numba's compilation, outside the timing
+        times["ranx"] = _best(with_ranx, repeats)
+    else:
+        print("ranx: skipped (--no-ranx) or not installed, not measured")
+    print("dicts (conversion included), one evaluation of", ", ".join(sorted(PYTREC)))
+    print("| evaluator | ms | ratio to sklearn-ndcg |")
+    print("|---|---|---|")
+    for name, seconds in times.items():
+        print(f"| {name} | {seconds * 1e3:.1f} | {seconds / times['sklearn-ndcg']:.2f} |")
+    print("\nTargets")
+    print(f"- {len(NAMES)} measures / NDCG@10 alone = {ratio_arrays:.2f} (target <= 1.3)")
+    if "ranx" in times:
+        print(f"- sklearn-ndcg / ranx = {times['sklearn-ndcg'] / times['ranx']:.2f} (<= 1)")
+    if "pytrec_eval" in times:
+        ratio = times["sklearn-ndcg"] / times["pytrec_eval"]
+        print(f"- sklearn-ndcg / pytrec_eval = {ratio:.3f} (target <= 0.1)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

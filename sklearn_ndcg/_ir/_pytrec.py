@@ -1,0 +1,191 @@
+"""pytrec_eval's interface: :class:`RelevanceEvaluator` over the dicts every retrieval
+harness passes (``{qid: {docno: relevance}}``, ``{qid: {docno: score}}``), and the
+conversion of those dicts into the tables of a run and its qrels (:func:`tables_of`).
+
+The evaluation is the ``trec-eval`` command's (:func:`._report.trec_eval_scores`): one
+join, one staging, each measure of the registry summed from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import chain
+from numbers import Real
+
+import numpy as np
+
+from .._compat import StrOptions, validate_params
+from ._measures import measures_from, parse_measure
+from ._read import decoded
+from ._report import trec_eval_scores
+from ._tables import TrecQrels, TrecRun
+
+
+def tables_of(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
+    """``{qid: {docno: number}}`` as three columns: query ids, document ids (numpy
+    bytes, UTF-8) and the numbers (float64). ``name`` and ``value`` name the argument
+    and its numbers in errors."""
+    if not isinstance(nested, Mapping) or not all(
+        isinstance(docs, Mapping) for docs in nested.values()
+    ):
+        raise TypeError(
+            f"{name} must be a dict of dicts, {{qid: {{docno: {value}}}}}, as pytrec_eval "
+            f"takes; got {type(nested).__name__}."
+        )
+    sizes = np.fromiter((len(docs) for docs in nested.values()), np.intp, len(nested))
+    n = int(sizes.sum())
+    qid = np.repeat(_bytes_of(list(nested)), sizes)
+    docno = _bytes_of(list(chain.from_iterable(nested.values())))
+    try:
+        numbers = np.fromiter(
+            chain.from_iterable(docs.values() for docs in nested.values()), np.float64, n
+        )
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name} holds a {value} that is not a number; give {{qid: {{docno: {value}}}}} "
+            f"with numeric {value}s."
+        ) from None
+    if not np.isfinite(numbers).all():
+        raise ValueError(f"{name} holds a {value} that is not finite (NaN or infinite).")
+    return qid, docno, numbers
+
+
+def _bytes_of(ids: list) -> np.ndarray:
+    """Ids (str, or anything ``str`` turns into one) as numpy bytes (``S``, UTF-8), from
+    one encoding of their concatenation (numpy's own conversions of str take a Python
+    call per id)."""
+    try:
+        text = "".join(ids)
+    except TypeError:
+        ids = [str(value) for value in ids]
+        text = "".join(ids)
+    lengths = np.fromiter(map(len, ids), np.intp, len(ids))
+    encoded = text.encode("utf-8", "surrogateescape")
+    if len(encoded) != len(text):  # not ASCII: lengths in bytes differ, one by one
+        encoded_ids = [value.encode("utf-8", "surrogateescape") for value in ids]
+        return np.array(encoded_ids, dtype=f"S{max(map(len, encoded_ids), default=1) or 1}")
+    width = max(int(lengths.max(initial=1)), 1)
+    column = np.arange(width)
+    inside = column < lengths[:, np.newaxis]
+    matrix = np.zeros((len(ids), width), dtype=np.uint8)
+    starts = np.cumsum(lengths) - lengths
+    matrix[inside] = np.frombuffer(encoded, np.uint8)[(starts[:, np.newaxis] + column)[inside]]
+    return matrix.view(f"S{width}").reshape(len(ids))
+
+
+class RelevanceEvaluator:
+    """The ``RelevanceEvaluator`` of pytrec_eval, from this package's data path.
+
+    Swap ``pytrec_eval.RelevanceEvaluator`` for this class and the values stay
+    trec_eval's (to 1e-12): the same measure names, the same keys, the same order of
+    tied scores (``ties="docno"``). Beyond pytrec_eval, judgments may be floats, and
+    ``ties="average"`` gives each measure its exact expected value over the orders of
+    tied documents, so that no value depends on the order of the run's entries.
+
+    Read more in the :ref:`User Guide <trec_measures>`.
+
+    Parameters
+    ----------
+    query_relevance : dict of dict
+        The qrels, ``{qid: {docno: relevance}}``; relevance an int or a float, a
+        negative one meaning "in the pool but not judged" (trec_eval's reading).
+    measures : set or list of str
+        The measure names of trec_eval as pytrec_eval takes them: "ndcg", "ndcg_cut"
+        (its cutoffs 5, 10, ..., 1000) or "ndcg_cut.10", "map", "map_cut.10",
+        "recip_rank", "P" or "P.10", "recall" or "recall.100", "success" or
+        "success.1"; several cutoffs as "P.5,10".
+    relevance_level : float, default=1
+        A document is relevant when its relevance is at least this, for every
+        measure but NDCG (trec_eval's ``-l``).
+    judged_docs_only_flag : bool, default=False
+        Remove the documents the qrels lack from each ranking first (``-J``).
+    ties : {"docno", "average"}, default="docno"
+        How documents with equal scores are ordered:
+
+        - "docno": by decreasing document id, as trec_eval and pytrec_eval.
+        - "average": each measure's expected value over the orders of tied documents.
+
+    See Also
+    --------
+    evaluate_run : One measure of a run, with its mean and per-query values.
+
+    Examples
+    --------
+    >>> from sklearn_ndcg import RelevanceEvaluator
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}}
+    >>> run = {"q1": {"d1": 0.5, "d2": 0.9, "d3": 0.5}}
+    >>> evaluator = RelevanceEvaluator(qrels, {"recip_rank", "P.2", "map"})
+    >>> evaluator.evaluate(run)
+    {'q1': {'map': 0.5833333333333333, 'recip_rank': 0.5, 'P_2': 0.5}}
+
+    With ``ties="average"``, ``d1`` and ``d3`` (tied, both relevant) share ranks 2 and 3
+    whatever their order; here every order gives the same values:
+
+    >>> RelevanceEvaluator(qrels, {"recip_rank"}, ties="average").evaluate(run)
+    {'q1': {'recip_rank': 0.5}}
+    """
+
+    @validate_params(
+        {
+            "query_relevance": [Mapping],
+            "measures": [set, frozenset, list, tuple],
+            "relevance_level": [Real],
+            "judged_docs_only_flag": ["boolean"],
+            "ties": [StrOptions({"docno", "average"})],
+        },
+        prefer_skip_nested_validation=True,
+    )
+    def __init__(
+        self,
+        query_relevance,
+        measures,
+        relevance_level=1,
+        judged_docs_only_flag=False,
+        *,
+        ties="docno",
+    ):
+        qid, docno, relevance = tables_of(query_relevance, "query_relevance", "relevance")
+        self.qrels_ = TrecQrels(qid, docno, relevance)
+        if not all(isinstance(text, str) for text in measures) or not measures:
+            raise TypeError(f"measures must be a non-empty set of names; got {measures!r}.")
+        self.measures_ = measures_from([parse_measure(text) for text in sorted(measures)])
+        self.relevance_level = relevance_level
+        self.judged_docs_only_flag = judged_docs_only_flag
+        self.ties = ties
+
+    def evaluate(self, scores: Mapping) -> dict[str, dict[str, float]]:
+        """Each judged query's measures: ``{qid: {measure: value}}``.
+
+        Parameters
+        ----------
+        scores : dict of dict
+            The run, ``{qid: {docno: score}}``; higher scores rank first. Queries
+            without judgments are left out, as in pytrec_eval.
+
+        Returns
+        -------
+        dict
+            ``{qid: {name: value}}``, names as trec_eval prints them (``P_10``,
+            ``ndcg_cut_10``).
+        """
+        qid, docno, score = tables_of(scores, "scores", "score")
+        run = TrecRun(qid, docno, score, None)
+        if not qid.shape[0] or not np.isin(np.unique(run.qid), self.qrels_.qid).any():
+            return {}
+        report = trec_eval_scores(
+            self.qrels_,
+            run,
+            self.measures_,
+            judged_only=self.judged_docs_only_flag,
+            relevance_level=self.relevance_level,
+            ties=self.ties,
+        )
+        names = [name for name, _ in report.columns]
+        rows = np.column_stack([values for _, values in report.columns]).tolist()
+        return {q: dict(zip(names, row)) for q, row in zip(report.qid.tolist(), rows)}
+
+
+def tables_of_text(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
+    """:func:`tables_of` with the ids as str (object arrays), as evaluate_run's tables."""
+    qid, docno, numbers = tables_of(nested, name, value)
+    return decoded(qid), decoded(docno), numbers

@@ -1,0 +1,76 @@
+"""The ``trec-eval`` command's measures beside NDCG (map, map_cut, recip_rank, P,
+recall, success) against the real trec_eval 10.0 binary, byte for byte: random runs
+with tied scores and unjudged documents under -q, -c, -J, -M and -l, and trec_eval's own
+test runs (its ``test`` folder). Skipped unless SKLEARN_NDCG_TREC_EVAL_TESTS names the
+``test`` directory of a built trec_eval (as tests/common/test_trec_parity.py)."""
+
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sklearn_ndcg.__main__ import main
+
+TESTS = os.environ.get("SKLEARN_NDCG_TREC_EVAL_TESTS")
+BINARY = None if TESTS is None else Path(TESTS).parent / "trec_eval"
+needs_binary = pytest.mark.skipif(
+    BINARY is None or not BINARY.is_file(),
+    reason="set SKLEARN_NDCG_TREC_EVAL_TESTS to the test directory of a built trec_eval",
+)
+
+MEASURES = ["-m", "map", "-m", "recip_rank", "-m", "P.1,2,5", "-m", "recall.2,10"]
+MEASURES += ["-m", "success.1,3", "-m", "map_cut.2,5", "-m", "ndcg_cut.3"]
+FLAGS = [[], ["-J"], ["-c"], ["-l", "2"], ["-M", "3"], ["-c", "-J", "-l", "2"]]
+
+
+def _compare(argv, capsys) -> int:
+    real = subprocess.run([str(BINARY), *argv], capture_output=True, text=True)
+    if real.returncode:  # trec_eval 10.0 stops on a judged query without results
+        return 0
+    assert main(["trec-eval", *argv]) == 0
+    assert capsys.readouterr().out == real.stdout, argv
+    return len(real.stdout.splitlines())
+
+
+@needs_binary
+def test_random_runs_with_ties(tmp_path, capsys):
+    rng = np.random.default_rng(49)
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    n_lines = 0
+    for _ in range(20):
+        judged, ranked = [], []
+        for q in range(rng.integers(1, 5)):
+            for d in range(rng.integers(1, 12)):
+                if rng.random() < 0.7:
+                    judged.append(f"{q} 0 d{d} {rng.integers(-1, 4)}\n")
+                if rng.random() < 0.8:  # few distinct scores: many ties
+                    ranked.append(f"{q} Q0 d{d} 0 {rng.integers(0, 4)} r\n")
+        if not judged or not ranked:
+            continue
+        qrels.write_text("".join(judged))
+        run.write_text("".join(ranked))
+        for flags in FLAGS:
+            n_lines += _compare([*flags, "-q", *MEASURES, str(qrels), str(run)], capsys)
+    assert n_lines > 1000
+
+
+@needs_binary
+@pytest.mark.parametrize(
+    "qrels, run, flags",
+    [
+        ("qrels.test", "results.test", ["-q"]),
+        ("qrels.test", "results.trunc", ["-q", "-c"]),
+        ("qrels.test", "results.trunc", ["-q", "-c", "-M100"]),
+        ("qrels.rel_level", "results.test", ["-q", "-l2"]),
+        ("qrels.test", "results.test", ["-J"]),
+    ],
+)
+def test_trec_eval_test_runs(qrels, run, flags, capsys):
+    """trec_eval's own runs, every measure with its default cutoffs."""
+    folder = Path(TESTS)
+    measures = ["-m", "map", "-m", "recip_rank", "-m", "P", "-m", "recall"]
+    measures += ["-m", "map_cut", "-m", "success", "-m", "ndcg_cut"]
+    argv = [*flags, *measures, str(folder / qrels), str(folder / run)]
+    assert _compare(argv, capsys) > 0

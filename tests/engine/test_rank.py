@@ -1,0 +1,161 @@
+"""The measures of binary relevance (engine/_rank.py): reciprocal rank, average
+precision, precision, recall and success from one order.
+
+References: hand computation (trec_eval's definitions, m_recip_rank.c, m_map.c, m_P.c,
+m_recall.c, m_success.c) for the tie-free rules, and for ``ties="average"`` the mean
+over every permutation of the tied documents (brute force below), which the closed
+forms of the module must equal.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from sklearn_ndcg._engine import JudgmentPool, RankingOptions, query_values, stage
+
+MEASURES = RankingOptions.RANK_MEASURES
+
+
+def _measure(rel: list, name: str, k: int | None, n_relevant: int) -> float:
+    """trec_eval's definition on one ranked list of 0/1 relevance (top first)."""
+    top = rel if k is None else rel[:k]
+    if name == "P":
+        return sum(top) / k
+    if name == "recall":
+        return sum(top) / n_relevant if n_relevant else 0.0
+    if name == "success":
+        return float(any(top))
+    if name == "recip_rank":
+        return next((1 / (i + 1) for i, r in enumerate(top) if r), 0.0)
+    found, total = 0, 0.0
+    for i, r in enumerate(top):  # map
+        if r:
+            found += 1
+            total += found / (i + 1)
+    return total / n_relevant if n_relevant else 0.0
+
+
+def _brute_force(rel, score, name, k, n_relevant) -> float:
+    """The mean over every order of the tied documents (all permutations)."""
+    values = []
+    for permutation in itertools.permutations(range(len(rel))):
+        order = sorted(range(len(rel)), key=lambda i: (-score[i], permutation.index(i)))
+        values.append(_measure([rel[i] for i in order], name, k, n_relevant))
+    return float(np.mean(values))
+
+
+def _values(y_true, y_score, qid, name, ties, ks=None, pool=None, level=1.0):
+    options = RankingOptions(metric=name, ties=ties, pool=pool, relevance_level=level)
+    staged = stage(np.asarray(y_true, float), np.asarray(y_score, float), options, qid=qid)
+    return query_values(staged, options, ks=None if ks is None else np.asarray(ks))
+
+
+@pytest.mark.parametrize("name", MEASURES)
+def test_average_is_the_mean_over_every_order_of_the_ties(name):
+    """Closed forms against brute force, on random queries of up to 6 documents."""
+    rng = np.random.default_rng(49)
+    ks = [1, 2, 4, 6]
+    for _ in range(25):
+        sizes = rng.integers(1, 7, size=3)
+        qid = np.repeat(np.arange(3), sizes)
+        rel = rng.integers(0, 2, qid.shape[0]).astype(float)
+        score = rng.integers(0, 3, qid.shape[0]).astype(float)
+        got = _values(rel, score, qid, name, "average", ks).values
+        for q in range(3):
+            rows = qid == q
+            for j, k in enumerate(ks):
+                expected = _brute_force(
+                    list(rel[rows]), list(score[rows]), name, k, int(rel[rows].sum())
+                )
+                assert got[q, j] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "name, k, expected",
+    [
+        # hand computation: relevance 0, 1, 0, 1 in ranked order, 2 relevant
+        ("recip_rank", None, 1 / 2),
+        ("recip_rank", 1, 0.0),  # RR@1: the first relevant is below the cutoff
+        ("map", None, (1 / 2 + 2 / 4) / 2),
+        ("map", 3, (1 / 2) / 2),  # map_cut_3
+        ("P", 3, 1 / 3),
+        ("P", 10, 2 / 10),  # trec_eval divides by the cutoff, not by the ranked count
+        ("recall", 2, 1 / 2),
+        ("recall", None, 1.0),
+        ("success", 1, 0.0),
+        ("success", 2, 1.0),
+    ],
+)
+def test_first_follows_trec_eval_definitions(name, k, expected):
+    result = _values(
+        [0, 1, 0, 1], [4, 3, 2, 1], np.zeros(4), name, "first", None if k is None else [k]
+    )
+    value = result.values[0] if k is None else result.values[0, 0]
+    assert value == pytest.approx(expected, abs=1e-15)
+
+
+def test_optimistic_and_pessimistic_bound_average():
+    # hand computation: two tied documents, one relevant; RR 1, 1/2, and 3/4 on average
+    y, s = [1, 0], [1.0, 1.0]
+    q = np.zeros(2)
+    assert _values(y, s, q, "recip_rank", "optimistic").values[0] == 1.0
+    assert _values(y, s, q, "recip_rank", "pessimistic").values[0] == 0.5
+    assert _values(y, s, q, "recip_rank", "average").values[0] == 0.75
+    assert _values(y, s, q, "recip_rank", "first").values[0] == 1.0
+
+
+def test_docno_refuses_tied_documents_of_different_relevance():
+    with pytest.raises(ValueError, match="ties='docno'"):
+        _values([1, 0], [1.0, 1.0], np.zeros(2), "map", "docno")
+    # tied documents of equal relevance: their order does not matter
+    assert _values([1, 1, 0], [1.0, 1.0, 0.5], np.zeros(3), "map", "docno").values[0] == 1.0
+
+
+def test_relevance_level_and_pool():
+    """Relevant: a label at least the level; recall and AP divide by the pool's count."""
+    qid, y, s = np.zeros(3), [2, 1, 0], [3.0, 2.0, 1.0]
+    assert _values(y, s, qid, "recall", "first", level=2).values[0] == 1.0
+    pool = JudgmentPool(qid=[0, 0, 0, 0], y_true=[2, 1, 0, 2])  # a second level-2 document
+    # hand computation: relevant at level 2: rank 1 of 2 in the pool
+    assert _values(y, s, qid, "recall", "first", pool=pool, level=2).values[0] == 0.5
+    assert _values(y, s, qid, "map", "first", pool=pool, level=2).values[0] == 0.5
+    # at level 1: ranks 1 and 2 of the pool's 3 relevant documents
+    assert _values(y, s, qid, "map", "first", pool=pool).values[0] == pytest.approx(2 / 3)
+
+
+def test_several_measures_from_one_order():
+    """``measures=``: the columns equal one measure at a time."""
+    rng = np.random.default_rng(1)
+    qid = np.repeat(np.arange(20), 7)
+    y, s = rng.integers(0, 3, qid.shape[0]), rng.integers(0, 4, qid.shape[0])
+    options = RankingOptions(metric="map", ties="average")
+    staged = stage(y.astype(float), s.astype(float), options, qid=qid)
+    requests = (("map", None), ("P", (1, 5)), ("recip_rank", None), ("success", (2,)))
+    together = query_values(staged, options, measures=requests).values
+    assert together.shape == (20, 5)
+    np.testing.assert_array_equal(together[:, 0], _values(y, s, qid, "map", "average").values)
+    np.testing.assert_array_equal(
+        together[:, 1:3], _values(y, s, qid, "P", "average", [1, 5]).values
+    )
+
+
+def test_without_relevant_documents_zero_division():
+    qid = np.zeros(2)
+    for name in ("map", "recall"):
+        options = RankingOptions(metric=name, zero_division=np.nan)
+        staged = stage(np.zeros(2), np.array([1.0, 2.0]), options, qid=qid)
+        assert np.isnan(query_values(staged, options).values[0])
+    assert _values([0, 0], [1, 2], qid, "recip_rank", "average").values[0] == 0.0
+
+
+def test_refusals():
+    options = RankingOptions(metric="P", k=None)
+    staged = stage(np.ones(2), np.ones(2), options, qid=np.zeros(2))
+    with pytest.raises(ValueError, match="P needs a cutoff"):
+        query_values(staged, options)
+    with pytest.raises(ValueError, match="unknown measure 'ndcg'"):
+        query_values(staged, options, measures=(("ndcg", None),))
+    weighted = stage(np.ones(2), np.ones(2), options, qid=np.zeros(2), document_weight=np.ones(2))
+    with pytest.raises(ValueError, match="document_weight weighs gains"):
+        query_values(weighted, options.replace(k=1))

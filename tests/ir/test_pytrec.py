@@ -1,0 +1,136 @@
+"""RelevanceEvaluator (ir/_pytrec.py), pytrec_eval's interface: equal to pytrec_eval
+itself (pytrec-eval-terrier, trec_eval's C code, in the ``bench`` extra) to 1e-12 on
+random integer qrels with tied scores; with ``ties="average"`` independent of the order
+of the run's entries (a hypothesis property); float judgments; errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sklearn_ndcg import RelevanceEvaluator, evaluate_run
+
+MEASURES = {
+    "ndcg",
+    "ndcg_cut.3,10",
+    "map",
+    "map_cut.2,5",
+    "recip_rank",
+    "P.1,5",
+    "recall.3,100",
+    "success.1,5",
+}
+
+
+def _random_dicts(rng, n_queries=4, n_documents=12):
+    qrels, run = {}, {}
+    for q in range(rng.integers(1, n_queries + 1)):
+        docs = [f"d{i}" for i in range(rng.integers(1, n_documents))]
+        judged = {d: int(rng.integers(0, 4)) for d in docs if rng.random() < 0.7}
+        ranked = {d: float(rng.integers(0, 4)) for d in docs if rng.random() < 0.8}
+        if judged:
+            qrels[f"q{q}"] = judged
+        if ranked:
+            run[f"q{q}"] = ranked
+    return qrels, run
+
+
+def test_equals_pytrec_eval():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(49)
+    n_values, worst = 0, 0.0
+    for _ in range(60):
+        qrels, run = _random_dicts(rng)
+        if not qrels:
+            continue
+        for level, judged_only in ((1, False), (2, False), (1, True)):
+            options = {"relevance_level": level, "judged_docs_only_flag": judged_only}
+            expected = pytrec_eval.RelevanceEvaluator(qrels, MEASURES, **options).evaluate(run)
+            got = RelevanceEvaluator(qrels, MEASURES, **options).evaluate(run)
+            assert got.keys() == expected.keys()
+            for qid, values in expected.items():
+                assert got[qid].keys() == values.keys()
+                for name, value in values.items():
+                    worst = max(worst, abs(got[qid][name] - value))
+                    n_values += 1
+    assert n_values > 3000 and worst <= 1e-12
+
+
+def test_family_names_and_keys():
+    qrels = {"q": {"a": 1}}
+    got = RelevanceEvaluator(qrels, {"P", "success", "ndcg_cut"}).evaluate({"q": {"a": 1.0}})
+    assert list(got["q"]) == [
+        *(f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
+        *(f"ndcg_cut_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
+        "success_1", "success_5", "success_10",
+    ]  # fmt: skip
+    # hand computation: the one relevant document at rank 1
+    assert got["q"]["P_5"] == 0.2 and got["q"]["success_1"] == 1.0
+
+
+def test_unjudged_queries_are_left_out():
+    evaluator = RelevanceEvaluator({"q": {"a": 1}}, ["map"])
+    assert evaluator.evaluate({"other": {"a": 1.0}}) == {}
+    assert evaluator.evaluate({"q": {"a": 1.0}, "other": {"b": 2.0}}) == {"q": {"map": 1.0}}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    labels=st.lists(st.integers(0, 2), min_size=1, max_size=8),
+    scores=st.lists(st.integers(0, 2), min_size=8, max_size=8),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_average_ties_never_depend_on_the_order_of_the_run(labels, scores, seed):
+    """Shuffling the entries of the run (and of the qrels) changes no value."""
+    docs = [f"d{i}" for i in range(len(labels))]
+    qrels = {"q": dict(zip(docs, labels)), "r": {"d0": 1}}
+    run = {"q": {d: float(s) for d, s in zip(docs, scores)}, "r": {"d0": 1.0, "d1": 1.0}}
+    measures = {"map", "recip_rank", "P.1,3", "recall.2", "success.1", "ndcg_cut.2", "ndcg"}
+    expected = RelevanceEvaluator(qrels, measures, ties="average").evaluate(run)
+    rng = np.random.default_rng(seed)
+    shuffled = {q: dict(rng.permutation(list(d.items())).tolist()) for q, d in run.items()}
+    shuffled = {q: {d: float(s) for d, s in items.items()} for q, items in shuffled.items()}
+    got = RelevanceEvaluator(qrels, measures, ties="average").evaluate(shuffled)
+    for qid, values in expected.items():
+        for name, value in values.items():
+            assert got[qid][name] == pytest.approx(value, abs=1e-12)
+
+
+def test_float_judgments():
+    """Float levels (refused by pytrec_eval): relevant from the relevance level on; equal
+    to the same judgments passed to evaluate_run as arrays."""
+    qrels = {"q": {"a": 0.5, "b": 1.5, "c": 0.0}}
+    run = {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    got = RelevanceEvaluator(qrels, {"recip_rank", "ndcg"}, relevance_level=1).evaluate(run)
+    assert got["q"]["recip_rank"] == 0.5  # hand computation: b (1.5) at rank 2
+    arrays = evaluate_run(
+        (["q"] * 3, ["a", "b", "c"], [3.0, 2.0, 1.0]),
+        (["q"] * 3, ["a", "b", "c"], [0.5, 1.5, 0.0]),
+        ties="docno",
+    )
+    assert got["q"]["ndcg"] == pytest.approx(arrays.score, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "qrels, measures, error, message",
+    [
+        ([("q", "a", 1)], {"map"}, ValueError, "query_relevance"),
+        ({"q": [1]}, {"map"}, TypeError, "query_relevance must be a dict of dicts"),
+        ({"q": {"a": "x"}}, {"map"}, TypeError, "holds a relevance that is not a number"),
+        ({"q": {"a": float("nan")}}, {"map"}, ValueError, "not finite"),
+        ({"q": {"a": 1}}, {"Rprec"}, ValueError, "unknown measure 'Rprec'"),
+        ({"q": {"a": 1}}, set(), TypeError, "non-empty set of names"),
+    ],
+)
+def test_bad_input(qrels, measures, error, message):
+    with pytest.raises(error, match=message):
+        RelevanceEvaluator(qrels, measures)
+
+
+def test_bad_run():
+    evaluator = RelevanceEvaluator({"q": {"a": 1}}, {"map"})
+    with pytest.raises(TypeError, match="scores must be a dict of dicts"):
+        evaluator.evaluate([("q", "a", 1.0)])
+    run = {"q": {"a": 1.0}}
+    evaluator.evaluate(run)
+    assert run == {"q": {"a": 1.0}}  # not modified

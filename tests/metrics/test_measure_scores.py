@@ -1,0 +1,82 @@
+"""query_scores with trec_eval's measure names (metrics/_measure_scores.py): one name or
+several, from one staging; references by hand computation and, for several names,
+the same names asked one at a time."""
+
+import numpy as np
+import pytest
+
+from sklearn_ndcg import JudgmentPool, query_scores
+
+# two queries; b: relevance 1, 0, 0 at scores .9, .1, .5; a: 1 and 0 tied at .4
+Y = [1, 0, 0, 1, 0]
+S = [0.9, 0.1, 0.5, 0.4, 0.4]
+Q = ["b", "b", "b", "a", "a"]
+
+
+@pytest.mark.parametrize(
+    "metric, k, expected",
+    [
+        # hand computation, ties averaged over the two orders of query a
+        ("recip_rank", None, [(1 + 1 / 2) / 2, 1.0]),
+        ("recip_rank_1", None, [0.5, 1.0]),
+        ("map", None, [0.75, 1.0]),
+        ("P_1", None, [0.5, 1.0]),
+        ("P", 2, [0.5, 0.5]),
+        ("recall_1", None, [0.5, 1.0]),
+        ("success_1", None, [0.5, 1.0]),
+        ("map_cut_1", None, [0.5, 1.0]),
+        ("P.2", None, [0.5, 0.5]),  # pytrec_eval's spelling
+    ],
+)
+def test_names(metric, k, expected):
+    result = query_scores(Y, S, qid=Q, metric=metric, k=k)
+    assert result.qid.tolist() == ["a", "b"]
+    np.testing.assert_allclose(result.score, expected, rtol=0, atol=1e-15)
+
+
+def test_several_names_equal_one_at_a_time():
+    rng = np.random.default_rng(3)
+    qid = np.repeat(np.arange(30), 9)
+    y, s = rng.integers(0, 3, qid.shape[0]), rng.integers(0, 5, qid.shape[0])
+    names = ["ndcg", "ndcg_cut_5", "dcg", "map", "map_cut_3", "recip_rank", "P_5", "recall_3"]
+    together = query_scores(y, s, qid=qid, metric=names)
+    assert list(together) == names
+    for name in names:
+        alone = query_scores(y, s, qid=qid, metric=name)
+        # NDCG at several cutoffs sums by running sums: its last bit may differ
+        np.testing.assert_allclose(together[name].score, alone.score, rtol=0, atol=1e-15)
+    # ndcg_cut_5 is ndcg at k=5
+    np.testing.assert_allclose(
+        together["ndcg_cut_5"].score, query_scores(y, s, qid=qid, k=5).score, atol=1e-15
+    )
+
+
+def test_pool_and_relevance_level():
+    # hand computation: level 2 relevant; the pool holds two such documents of query 0
+    pool = JudgmentPool([0, 0, 0, 0], [2, 1, 0, 2])
+    result = query_scores([2, 1, 0], [3, 2, 1], qid=[0, 0, 0], pool=pool,
+                          metric=["recall", "map"], relevance_level=2)  # fmt: skip
+    assert result["recall"].score.tolist() == [0.5] and result["map"].score.tolist() == [0.5]
+
+
+def test_float_labels():
+    # hand computation: 0.5 is below the level 1, 1.5 above: first relevant at rank 2
+    result = query_scores([0.5, 1.5], [2.0, 1.0], qid=[0, 0], metric="recip_rank")
+    assert result.score.tolist() == [0.5]
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"metric": "Rprec"}, "unknown metric 'Rprec'"),
+        ({"metric": "P"}, "'P' needs a cutoff"),
+        ({"metric": "P_5", "k": 3}, "has cutoff 5 but k=3"),
+        ({"metric": []}, "non-empty list of names"),
+        ({"metric": "map", "gain": "exponential"}, "gain shape"),
+        ({"metric": "map", "document_weight": [1, 1, 1, 1, 1]}, "document_weight shape"),
+        ({"metric": "map", "bounds": True}, "bounds=True needs a pool"),
+    ],
+)
+def test_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        query_scores(Y, S, qid=Q, **kwargs)
