@@ -16,9 +16,10 @@ from ._counterfactual_results import CounterfactualResult
 from ._estimators import ESTIMATORS, check_estimator_input, normaliser
 from ._log import check_log, ideal_dcg, log2_discount, new_ranks
 
-#: Under stochastic logging, the intervals and paired tests of fewer queries over-claim
-#: (benchmarks/bench_click_calibration.py, section 3); counterfactual_dcg warns below.
-MIN_STOCHASTIC_QUERIES = 1000
+#: Under stochastic logging the intervals of fewer queries cover less than they say
+#: (benchmarks/bench_click_calibration.py, section 3: 0.85-0.92 at 200 and 1,000 queries,
+#: 0.94-0.98 at 5,000); counterfactual_dcg warns below.
+MIN_STOCHASTIC_QUERIES = 5000
 SMALL_STOCHASTIC_LOG = "queries under stochastic logging"
 
 PARAMS = {
@@ -254,10 +255,11 @@ def counterfactual_dcg(
         warn(
             f"{query_ids.shape[0]} {SMALL_STOCHASTIC_LOG} (logging_probability): "
             "the importance weights are heavy-tailed, and below "
-            f"{MIN_STOCHASTIC_QUERIES} queries the interval and paired tests of per_query "
-            "over-claim (benchmarks/bench_click_calibration.py: the worse of two rankers "
-            "called significantly better more often than the test's level). Log more "
-            "queries before deciding between rankers on this estimate.",
+            f"{MIN_STOCHASTIC_QUERIES} queries the 95 % interval covered 85-92 % of the time "
+            "on simulated logs (benchmarks/bench_click_calibration.py), and a gap of 0.035 "
+            f"DCG@5 between two rankers was found in 1-6 % of the logs (effective sample "
+            f"size here {_kish(counted):.0f} rows). Log more queries before deciding between "
+            "rankers on this estimate.",
             UserWarning,
         )
     return CounterfactualResult(

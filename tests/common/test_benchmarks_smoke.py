@@ -269,3 +269,19 @@ def test_bench_measures_smoke():
     assert "VALUE CHECK FAILED" not in result.stdout
     targets = result.stdout.split("\nTargets")[1]
     assert "5 measures / NDCG@10 alone = " in targets
+
+
+def test_bench_click_calibration_smoke():
+    """Issue 47's calibration tables at smoke size: every section and its rows."""
+    result = _run("bench_click_calibration.py")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    for title in (
+        "## 1. Propensities",
+        "### default, zipf sessions, 300 queries, 1/r",
+        "### swap (RandPair)",
+        "## 2. End to end",
+        "| with the propensities' spread (PositionBias) |",
+        "## 3. Two rankers under stochastic logging",
+        "| 200 | dr |",
+    ):
+        assert title in result.stdout, title
