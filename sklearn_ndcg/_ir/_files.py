@@ -148,7 +148,7 @@ def read_trec_qrels(path: str | os.PathLike, *, relevance: str = "integer") -> T
 
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = Path(folder) / "qrels.txt"
-    ...     _ = path.write_text("1 0 doc-a 0.25\n1 0 doc-b 1.5\n")
+    ...     _ = path.write_text("1 0 doc-a 0.25\\n1 0 doc-b 1.5\\n")
     ...     qrels = read_trec_qrels(path, relevance="float")
     >>> qrels.relevance.tolist()
     [0.25, 1.5]
