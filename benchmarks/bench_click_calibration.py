@@ -102,11 +102,13 @@ def _propensity_rows(smoke: bool):
     return rows
 
 
-def propensities(smoke: bool, n_logs: int, n_bootstrap: int) -> None:
+def propensities(smoke: bool, n_logs: int, n_bootstrap: int, only: str | None = None) -> None:
     print("\n## 1. Propensities: bias and per-rank coverage of the 95 % intervals\n")
     print(f"{n_logs} logs per row, {n_bootstrap} bootstrap resamples each.\n")
     summary = []
     for label, (log_options, options, checked) in _propensity_rows(smoke).items():
+        if only is not None and not any(part in label for part in only.split(";")):
+            continue
         started = time.perf_counter()
         estimates, covered = [], []
         for seed in range(n_logs):
@@ -338,6 +340,9 @@ def main() -> None:
     parser.add_argument(
         "--sections", default="propensities,end_to_end,comparisons", help="parts to run"
     )
+    parser.add_argument(
+        "--rows", default=None, help="section 1: only rows whose label holds one of these ;-parts"
+    )
     args = parser.parse_args()
     n_logs = args.logs or (2 if args.smoke else 100)
     n_bootstrap = 10 if args.smoke else args.bootstrap
@@ -345,7 +350,7 @@ def main() -> None:
     print("\n".join(machine_description()))
     sections = args.sections.split(",")
     if "propensities" in sections:
-        propensities(args.smoke, n_logs, n_bootstrap)
+        propensities(args.smoke, n_logs, n_bootstrap, args.rows)
     if "end_to_end" in sections:
         end_to_end(args.smoke, n_logs, n_bootstrap)
     if "comparisons" in sections:
