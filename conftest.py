@@ -10,6 +10,9 @@ collected without the ``spark`` extra.
 """
 
 import importlib.util
+import sys
+
+import pytest
 
 collect_ignore = ["docs/conf.py", "docs/check_layout.py", "docs/examples"]
 collect_ignore_glob = [
@@ -31,3 +34,12 @@ if not (_installed("dask") and _installed("distributed")):
     collect_ignore += ["sklearn_ndcg/dask.py", "sklearn_ndcg/_dask", "docs/dask.rst"]
 if importlib.util.find_spec("pyspark") is None:
     collect_ignore += ["sklearn_ndcg/_spark/_ml.py"]
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Close the figures a doctest or test opened: the pages' and docstrings' examples
+    together open more than matplotlib's 20 before warning (an error here)."""
+    yield
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")

@@ -25,7 +25,10 @@ USER_SCRIPT = textwrap.dedent(
 
     assert_type(ndcg_score([[3, 2, 0]], [[0.3, 0.2, 0.1]], k=2), float)
     assert_type(dcg_score(np.array([1.0, 0.0]), [0.5, 0.2], qid=[1, 1]), float)
-    assert_type(query_scores([1, 0], [0.5, 0.2], qid=[1, 1]), QueryScores | QueryBounds)
+    assert_type(
+        query_scores([1, 0], [0.5, 0.2], qid=[1, 1]),
+        QueryScores | QueryBounds | dict[str, QueryScores],  # a list of metrics: a dict
+    )
     ndcg_score([[3, 2, 0]], [[0.3, 0.2, 0.1]], k="10")  # E: an int, not a str
     """
 )
