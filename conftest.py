@@ -10,6 +10,7 @@ collected without the ``spark`` extra.
 """
 
 import importlib.util
+import os
 import sys
 
 import pytest
@@ -43,3 +44,14 @@ def _close_figures():
     yield
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].close("all")
+
+
+def pytest_collection_modifyitems(config, items):
+    """With SKLEARN_NDCG_SKIP_SLOW=1 (the version matrix of .ci/matrix), the tests marked
+    slow (long simulations, mypy) are skipped: they run once, in CI's main job."""
+    if os.environ.get("SKLEARN_NDCG_SKIP_SLOW") != "1":
+        return
+    skip = pytest.mark.skip(reason="slow: run once, in CI's main job (.ci/run)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
