@@ -327,11 +327,16 @@ def _propensity_spread(propensity, log, per_query_of) -> float:
     replicates = getattr(propensity, "replicates", None)
     if replicates is None or replicates.shape[0] < 2:
         return 0.0
-    at_rows = replicates[:, log.logged_rank - 1]
-    usable = np.isfinite(at_rows).all(axis=1) & (at_rows > 0).all(axis=1)
+    logged = np.bincount(log.logged_rank - 1, minlength=replicates.shape[1]) > 0
+    at_logged = replicates[:, logged]
+    usable = np.isfinite(at_logged).all(axis=1) & (at_logged > 0).all(axis=1)
     if usable.sum() < 2:
         return 0.0
-    estimates = [per_query_of(np.minimum(row, 1.0))[0].mean() for row in at_rows[usable]]
+    # one replicate curve at a time: a (replicates x rows) matrix would not fit big logs
+    estimates = [
+        per_query_of(np.minimum(curve, 1.0)[log.logged_rank - 1])[0].mean()
+        for curve in replicates[usable]
+    ]
     return float(np.var(estimates, ddof=1))
 
 

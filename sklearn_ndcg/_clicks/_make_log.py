@@ -103,7 +103,7 @@ def _sessions(sessions, n_queries: int, rng) -> np.ndarray:
     return np.full(n_queries, int(sessions))
 
 
-def _orders(base: np.ndarray, n_shown: np.ndarray, logging: str, noise, rng):
+def _orders(base: np.ndarray, logging: str, noise, rng):
     """The order (candidate at each position) of every impression, shape
     (n_impressions, n_documents), and the logger label of each impression's rows."""
     n_imp, n_docs = base.shape
@@ -247,7 +247,7 @@ def make_click_log(
         own = logger_noise * rng.normal(size=(n_loggers, n_queries, n_documents))
         base = grade[query] + own[label, query]
     spread = epsilon if logging == "stochastic" else logger_noise
-    order, pair_label = _orders(base, n_sessions, logging, spread, rng)
+    order, pair_label = _orders(base, logging, spread, rng)
     n_imp = query.shape[0]
     rank = np.broadcast_to(np.arange(1, n_documents + 1), order.shape)
     propensity = (1.0 / np.arange(1, n_documents + 1)) ** eta

@@ -114,9 +114,13 @@ def _check_method_input(log: BiasLog, method: str, features):
             "logged_rank never is 1: the propensities are scaled to rank 1, which needs "
             "impressions at rank 1."
         )
+    prepared = Interventions.of(log) if method == "harvesting" else None
     if features is None:
-        shown, _, _ = cells(log, np.ones(log.rank.shape[0]))
-        if not ((shown > 0).sum(axis=1) > 1).any():
+        if prepared is not None:  # the pairs shown at two ranks or more, found once
+            moved = prepared.seen.shape[0] > 0
+        else:
+            moved = ((cells(log, np.ones(log.rank.shape[0]))[0] > 0).sum(axis=1) > 1).any()
+        if not moved:
             raise ValueError(
                 f"method={method!r}: the log never shows a (query, document) pair at two "
                 "different ranks, so examination and relevance cannot be told apart (every "
@@ -134,7 +138,7 @@ def _check_method_input(log: BiasLog, method: str, features):
                 "per query.",
                 UserWarning,
             )
-    return Interventions.of(log) if method == "harvesting" else None
+    return prepared
 
 
 def log_normal_interval(
