@@ -46,12 +46,63 @@ def _close_figures():
         sys.modules["matplotlib.pyplot"].close("all")
 
 
+#: What the version matrix (.ci/matrix sets SKLEARN_NDCG_MATRIX=1) runs: the tests whose
+#: outcome depends on the installed numpy, scipy, pandas, scikit-learn or optional peer
+#: (parity with scikit-learn and scipy, estimator checks, metadata routing, input dtypes,
+#: error messages built from the stack's, the docstring examples' reprs, Dask and Spark),
+#: less the tests marked slow and the Spark comparisons outside tests/spark. The rest
+#: (simulations, trec_eval parity, the benchmarks' smoke runs, the docs) depends on the
+#: package alone and runs once, in CI's main job.
+MATRIX = (
+    "sklearn_ndcg/",
+    "tests/test_",
+    "tests/engine/",
+    "tests/metrics/",
+    "tests/model_selection/",
+    "tests/dask/",
+    "tests/spark/",
+    "tests/common/test_sklearn_",
+    "tests/common/test_input_types.py",
+    "tests/common/test_routing.py",
+    "tests/common/test_tuners.py",
+    "tests/common/test_bad_input.py",
+    "tests/common/test_value_errors_located.py",
+    "tests/common/test_public_api.py",
+    "tests/clicks/test_log_inputs.py",
+    "tests/judgments/test_inputs.py",
+    "tests/stats/test_batch.py",
+    "tests/stats/test_benchmark_input.py",
+)
+
+
+def _matrix() -> bool:
+    return os.environ.get("SKLEARN_NDCG_MATRIX") == "1"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """In the version matrix, the files outside MATRIX are not collected."""
+    if not _matrix() or collection_path.is_dir():
+        return None
+    relative = collection_path.relative_to(config.rootpath).as_posix()
+    return True if not relative.startswith(MATRIX) else None
+
+
+def _main_job_only(item) -> bool:
+    """Slow, or a comparison of Spark's message or value with memory's outside the Spark
+    files (the same engine behind pyspark; tests/spark checks pyspark's API)."""
+    if "slow" in item.keywords:
+        return True
+    spark_file = item.path.name == "test_spark.py" or item.path.parent.name == "spark"
+    return "spark" in getattr(item, "fixturenames", ()) and not spark_file
+
+
 def pytest_collection_modifyitems(config, items):
-    """With SKLEARN_NDCG_SKIP_SLOW=1 (the version matrix of .ci/matrix), the tests marked
-    slow (long simulations, mypy) are skipped: they run once, in CI's main job."""
-    if os.environ.get("SKLEARN_NDCG_SKIP_SLOW") != "1":
+    """In the version matrix, the tests marked slow (long simulations, mypy) and the
+    Spark comparisons outside tests/spark are deselected: they run once, in CI's main
+    job (.ci/run)."""
+    if not _matrix():
         return
-    skip = pytest.mark.skip(reason="slow: run once, in CI's main job (.ci/run)")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+    elsewhere = [item for item in items if _main_job_only(item)]
+    if elsewhere:
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = [item for item in items if not _main_job_only(item)]

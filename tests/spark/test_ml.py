@@ -109,6 +109,7 @@ _SPARK_THREAD_POOL = pytest.mark.filterwarnings(
 )
 
 
+@pytest.mark.slow  # 45-130 s; test_train_validation_split takes pyspark.ml's tuning API
 @_SPARK_THREAD_POOL
 def test_cross_validator_selects_as_the_independent_loop(ranking_frame):
     from pyspark.ml.regression import LinearRegression
