@@ -50,7 +50,8 @@ def _close_figures():
 #: outcome depends on the installed numpy, scipy, pandas, scikit-learn or optional peer
 #: (parity with scikit-learn and scipy, estimator checks, metadata routing, input dtypes,
 #: error messages built from the stack's, the docstring examples' reprs, Dask and Spark),
-#: less the tests marked slow and the Spark comparisons outside tests/spark. The rest
+#: less the slow tests, the Spark comparisons outside tests/spark and the later parameters
+#: of the Spark and Dask tests (pytest_collection_modifyitems). The rest
 #: (simulations, trec_eval parity, the benchmarks' smoke runs, the docs) depends on the
 #: package alone and runs once, in CI's main job.
 MATRIX = (
@@ -87,22 +88,32 @@ def pytest_ignore_collect(collection_path, config):
     return True if not relative.startswith(MATRIX) else None
 
 
-def _main_job_only(item) -> bool:
-    """Slow, or a comparison of Spark's message or value with memory's outside the Spark
-    files (the same engine behind pyspark; tests/spark checks pyspark's API)."""
+def _main_job_only(item, seen: set) -> bool:
+    """Slow; a comparison of Spark's message or value with memory's outside the Spark
+    files (the same engine behind pyspark; tests/spark checks pyspark's API); or a Spark
+    or Dask test's second and later parameters (each test runs once per row, with its
+    first: the cluster's API is what the row's versions change)."""
     if "slow" in item.keywords:
         return True
     spark_file = item.path.name == "test_spark.py" or item.path.parent.name == "spark"
-    return "spark" in getattr(item, "fixturenames", ()) and not spark_file
+    if "spark" in getattr(item, "fixturenames", ()) and not spark_file:
+        return True
+    if item.path.parent.name in ("spark", "dask") and hasattr(item, "callspec"):
+        function = (item.path, item.originalname)
+        if function in seen:
+            return True
+        seen.add(function)
+    return False
 
 
 def pytest_collection_modifyitems(config, items):
-    """In the version matrix, the tests marked slow (long simulations, mypy) and the
-    Spark comparisons outside tests/spark are deselected: they run once, in CI's main
-    job (.ci/run)."""
+    """In the version matrix, the tests marked slow (long simulations, mypy), the Spark
+    comparisons outside tests/spark and the later parameters of the Spark and Dask tests
+    are deselected: they run in CI's main job (.ci/run)."""
     if not _matrix():
         return
-    elsewhere = [item for item in items if _main_job_only(item)]
+    seen: set = set()
+    elsewhere = {id(item) for item in items if _main_job_only(item, seen)}
     if elsewhere:
-        config.hook.pytest_deselected(items=elsewhere)
-        items[:] = [item for item in items if not _main_job_only(item)]
+        config.hook.pytest_deselected(items=[item for item in items if id(item) in elsewhere])
+        items[:] = [item for item in items if id(item) not in elsewhere]
