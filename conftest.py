@@ -84,7 +84,10 @@ def pytest_ignore_collect(collection_path, config):
     """In the version matrix, the files outside MATRIX are not collected."""
     if not _matrix() or collection_path.is_dir():
         return None
-    relative = collection_path.relative_to(config.rootpath).as_posix()
+    try:
+        relative = collection_path.relative_to(config.rootpath).as_posix()
+    except ValueError:  # a path outside the checkout, named by the user
+        return None
     return True if not relative.startswith(MATRIX) else None
 
 

@@ -141,7 +141,7 @@ def _check_method_input(log: BiasLog, method: str, features):
     return prepared
 
 
-def log_normal_interval(
+def bootstrap_log_interval(
     propensity: np.ndarray, replicates: np.ndarray, confidence_level: float
 ) -> np.ndarray:
     """``exp(c -+ t * s)`` per rank: ``s`` the standard deviation of the log of the
@@ -335,14 +335,14 @@ def estimate_position_bias(
 
     The intervals resample whole queries (``n_bootstrap`` times) and put a Student t
     interval on ``log(propensity)`` with the standard deviation of the resamples' logs,
-    centred on the log of the estimate less the bootstrap's estimate of its bias
-    [4]_: a propensity is a ratio, whose log is closer to
-    normal, and the interval stays positive. A standard deviation of 200 resamples is
-    steadier than their 2.5 and 97.5 % quantiles. On 200 Zipfian-shaped logs of
-    1,000 queries x 5 sessions (``benchmarks/bench_click_calibration.py``'s generator)
-    the uncorrected normal interval covered 0.943 of ranks 2-10, its worst rank 0.915;
-    this one 0.948, its worst rank 0.930. They do not see the bias of EM with a free
-    relevance per pair on logs with few sessions per query.
+    centred on the log of the estimate less the bootstrap's estimate of its bias [4]_:
+    a propensity is a ratio, whose log is closer to normal, and the interval stays
+    positive. A standard deviation of 200 resamples is steadier than their 2.5 and
+    97.5 % quantiles. On 200 logs of 1,000 queries x 5 sessions from
+    :func:`~sklearn_ndcg.make_click_log` (examination ``1 / sqrt(r)``), the uncorrected
+    normal interval covered 0.943 of ranks 2-10, its worst rank 0.915; this one 0.948,
+    its worst rank 0.930. They do not see the bias of EM with a free relevance per pair
+    on logs with few sessions per query.
 
     References
     ----------
@@ -426,7 +426,7 @@ def estimate_with_replicates(
         replicates[b] = _fit(log, method, weight, prepared, max_iter, tol, features, start)[0]
         drawn_clicks = np.bincount(log.rank, weights=weight * log.click, minlength=log.max_rank)
         replicates[b, drawn_clicks == 0] = np.nan
-    interval = log_normal_interval(propensity, replicates, confidence_level)
+    interval = bootstrap_log_interval(propensity, replicates, confidence_level)
     return PositionBias(
         propensity=propensity,
         confidence_interval=interval,
