@@ -116,7 +116,10 @@ def pytest_collection_modifyitems(config, items):
     if not _matrix():
         return
     seen: set = set()
-    elsewhere = {id(item) for item in items if _main_job_only(item, seen)}
+    kept: list = []
+    elsewhere: list = []
+    for item in items:
+        (elsewhere if _main_job_only(item, seen) else kept).append(item)
     if elsewhere:
-        config.hook.pytest_deselected(items=[item for item in items if id(item) in elsewhere])
-        items[:] = [item for item in items if id(item) not in elsewhere]
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = kept

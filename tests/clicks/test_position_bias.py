@@ -167,3 +167,28 @@ def test_em_converges_or_warns():
 def test_truth_is_propensity_of_the_generator():
     # the generator's truth, written out: 1 / r ** 0.7
     np.testing.assert_allclose(PROPENSITY, [1 / r**0.7 for r in range(1, 11)])
+
+
+def test_interval_is_the_bias_corrected_t_interval_on_the_log_scale():
+    """By hand (Efron and Tibshirani, ch. 10; t quantile from a table): rank 2 estimated
+    0.5 with replicates 0.5, 0.5 and 0.8; the centre is 2 log 0.5 minus their mean log,
+    the half-width t(0.975, 2 df) = 4.302653 times their standard deviation of logs. A
+    rank with one finite replicate, or a NaN estimate, gets NaN."""
+    import math
+
+    from sklearn_ndcg._clicks._position_bias import bootstrap_log_interval
+
+    propensity = np.array([1.0, 0.5, 0.25, np.nan])
+    replicates = np.array([[1.0, 0.5, 0.25, 0.1], [1.0, 0.5, np.nan, 0.1], [1.0, 0.8, np.nan, 0.1]])
+    logs = [math.log(0.5), math.log(0.5), math.log(0.8)]
+    mean = sum(logs) / 3
+    sd = math.sqrt(sum((v - mean) ** 2 for v in logs) / 2)
+    centre = 2 * math.log(0.5) - mean
+    expected = [
+        math.exp(centre - 4.302652729749464 * sd),
+        math.exp(centre + 4.302652729749464 * sd),
+    ]
+    interval = bootstrap_log_interval(propensity, replicates, 0.95)
+    np.testing.assert_allclose(interval[:, 1], expected, rtol=1e-12)
+    assert interval[0, 1] < 0.5 and np.isnan(interval[:, 2:]).all()
+    np.testing.assert_array_equal(interval[:, 0], [1.0, 1.0])  # no spread at rank 1
