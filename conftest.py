@@ -109,10 +109,29 @@ def _main_job_only(item, seen: set) -> bool:
     return False
 
 
+def _long(item) -> bool:
+    """Seconds rather than milliseconds: the slow tests, and those of a Spark session or a
+    Dask cluster."""
+    fixtures = getattr(item, "fixturenames", ())
+    return "slow" in item.keywords or "spark" in fixtures or item.path.parent.name == "dask"
+
+
+def pytest_configure(config):
+    """Under pytest-xdist (the README's ``-n auto``), the workers are sent a few tests at a
+    time (``--maxschedchunk``, unless given), so that the long tests, collected first
+    (below), are shared among them rather than sent to one in its first batch."""
+    if getattr(config.option, "numprocesses", None) and hasattr(config.option, "maxschedchunk"):
+        if config.option.maxschedchunk is None:
+            config.option.maxschedchunk = 4
+
+
 def pytest_collection_modifyitems(config, items):
-    """In the version matrix, the tests marked slow (long simulations, mypy), the Spark
-    comparisons outside tests/spark and the later parameters of the Spark and Dask tests
-    are deselected: they run in CI's main job (.ci/run)."""
+    """The long tests first, so that no worker is left with one at the end while the
+    others wait (every worker sorts the same collection the same way). In the version
+    matrix, the tests marked slow (long simulations, mypy), the Spark comparisons outside
+    tests/spark and the later parameters of the Spark and Dask tests are deselected: they
+    run in CI's main job (.ci/run)."""
+    items.sort(key=lambda item: not _long(item))  # stable: the order within each part kept
     if not _matrix():
         return
     seen: set = set()
