@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores
 
 
 def _listed(ids: list, limit: int = 10) -> str:

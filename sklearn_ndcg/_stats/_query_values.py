@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores
 from ._strata import stratum_labels
 
 

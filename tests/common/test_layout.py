@@ -303,6 +303,37 @@ def test_the_graph_sees_imports_of_the_door():
     assert ENGINE in GRAPH["sklearn_ndcg._metrics._ndcg"]
 
 
+# ------------------------------------------------------------- the metrics' door
+
+METRICS = "sklearn_ndcg._metrics"
+
+
+def test_only_the_metrics_import_their_modules():
+    """Outside ``_metrics/``, modules import ``sklearn_ndcg._metrics`` only, never a module
+    in it; the package's entrance aside, which names each public name's own module (its
+    lazy ``_SOURCES``)."""
+    inside = sorted(
+        (name, target)
+        for name, targets in GRAPH.items()
+        if not name.startswith(f"{METRICS}.") and name not in (METRICS, "sklearn_ndcg")
+        for target in targets
+        if target.startswith(f"{METRICS}.")
+    )
+    assert not inside, inside
+
+
+def test_the_graph_sees_imports_of_the_metrics_door():
+    assert METRICS in GRAPH["sklearn_ndcg._stats._paired"]
+
+
+def test_metrics_door_names_load():
+    """Each name of the door loads from its module (``_SOURCES``), and none is missing."""
+    import sklearn_ndcg._metrics as metrics
+
+    assert metrics.__all__ == sorted(metrics._SOURCES)
+    assert all(getattr(metrics, name) is not None for name in metrics.__all__)
+
+
 def test_no_module_over_650_lines():
     """Rooms of a readable size: a module that grows past 650 lines is split along its
     seams (issue 33)."""
