@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers
         raise_for_frame,
         refused_rows,
     )
-    from ._results import QueryBounds, QueryScores
+    from ._results import QueryBounds, QueryScores, query_score_arrays
 
 # each name of the door -> the module that defines it
 _SOURCES = {
@@ -49,6 +49,7 @@ _SOURCES = {
     "refused_rows": "_query_scores",
     "QueryBounds": "_results",
     "QueryScores": "_results",
+    "query_score_arrays": "_results",
 }
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "inferred_values",
     "ndcg_score",
     "per_query",
+    "query_score_arrays",
     "query_scores",
     "raise_for_frame",
     "refuse_changed_rules",
