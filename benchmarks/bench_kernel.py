@@ -287,7 +287,7 @@ def sort_fallback_lines(divisor: int, repeats: int) -> list[str]:
     sort (the engine's where scipy is loaded), by its numpy-only fallback (a radix sort of
     16-bit digits) and by numpy's stable argsort: medians of alternated calls, and their
     ratios to the counting sort. All three give the same order (checked)."""
-    from sklearn_ndcg._engine import _queries
+    from sklearn_ndcg._engine import _queries, _sort
 
     rng = np.random.default_rng(5)
     n_rows, n_ids = 1_000_000 // divisor, 20_000 // divisor
@@ -296,14 +296,14 @@ def sort_fallback_lines(divisor: int, repeats: int) -> list[str]:
         "int64 ids of 20 bits": rng.integers(0, 2**20, n_ids),
         "hashed 64-bit ids": rng.integers(0, 2**64 - 1, n_ids, dtype=np.uint64, endpoint=True),
     }
-    counting = _queries._counting_sort
+    counting = _sort._counting_sort
 
     def sort(key, n_bits, counting_sort):
-        _queries._counting_sort = counting_sort
+        _sort._counting_sort = counting_sort
         try:
-            return _queries._stable_order(key.copy(), n_bits)[0]
+            return _sort._stable_order(key.copy(), n_bits)[0]
         finally:
-            _queries._counting_sort = counting
+            _sort._counting_sort = counting
 
     sorts = {
         "counting sort": lambda key, n_bits: sort(key, n_bits, counting),
@@ -312,9 +312,7 @@ def sort_fallback_lines(divisor: int, repeats: int) -> list[str]:
     }
     lines = []
     for label, values in ids.items():
-        key, n_bits = _queries._offsets(
-            _queries._integer_key(values[rng.integers(0, n_ids, n_rows)])
-        )
+        key, n_bits = _sort._offsets(_queries._integer_key(values[rng.integers(0, n_ids, n_rows)]))
         orders = [np.asarray(run(key, n_bits)) for run in sorts.values()]
         same = all(np.array_equal(order, orders[-1]) for order in orders)
         times = {name: [] for name in sorts}

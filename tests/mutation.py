@@ -69,6 +69,7 @@ MODULES = {
     "_ties": "_engine/_ties.py",
     "_aggregate": "_engine/_aggregate.py",
     "_queries": "_engine/_queries.py",
+    "_sort": "_engine/_sort.py",
     "_validation": "_engine/_validation.py",
     "_pool": "_engine/_pool.py",
     "_pool_bounds": "_engine/_pool_bounds.py",

@@ -25,8 +25,7 @@ from threadpoolctl import threadpool_limits
 
 from .._compat import INSTALL_HINT
 from .._datasets import make_ranking
-from .._metrics._ndcg import ndcg_score
-from .._metrics._query_scores import QueryScores, query_scores
+from .._metrics import QueryScores, ndcg_score, query_scores
 from .._model_selection._evaluator import RankingEvaluator
 from .._model_selection._scorer import make_ndcg_scorer
 from .._stats._bootstrap import bootstrap_ci

@@ -10,7 +10,7 @@ from scipy import stats
 
 from .._compat import Integers, Interval, StrOptions, validate_params
 from .._engine import Queries, check_qid
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores
 from .._warn import warn
 from ._counterfactual_results import CounterfactualResult
 from ._estimators import ESTIMATORS, check_estimator_input, normaliser

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores
 
 
 class CounterfactualResult(NamedTuple):

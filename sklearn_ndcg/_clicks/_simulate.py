@@ -18,7 +18,7 @@ from typing import cast
 
 import numpy as np
 
-from .._metrics._ndcg import QueryScores, query_scores
+from .._metrics import QueryScores, query_scores
 
 #: click probability of an examined document of each grade 0..4 (the relevance)
 ATTRACTIVENESS = np.array([0.05, 0.2, 0.4, 0.7, 0.95])

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._engine import RankingOptions, WeightedSums
-from .._metrics._query_scores import (
+from .._metrics import (
     LOCATED,
     checked_columns,
     raise_for_frame,
     refused_rows,
 )
-from .._metrics._query_scores import per_query as scores_per_query
+from .._metrics import per_query as scores_per_query
 from ._checks import (
     check_columns,
     check_frame,

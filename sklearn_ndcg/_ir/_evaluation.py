@@ -18,8 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._engine import JudgmentPool
-from .._metrics._query_scores import query_scores
-from .._metrics._results import QueryBounds, QueryScores
+from .._metrics import QueryBounds, QueryScores, query_scores
 from ._join import Joined, id_bytes, id_runs, join_run, refuse_duplicate_pairs, trec_order
 from ._stream import QrelsIndex
 from ._tables import TrecQrels, TrecRun

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._engine import JudgmentPool
-from .._metrics._inferred import DEPTH, inferred_values
+from .._metrics import DEPTH, inferred_values
 from ._join import join_run, trec_order
 from ._tables import TrecQrels
 

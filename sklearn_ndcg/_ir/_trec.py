@@ -13,9 +13,7 @@ from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
 from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows, weighted_mean
-from .._metrics._inferred import refuse_changed_rules
-from .._metrics._ndcg import QueryScores
-from .._metrics._results import QueryBounds
+from .._metrics import QueryBounds, QueryScores, refuse_changed_rules
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_UNJUDGED,

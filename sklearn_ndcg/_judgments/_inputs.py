@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores, query_score_arrays
 
 
 def _listed(ids: list, limit: int = 10) -> str:
@@ -41,14 +41,7 @@ def query_values(values, name: str) -> tuple[list, np.ndarray]:
         if len(set(ids)) != len(ids):
             raise ValueError(f"{name} holds some query ids more than once; give each query once.")
     elif isinstance(values, QueryScores):
-        qid = np.asarray(values.qid)
-        weight = np.asarray(values.weight, dtype=np.float64)
-        score = np.asarray(values.score, dtype=np.float64)
-        if not qid.shape == score.shape == weight.shape or score.ndim != 1:
-            raise ValueError(
-                f"{name} is a QueryScores whose qid, score and weight have the shapes "
-                f"{qid.shape}, {score.shape} and {weight.shape}; give one of each per query."
-            )
+        qid, score, weight = query_score_arrays(values, name)
         if weight.size and np.ptp(weight) != 0:
             raise ValueError(
                 f"{name} weighs its queries unequally (sample_weight); the prediction-powered "

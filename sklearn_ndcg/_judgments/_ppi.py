@@ -10,7 +10,7 @@ import numpy as np
 from scipy import stats
 
 from .._compat import Interval, validate_params
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores
 from .._warn import warn
 from . import _inputs
 from ._estimate import estimate_and_error, tuned_lambda

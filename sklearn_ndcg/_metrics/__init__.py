@@ -1,4 +1,88 @@
 """Metrics: ``ndcg_score``, ``dcg_score`` (``_ndcg``), ``query_scores`` (``_query_scores``)
 and its result types (``_results``), ``tie_diagnostics`` (``_diagnostics``), infNDCG of
 stratified sampled pools (``_inferred``, also behind ``evaluate_run`` and the trec-eval
-command), built on :mod:`sklearn_ndcg._engine`."""
+command), built on :mod:`sklearn_ndcg._engine`.
+
+The door: the other rooms import what they use of the metrics from here, never from
+``_metrics._something`` (the package's entrance aside, which names each public name's own
+module). Each name loads its module on first use (PEP 562 ``__getattr__``, as the
+package's entrance does), so that the ``trec-eval`` command, which needs only
+``_inferred`` and ``_results``, still imports no scikit-learn.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the real imports, for type checkers
+    from ._diagnostics import TieDiagnostics, tie_diagnostics
+    from ._inferred import DEPTH, inferred_values, refuse_changed_rules
+    from ._ndcg import at_cutoffs, dcg_score, ndcg_score
+    from ._query_scores import (
+        LOCATED,
+        _check_bounds_request,
+        checked_columns,
+        per_query,
+        query_scores,
+        raise_for_frame,
+        refused_rows,
+    )
+    from ._results import QueryBounds, QueryScores, query_score_arrays
+
+# each name of the door -> the module that defines it
+_SOURCES = {
+    "TieDiagnostics": "_diagnostics",
+    "tie_diagnostics": "_diagnostics",
+    "DEPTH": "_inferred",
+    "inferred_values": "_inferred",
+    "refuse_changed_rules": "_inferred",
+    "at_cutoffs": "_ndcg",
+    "dcg_score": "_ndcg",
+    "ndcg_score": "_ndcg",
+    "LOCATED": "_query_scores",
+    "_check_bounds_request": "_query_scores",
+    "checked_columns": "_query_scores",
+    "per_query": "_query_scores",
+    "query_scores": "_query_scores",
+    "raise_for_frame": "_query_scores",
+    "refused_rows": "_query_scores",
+    "QueryBounds": "_results",
+    "QueryScores": "_results",
+    "query_score_arrays": "_results",
+}
+
+__all__ = [
+    "DEPTH",
+    "LOCATED",
+    "QueryBounds",
+    "QueryScores",
+    "TieDiagnostics",
+    "_check_bounds_request",
+    "at_cutoffs",
+    "checked_columns",
+    "dcg_score",
+    "inferred_values",
+    "ndcg_score",
+    "per_query",
+    "query_score_arrays",
+    "query_scores",
+    "raise_for_frame",
+    "refuse_changed_rules",
+    "refused_rows",
+    "tie_diagnostics",
+]
+
+
+def __getattr__(name: str):
+    """Import a name's module on first use; later lookups find it in globals()."""
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -51,6 +51,21 @@ QueryScores.score.__doc__ = (
 QueryScores.weight.__doc__ = "Weight of each query (ones without ``sample_weight``)."
 
 
+def query_score_arrays(values: QueryScores, name: str) -> tuple[np.ndarray, ...]:
+    """The ``qid``, ``score`` and ``weight`` of ``values`` as arrays (the values and
+    weights float64), checked to hold one of each per query; ``name`` names it in the
+    error."""
+    qid = np.asarray(values.qid)
+    score = np.asarray(values.score, dtype=np.float64)
+    weight = np.asarray(values.weight, dtype=np.float64)
+    if not qid.shape == score.shape == weight.shape or score.ndim != 1:
+        raise ValueError(
+            f"{name} is a QueryScores whose qid, score and weight have the shapes "
+            f"{qid.shape}, {score.shape} and {weight.shape}; give one of each per query."
+        )
+    return qid, score, weight
+
+
 class QueryBounds(NamedTuple):
     """Per-query NDCG, Judged@k and the NDCG bounds, returned with ``bounds=True``.
 

@@ -24,7 +24,7 @@ from .._compat import (
     get_tags,
 )
 from .._engine import RankingOptions, check_qid
-from .._metrics._ndcg import ndcg_score
+from .._metrics import ndcg_score
 from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN, ranking_options
 from ._cut_queries import CUT_QUERIES, check_one_query, query_rows, warn_cut_queries
 from ._early_stopping import check_log_columns, hold_out_queries, stop_early

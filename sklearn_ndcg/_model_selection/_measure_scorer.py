@@ -10,7 +10,7 @@ from sklearn import config_context
 
 from .._compat import StrOptions, validate_params
 from .._engine import weighted_mean
-from .._metrics._query_scores import QueryScores, query_scores
+from .._metrics import QueryScores, query_scores
 from .._options import QID_COLUMN, TIES, ZERO_DIVISION, metric_names
 from ._response import RESPONSE_METHODS
 from ._scorer import _check_scorer_input, _RankingScorer

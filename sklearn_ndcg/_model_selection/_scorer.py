@@ -11,7 +11,7 @@ from sklearn import config_context, get_config
 
 from .._compat import StrOptions, _Scorer, validate_params
 from .._engine import weighted_mean
-from .._metrics._ndcg import at_cutoffs, dcg_score, ndcg_score
+from .._metrics import at_cutoffs, dcg_score, ndcg_score
 from .._options import (
     COMMON_PARAMS,
     NDCG_PARAMS,

@@ -29,7 +29,7 @@ from .._engine import (
     stage,
 )
 from .._ir import trec_order_score
-from .._metrics._query_scores import (
+from .._metrics import (
     LOCATED,
     checked_columns,
     per_query,

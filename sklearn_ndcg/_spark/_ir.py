@@ -231,7 +231,7 @@ def _bound_levels(qrels, y_true: str, levels, options) -> np.ndarray:
     levels that are not negative (one small Spark job)."""
     from pyspark.sql import functions as F
 
-    from .._metrics._query_scores import _check_bounds_request
+    from .._metrics import _check_bounds_request
 
     _check_bounds_request(
         pool=True,

@@ -11,7 +11,7 @@ from ._friedman import FriedmanResult
 
 
 @dataclass(frozen=True, repr=False)
-class BenchmarkComparison:
+class BenchmarkComparison(_table.ColumnsTable):
     """Result of :func:`compare_benchmark`: one row per model, best mean first.
 
     Read more in the :ref:`User Guide <benchmark-verdicts>`.
@@ -63,25 +63,9 @@ class BenchmarkComparison:
     dataset_means: np.ndarray
     critical_difference: float
 
-    def to_dict(self) -> dict[str, list]:
-        """The table as lists, one per column.
-
-        Returns
-        -------
-        table : dict of str to list
-            ``{column: values}``, rows best first.
-        """
-        return _table.Table({column: list(values) for column, values in self.columns.items()})
-
-    def to_frame(self):
-        """The table as a pandas DataFrame.
-
-        Returns
-        -------
-        frame : pandas.DataFrame
-            One row per model, best mean first; needs pandas.
-        """
-        return _table.to_frame(self.columns, "BenchmarkComparison")
+    # the table's methods, bound here so that the API page lists them as this class's own
+    to_dict = _table.ColumnsTable.to_dict
+    to_frame = _table.ColumnsTable.to_frame
 
     def pairwise_frame(self):
         """The post-hoc p-values as a pandas DataFrame labelled by model.

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._metrics._results import QueryBounds, QueryScores
+from .._metrics import QueryBounds, QueryScores
 from ._query_values import _as_query_values
 
 

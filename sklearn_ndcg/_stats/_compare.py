@@ -4,13 +4,14 @@ for multiple comparisons."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores
 from .._warn import warn
 from . import _table
 from ._bootstrap import _bootstrap_ci
@@ -248,12 +249,13 @@ def compare_models(
     all_pairs = pairs == "all" or (selected and correction is not None and len(names) > 2)
     n_pairs = len(names) * (len(names) - 1) // 2 if all_pairs else len(names) - 1
     _warn_unreachable(method, correction, n_resamples, n_pairs, alpha)
-    args = (scores, names, reference, method, correction, alpha, margin, n_resamples, seeds)
+    settings = _Settings(method, correction, alpha, confidence_level, margin, n_resamples, strata)
     if pairs == "all":
-        pairwise, by_name = _all_pairs(*args, strata=strata, confidence_level=confidence_level)
+        pairwise, by_name = _all_pairs(scores, names, reference, seeds, settings)
         correction = None if method in PAIRWISE_METHODS else correction
     else:
-        pairwise, by_name = None, _against_reference(*args, strata=strata, selected=selected)
+        by_name = _against_reference(scores, names, reference, seeds, settings, selected=selected)
+        pairwise = None
     rows = sorted(names, key=lambda name: -intervals[name].mean)  # stable: input order on ties
     nan = float("nan")
 
@@ -381,28 +383,45 @@ def _by_stratum(scores, strata, *, random_state, **options) -> dict:
     }
 
 
-def _test_pair(
-    scores, a, b, *, method, alpha, n_resamples, seed, margin, equivalence_alpha, strata
-):
-    """The two-sided paired test of ``scores[a]`` against ``scores[b]`` that every
-    comparison of :func:`compare_models` runs."""
-    return _paired_test(
-        scores[a],
-        scores[b],
-        method=method,
-        confidence_level=1 - alpha,
-        n_resamples=n_resamples,
-        alternative="two-sided",
-        random_state=seed,
-        margin=margin,
-        equivalence_alpha=equivalence_alpha,
-        names=(f"scores[{a!r}]", f"scores[{b!r}]"),
-        strata=strata,
-        interval=False,  # the table shows each model's interval, not the pair's
-    )
+@dataclass(frozen=True)
+class _Settings:
+    """The settings of one :func:`compare_models` call that its comparisons share."""
+
+    method: str
+    correction: str | None
+    alpha: float  # 1 - confidence_level
+    confidence_level: float
+    margin: float | None
+    n_resamples: int
+    strata: Any
 
 
-def _against_reference(*args, strata, selected: bool) -> dict:
+def _test_pairs(scores, pairs: list[tuple], seeds, settings: _Settings) -> list:
+    """The two-sided paired test of ``scores[a]`` against ``scores[b]`` for each pair
+    ``(a, b)``, one seed each, that every comparison of :func:`compare_models` runs; with a
+    correction, the equivalence intervals are corrected for the number of pairs too."""
+    alpha = settings.alpha
+    equivalence_alpha = alpha / len(pairs) if settings.correction is not None else alpha
+    return [
+        _paired_test(
+            scores[a],
+            scores[b],
+            method=settings.method,
+            confidence_level=1 - alpha,
+            n_resamples=settings.n_resamples,
+            alternative="two-sided",
+            random_state=seed,
+            margin=settings.margin,
+            equivalence_alpha=equivalence_alpha,
+            names=(f"scores[{a!r}]", f"scores[{b!r}]"),
+            strata=settings.strata,
+            interval=False,  # the table shows each model's interval, not the pair's
+        )
+        for (a, b), seed in zip(pairs, seeds)
+    ]
+
+
+def _against_reference(scores, names, reference, seeds, settings: _Settings, *, selected) -> dict:
     """Each model against the reference: ``{name: row}``, aware of how it was chosen.
 
     A reference ``selected`` as the model with the highest mean is the largest of
@@ -415,40 +434,24 @@ def _against_reference(*args, strata, selected: bool) -> dict:
     margin, equivalence intervals at ``1 - 2 * alpha / (k (k - 1) / 2)``), which
     holds its family-wise error whichever model is the best.
     """
-    scores, names, reference, _method, correction, alpha = args[:6]
-    if not selected or correction is None or len(names) == 2:  # 2 models: 1 pair either way
-        return _with_reference(*args, strata=strata)
+    if not selected or settings.correction is None or len(names) == 2:  # 2 models: 1 pair
+        return _with_reference(scores, names, reference, seeds, settings)
     for name in names:  # the errors of the comparisons with the reference, in their order
         if name != reference:
             _paired_values(
                 scores[name], scores[reference], (f"scores[{name!r}]", f"scores[{reference!r}]")
             )
-    _, by_name = _all_pairs(*args, strata=strata, confidence_level=1 - alpha)
+    _, by_name = _all_pairs(scores, names, reference, seeds, settings)
     return by_name
 
 
-def _with_reference(
-    scores, names, reference, method, correction, alpha, margin, n_resamples, seeds, *, strata
-):
+def _with_reference(scores, names, reference, seeds, settings: _Settings) -> dict:
     """Each model against the reference: ``{name: row}``."""
     others = [name for name in names if name != reference]
-    equivalence_alpha = alpha / len(others) if correction is not None else alpha
-    tests = [
-        _test_pair(
-            scores,
-            name,
-            reference,
-            method=method,
-            alpha=alpha,
-            n_resamples=n_resamples,
-            seed=seed,
-            margin=margin,
-            equivalence_alpha=equivalence_alpha,
-            strata=strata,
-        )
-        for name, seed in zip(others, seeds[len(names) :])
-    ]
-    adjusted = _adjust(np.array([test.pvalue for test in tests]), correction)
+    pairs = [(name, reference) for name in others]
+    tests = _test_pairs(scores, pairs, seeds[len(names) :], settings)
+    alpha, margin = settings.alpha, settings.margin
+    adjusted = _adjust(np.array([test.pvalue for test in tests]), settings.correction)
     return {
         name: {
             "difference": test.mean_difference,
@@ -479,21 +482,9 @@ def _aligned_matrix(scores, names) -> np.ndarray:
     return np.column_stack([score for score, _, _ in values])
 
 
-def _all_pairs(
-    scores,
-    names,
-    reference,
-    method,
-    correction,
-    alpha,
-    margin,
-    n_resamples,
-    seeds,
-    *,
-    strata,
-    confidence_level,
-):
+def _all_pairs(scores, names, reference, seeds, settings: _Settings):
     """Every pair of models: the pairwise table, and each model's row against the reference."""
+    method, alpha, margin = settings.method, settings.alpha, settings.margin
     index_pairs = pairs_of(names)
     if method in PAIRWISE_METHODS:
         matrix = _aligned_matrix(scores, names)
@@ -505,37 +496,22 @@ def _all_pairs(
             )
         else:
             adjusted = randomized_tukey(
-                matrix, index_pairs, n_resamples=n_resamples, seed=seeds[-1]
+                matrix, index_pairs, n_resamples=settings.n_resamples, seed=seeds[-1]
             )
             half = None
         pvalues = adjusted
-        intervals = [None] * len(index_pairs)
-        if half is not None:
+        intervals: list = [None] * len(index_pairs)
+        if half is not None and margin is not None:  # half: only with a margin
             pair_names = [
                 (f"scores[{names[i]!r}]", f"scores[{names[j]!r}]") for i, j in index_pairs
             ]
             intervals = equivalence_intervals(differences, half, margin, pair_names)
         effect_sizes = [_effect_size(d, None, m) for d, m in zip(differences, mean_differences)]
     else:
-        equivalence_alpha = alpha / len(index_pairs) if correction is not None else alpha
-        seeds = _seeds(seeds[-1], len(index_pairs))
-        tests = [
-            _test_pair(
-                scores,
-                names[i],
-                names[j],
-                method=method,
-                alpha=alpha,
-                n_resamples=n_resamples,
-                seed=seed,
-                margin=margin,
-                equivalence_alpha=equivalence_alpha,
-                strata=strata,
-            )
-            for (i, j), seed in zip(index_pairs, seeds)
-        ]
+        pairs = [(names[i], names[j]) for i, j in index_pairs]
+        tests = _test_pairs(scores, pairs, _seeds(seeds[-1], len(index_pairs)), settings)
         pvalues = np.array([test.pvalue for test in tests])
-        adjusted = _adjust(pvalues, correction)
+        adjusted = _adjust(pvalues, settings.correction)
         mean_differences = [test.mean_difference for test in tests]
         intervals = [test.equivalence_interval for test in tests]
         effect_sizes = [test.effect_size for test in tests]
@@ -554,7 +530,7 @@ def _all_pairs(
             }
         ),
         method,
-        confidence_level,
+        settings.confidence_level,
         margin,
     )
     flip = {"better": "worse", "worse": "better"}

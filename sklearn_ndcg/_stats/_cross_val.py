@@ -28,7 +28,7 @@ from .._compat import (
     validate_params,
 )
 from .._engine import check_qid
-from .._metrics._ndcg import QueryBounds, QueryScores, query_scores
+from .._metrics import QueryBounds, QueryScores, query_scores
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RESPONSE_METHOD
 from .._options import COMMON_PARAMS, NDCG_PARAMS

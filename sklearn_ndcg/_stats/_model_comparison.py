@@ -11,7 +11,7 @@ from ._pairwise import PairwiseComparison
 
 
 @dataclass(frozen=True, repr=False, init=False)
-class ModelComparison:
+class ModelComparison(_table.ColumnsTable):
     """Result of :func:`compare_models`: a table with one row per model, best first.
 
     Attributes
@@ -116,25 +116,9 @@ class ModelComparison:
         )
         return self.not_shown_different
 
-    def to_dict(self) -> dict[str, list]:
-        """The table as lists, one per column.
-
-        Returns
-        -------
-        table : dict of str to list
-            ``{column: values}``, rows best first.
-        """
-        return _table.Table({column: list(values) for column, values in self.columns.items()})
-
-    def to_frame(self):
-        """The table as a pandas DataFrame.
-
-        Returns
-        -------
-        frame : pandas.DataFrame
-            One row per model, best first; needs pandas.
-        """
-        return _table.to_frame(self.columns, "ModelComparison")
+    # the table's methods, bound here so that the API page lists them as this class's own
+    to_dict = _table.ColumnsTable.to_dict
+    to_frame = _table.ColumnsTable.to_frame
 
     def __str__(self) -> str:
         margin = "" if self.margin is None else f", margin={self.margin:g}"

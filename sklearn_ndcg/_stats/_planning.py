@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from .._compat import Integers, Interval, validate_params
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores
 from .._warn import warn
 from ._compare import _aligned_matrix
 from ._pairwise import two_way_anova

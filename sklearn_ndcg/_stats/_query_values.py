@@ -5,21 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores, query_score_arrays
 from ._strata import stratum_labels
 
 
 def _as_query_values(values, name: str) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Values, weights and query ids (None for arrays) as float64 arrays."""
     if isinstance(values, QueryScores):
-        qid = np.asarray(values.qid)
-        score = np.asarray(values.score, dtype=np.float64)
-        weight = np.asarray(values.weight, dtype=np.float64)
-        if not qid.shape == score.shape == weight.shape or score.ndim != 1:
-            raise ValueError(
-                f"{name} is a QueryScores whose qid, score and weight have the shapes "
-                f"{qid.shape}, {score.shape} and {weight.shape}; give one of each per query."
-            )
+        qid, score, weight = query_score_arrays(values, name)
         if np.unique(qid).shape[0] != qid.shape[0]:
             raise ValueError(f"{name} holds some query ids more than once; give each query once.")
         if not (np.isfinite(weight).all() and (weight >= 0).all()):

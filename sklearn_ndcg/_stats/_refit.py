@@ -9,7 +9,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._compat import validate_parameter_constraints
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores
 from .._warn import warn
 from ._compare import compare_models
 from ._cross_val import _PARAMS, _out_of_fold

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import clone
 
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores
 from .._model_selection._evaluator import RankingEvaluator
 from ._cross_val import cross_val_query_scores
 

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._metrics._ndcg import QueryScores
+from .._metrics import QueryScores
 
 _ELEMENTS_PER_BATCH = 2**22
 

@@ -68,6 +68,37 @@ def to_frame(columns: dict, owner: str):
     return pd.DataFrame({column: list(values) for column, values in columns.items()})
 
 
+class ColumnsTable:
+    """``to_dict`` and ``to_frame`` of a result whose table is its ``columns``, one row per
+    model, best first (:class:`ModelComparison`, :class:`BenchmarkComparison`).
+
+    A class using it binds the two methods in its own body too (``to_dict =
+    ColumnsTable.to_dict``): the API pages list a class's own methods only.
+    """
+
+    columns: dict[str, list]
+
+    def to_dict(self) -> dict[str, list]:
+        """The table as lists, one per column.
+
+        Returns
+        -------
+        table : dict of str to list
+            ``{column: values}``, rows best first.
+        """
+        return Table({column: list(values) for column, values in self.columns.items()})
+
+    def to_frame(self):
+        """The table as a pandas DataFrame.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            One row per model, best first; needs pandas.
+        """
+        return to_frame(self.columns, type(self).__name__)
+
+
 def verdict(mean: float, pvalue: float, alpha: float, interval, margin) -> str:
     """Equivalence first (TOST: the interval inside the margin), then a difference by its
     sign, else "inconclusive" (with a margin) or "not shown different" (without)."""

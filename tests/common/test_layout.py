@@ -303,6 +303,37 @@ def test_the_graph_sees_imports_of_the_door():
     assert ENGINE in GRAPH["sklearn_ndcg._metrics._ndcg"]
 
 
+# ------------------------------------------------------------- the metrics' door
+
+METRICS = "sklearn_ndcg._metrics"
+
+
+def test_only_the_metrics_import_their_modules():
+    """Outside ``_metrics/``, modules import ``sklearn_ndcg._metrics`` only, never a module
+    in it; the package's entrance aside, which names each public name's own module (its
+    lazy ``_SOURCES``)."""
+    inside = sorted(
+        (name, target)
+        for name, targets in GRAPH.items()
+        if not name.startswith(f"{METRICS}.") and name not in (METRICS, "sklearn_ndcg")
+        for target in targets
+        if target.startswith(f"{METRICS}.")
+    )
+    assert not inside, inside
+
+
+def test_the_graph_sees_imports_of_the_metrics_door():
+    assert METRICS in GRAPH["sklearn_ndcg._stats._paired"]
+
+
+def test_metrics_door_names_load():
+    """Each name of the door loads from its module (``_SOURCES``), and none is missing."""
+    import sklearn_ndcg._metrics as metrics
+
+    assert metrics.__all__ == sorted(metrics._SOURCES)
+    assert all(getattr(metrics, name) is not None for name in metrics.__all__)
+
+
 def test_no_module_over_650_lines():
     """Rooms of a readable size: a module that grows past 650 lines is split along its
     seams (issue 33)."""
@@ -381,7 +412,7 @@ def test_clicks_neither_sort_nor_group_rows(module):
 # version switch; CONTRIBUTING's "Private dependencies" lists each with its test.
 PRIVATE_IMPORTS = {
     "sklearn": {"sklearn_ndcg._compat", "sklearn_ndcg._validate_params"},
-    "scipy": {"sklearn_ndcg._engine._queries"},
+    "scipy": {"sklearn_ndcg._engine._sort"},
 }
 
 
@@ -417,7 +448,7 @@ def test_private_upstream_imports_stay_in_their_module():
     # the rule sees them: each named module has its private import
     assert {module for _, _, module in found} == set().union(*PRIVATE_IMPORTS.values())
     assert ("scipy", "scipy.sparse._sparsetools.coo_tocsr") in _private_imports(
-        MODULES["sklearn_ndcg._engine._queries"]
+        MODULES["sklearn_ndcg._engine._sort"]
     )
 
 

@@ -49,3 +49,14 @@ def test_query_bounds_mean_is_weighted_and_skips_nan():
     # judged has no NaN: all three queries count
     assert means["judged"] == pytest.approx((1.0 + 3 * 0.5 + 0.0) / 5)
     assert not math.isnan(means["judged"])
+
+
+def test_query_score_arrays_are_float_and_checked():
+    from sklearn_ndcg import QueryScores
+    from sklearn_ndcg._metrics import query_score_arrays
+
+    qid, score, weight = query_score_arrays(QueryScores([2, 1], [1, 0], [1, 1]), "a")
+    assert qid.tolist() == [2, 1] and score.dtype == weight.dtype == np.float64
+    # one qid too many: the shapes (2,), (1,) and (1,) named in the error
+    with pytest.raises(ValueError, match=r"a is a QueryScores whose .* shapes \(2,\), \(1,\)"):
+        query_score_arrays(QueryScores([1, 2], [0.5], [1.0]), "a")
