@@ -118,40 +118,48 @@ def _average_by_threshold(
     """:func:`rank_block` with ``ties="average"``, from the ``k``-th largest score of
     each row (its threshold), for rows wider than ``k`` holding ties.
 
-    The tie group at the threshold holds positions ``a .. k - 1``, ``a`` the count
-    of scores above it: each gets the mean gain of all the group's documents. The
-    documents above it (fewer than ``k``) are found in the block once; each tie
-    group among them, a run of equal values in ``largest``, gets its mean gain. No
-    row is sorted but the ``largest`` scores given (in decreasing order).
+    The tie group at the threshold holds the positions of ``largest`` equal to it:
+    each gets the mean gain of all the group's documents, found in the block (flat
+    indices, summed by row). The documents above it (fewer than ``k``) are found in
+    the block once; each tie group among them, a run of equal values in
+    ``largest``, gets its mean gain. No row is sorted but the ``largest`` scores
+    given (in decreasing order); no sum runs along the block's short rows.
     """
     n_rows, width = score.shape
+    top = largest[:, :k]
     threshold = largest[:, k - 1, np.newaxis]
-    positions = np.arange(k)
-    n_above = np.count_nonzero(largest[:, :k] > threshold, axis=1)[:, np.newaxis]
-    member = score == threshold  # padding (-inf) only where the row has under k
-    group_sum = np.where(member, gain, 0.0).sum(axis=1)
-    count = np.count_nonzero(member, axis=1)
+    flat_score, flat_gain = score.reshape(-1), gain.reshape(-1)
+    # the group at the threshold, with its members beyond k (padding, -inf, only
+    # where a row has under k documents: its mean is then 0)
+    members = np.flatnonzero(score == threshold)
+    member_row = members // width
+    group_sum = np.bincount(member_row, weights=np.take(flat_gain, members), minlength=n_rows)
+    count = np.bincount(member_row, minlength=n_rows)
     real = threshold[:, 0] > -np.inf
     mean = np.divide(group_sum, count, out=np.zeros(n_rows), where=real)
-    ranked = np.where(positions >= n_above, mean[:, np.newaxis], 0.0)
+    at_threshold = (top == threshold).reshape(-1)
     cells = np.flatnonzero(score > threshold)
-    if cells.shape[0]:
-        row = cells // width
-        above = score.reshape(-1)[cells]
-        # each document's group starts at the count of larger scores in its row,
-        # counted a column of `largest` at a time (faster than along short rows)
-        start = row * k
-        for column in np.ascontiguousarray(largest[:, :k].T):
-            start += np.take(column, row) > above
-        sums = np.bincount(start, weights=gain.reshape(-1)[cells], minlength=n_rows * k)
-        counts = np.bincount(start, minlength=n_rows * k)
-        means = np.divide(sums, counts, out=sums, where=counts > 0)
-        new_group = np.ones((n_rows, k), dtype=bool)
-        new_group[:, 1:] = largest[:, 1:k] != largest[:, : k - 1]
-        group_start = np.maximum.accumulate(np.where(new_group, positions, 0), axis=1)
-        group_mean = np.take(means, group_start + (np.arange(n_rows) * k)[:, np.newaxis])
-        ranked = np.where(positions < n_above, group_mean, ranked)
-    return ranked
+    if not cells.shape[0]:
+        return np.where(at_threshold, np.repeat(mean, k), 0.0).reshape(n_rows, k)
+    # each position's group starts where its value first appears in the row: flat
+    # positions carried forward over the flat rows (each row starts a group)
+    new_group = np.ones((n_rows, k), dtype=bool)
+    new_group[:, 1:] = top[:, 1:] != top[:, :-1]
+    positions = np.arange(n_rows * k).reshape(n_rows, k)
+    group_start = np.maximum.accumulate(np.where(new_group, positions, 0).reshape(-1))
+    row = cells // width
+    above = np.take(flat_score, cells)
+    # each document's group starts at the count of larger scores in its row,
+    # counted a column of `largest` at a time (faster than along short rows)
+    start = row * k
+    for column in np.ascontiguousarray(top.T):
+        start += np.take(column, row) > above
+    sums = np.bincount(start, weights=np.take(flat_gain, cells), minlength=n_rows * k)
+    counts = np.bincount(start, minlength=n_rows * k)
+    means = np.divide(sums, counts, out=sums, where=counts > 0)
+    ranked = np.take(means, group_start)
+    ranked[at_threshold] = np.repeat(mean, k)[at_threshold]
+    return ranked.reshape(n_rows, k)
 
 
 def order_rows(

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._compat import StrOptions, validate_params
 from ._read import QRELS, RUN, decoded, read_columns
-from ._tables import TrecQrels, TrecRun
+from ._tables import TrecQrels, TrecRun, remember_bytes
 
 
 @validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
@@ -76,7 +76,8 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
     (['1', '1'], ['doc-a', 'doc-b'], [2.5, 1.5])
     """
     (qid, docno, run_id), score = read_columns(path, RUN)
-    return TrecRun(decoded(qid), decoded(docno), score, decoded(run_id))
+    qid_text, docno_text = remember_bytes(decoded(qid), qid), remember_bytes(decoded(docno), docno)
+    return TrecRun(qid_text, docno_text, score, decoded(run_id))
 
 
 @validate_params(
@@ -161,4 +162,5 @@ def read_trec_qrels(path: str | os.PathLike, *, relevance: str = "integer") -> T
             f"{os.fspath(path)}: the relevance of document {decoded(docno[bad[:1]])[0]!r} "
             f"is {levels[bad[0]]}; every relevance must be a finite number."
         )
-    return TrecQrels(decoded(qid), decoded(docno), levels)
+    qid_text, docno_text = remember_bytes(decoded(qid), qid), remember_bytes(decoded(docno), docno)
+    return TrecQrels(qid_text, docno_text, levels)

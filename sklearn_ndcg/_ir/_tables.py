@@ -4,6 +4,7 @@ command (ids as numpy bytes), which import numpy only."""
 from __future__ import annotations
 
 import os
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -77,3 +78,31 @@ def read_sampled_qrels_bytes(path: str | os.PathLike) -> SampledQrels:
     """:func:`read_sampled_qrels` with ids and strata as numpy bytes (``S``)."""
     (qid, docno, stratum), relevance = read_columns(path, SAMPLED_QRELS)
     return SampledQrels(qid, docno, stratum, relevance)
+
+
+# The bytes each id column of read_trec_run and read_trec_qrels was decoded from, by the
+# column's identity: evaluate_run of the readers' tables takes them instead of checking
+# and encoding a str per line again. A snapshot of the column's objects (the same str,
+# one pointer a line) tells whether it was changed in place since.
+_READ_BYTES: dict[int, tuple[weakref.ref, np.ndarray, np.ndarray]] = {}
+
+
+def remember_bytes(objects: np.ndarray, raw: np.ndarray) -> np.ndarray:
+    """``objects`` (an object array of str decoded from ``raw``, numpy bytes), returned,
+    remembered with ``raw`` for as long as it lives (see :func:`read_bytes`)."""
+    key = id(objects)
+    forget = lambda _: _READ_BYTES.pop(key, None)  # noqa: E731
+    _READ_BYTES[key] = (weakref.ref(objects, forget), objects.copy(), raw)
+    return objects
+
+
+def read_bytes(objects: np.ndarray) -> np.ndarray | None:
+    """The bytes ``objects`` was decoded from by a reader, or None: not a reader's
+    column, or one changed in place since (an element replaced)."""
+    entry = _READ_BYTES.get(id(objects))
+    if entry is None or entry[0]() is not objects:
+        return None
+    _, snapshot, raw = entry
+    if objects.shape != snapshot.shape or not np.equal(objects, snapshot).all():
+        return None  # identical objects compare equal at once: one pass of pointers
+    return raw

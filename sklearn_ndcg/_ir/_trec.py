@@ -31,7 +31,7 @@ from ._pytrec import tables_of_text
 from ._read import QRELS, decoded, read_columns
 from ._sampled import INFNDCG, evaluate_inferred, read_sampled_qrels, sampled_columns
 from ._stream import NotGrouped, query_blocks
-from ._tables import TrecQrels, TrecRun, read_qrels_bytes, read_run_bytes
+from ._tables import TrecQrels, TrecRun, read_bytes, read_qrels_bytes, read_run_bytes
 
 __all__ = [
     "RunEvaluation",
@@ -99,9 +99,14 @@ def _columns(table, name: str, fields: tuple[str, str, str]) -> list:
     )
 
 
-def _ids(values, what: str) -> np.ndarray:
-    """Ids as a 1-D object array of str (numbers converted with ``str``)."""
+def _ids(values, what: str, *, as_read: bool = False) -> np.ndarray:
+    """Ids as a 1-D object array of str (numbers converted with ``str``); ``as_read``:
+    a column of :func:`read_trec_run` or :func:`read_trec_qrels` as the bytes it was
+    read from (numpy ``S``), neither checked nor encoded again."""
     array = np.asarray(values)
+    raw = read_bytes(array) if as_read else None
+    if raw is not None:
+        return raw
     if array.ndim != 1:
         raise ValueError(f"{what} must be 1-D, one id per document; got shape {array.shape}.")
     if array.dtype.kind == "O" and set(map(type, array)) <= {str}:
@@ -125,13 +130,15 @@ def _id_types(values) -> str:
     return " and ".join(sorted({type(value).__name__ for value in array.tolist()}))
 
 
-def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
-    """The ids (object arrays of str) and values of a run or qrels, and the types of
-    its document ids as given."""
+def _check_table(table, name: str, fields: tuple[str, str, str], *, as_read: bool = False) -> tuple:
+    """The ids (object arrays of str; with ``as_read``, a reader's columns as the bytes
+    they were read from) and values of a run or qrels, and its document ids as given
+    (whose types a warning names)."""
     qid, docno, values = _columns(table, name, fields)
-    docno_types = _id_types(docno)
+    given_docno = docno
     owner = f"{name}'" if name.endswith("s") else f"{name}'s"  # the qrels' ids, the run's
-    qid, docno = _ids(qid, f"{owner} {fields[0]}"), _ids(docno, f"{owner} {fields[1]}")
+    qid = _ids(qid, f"{owner} {fields[0]}", as_read=as_read)
+    docno = _ids(docno, f"{owner} {fields[1]}", as_read=as_read)
     if fields[2] == "score":
         values = as_score_array(values, f"{owner} score")
     else:
@@ -144,13 +151,14 @@ def _check_table(table, name: str, fields: tuple[str, str, str]) -> tuple:
         )
     if qid.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one document is needed.")
-    return qid, docno, values, docno_types
+    return qid, docno, values, given_docno
 
 
-def _warn_nothing_matches(joined: Joined, run_types: str, qrels_types: str) -> None:
-    """Warn when no ranked document is in the qrels: every one would gain 0."""
+def _warn_nothing_matches(joined: Joined, run_docno, qrels_docno) -> None:
+    """Warn when no ranked document is in the qrels (every one would gain 0), naming
+    the types of both tables' document ids as given."""
     if np.isnan(joined.label).all():
-        _warn_nothing_matches_types(run_types, qrels_types)
+        _warn_nothing_matches_types(_id_types(run_docno), _id_types(qrels_docno))
 
 
 def _warn_nothing_matches_types(run_types: str, qrels_types: str) -> None:
@@ -428,16 +436,18 @@ def evaluate_run(
         return _evaluate_run_file(run, qrels, settings._replace(unjudged=unjudged))
     if _is_path(qrels):
         qrels = _read_qrels(qrels)
-    run_qid, run_docno, score, run_types = _check_table(run, "run", ("qid", "docno", "score"))
-    qrels_qid, qrels_docno, relevance, qrels_types = _check_table(
-        qrels, "qrels", ("qid", "docno", "relevance")
+    run_qid, run_docno, score, run_given = _check_table(
+        run, "run", ("qid", "docno", "score"), as_read=True
+    )
+    qrels_qid, qrels_docno, relevance, qrels_given = _check_table(
+        qrels, "qrels", ("qid", "docno", "relevance"), as_read=True
     )
     _refuse_negative_levels(relevance, qrels_qid, gain, normalize, metric)
     qrels = TrecQrels(qrels_qid, qrels_docno, relevance)
     joined = join_run(run_qid, run_docno, qrels)
     if missing_queries == "drop":
         refuse_unjudged_run(joined)
-    _warn_nothing_matches(joined, run_types, qrels_types)
+    _warn_nothing_matches(joined, run_given, qrels_given)
     unjudged = _resolve_judged_only(unjudged, judged_only)
     per_query = score_joined(joined, score, relevance, settings._replace(unjudged=unjudged))
     if levels is not None and not bounds:
@@ -480,9 +490,11 @@ def _evaluate_run_file(run_path, qrels, settings: Settings) -> RunEvaluation:
         qrels = read_qrels_bytes(qrels)
         if not qrels.qid.shape[0]:
             raise ValueError("qrels is empty; at least one document is needed.")
-        qrels_types = "str"
+        qrels_docno = None  # read as text: its ids are str
     else:
-        *columns, qrels_types = _check_table(qrels, "qrels", ("qid", "docno", "relevance"))
+        *columns, qrels_docno = _check_table(
+            qrels, "qrels", ("qid", "docno", "relevance"), as_read=True
+        )
         qrels = qrels_bytes(*columns)
     _refuse_negative_levels(
         qrels.relevance, qrels.qid, settings.gain, settings.normalize, settings.metric
@@ -505,7 +517,7 @@ def _evaluate_run_file(run_path, qrels, settings: Settings) -> RunEvaluation:
             f"{first_query_text(qrels.qid[0])!r}); do the query ids match?"
         )
     if not streamed.matched:
-        _warn_nothing_matches_types("str", qrels_types)
+        _warn_nothing_matches_types("str", "str" if qrels_docno is None else _id_types(qrels_docno))
     if settings.levels is not None and not settings.bounds:
         raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
     per_query = streamed.per_query

@@ -144,6 +144,9 @@ def test_bench_trec_smoke():
     if extra:
         assert "| trec_eval (C) | " in result.stdout
         assert "byte-identical to trec_eval's: True" in result.stdout
+        for subject in ("files", "read_trec_run, read_trec_qrels"):  # issue 51's target
+            assert f"- evaluate_run from {subject} / trec_eval (C): wall " in result.stdout
+        assert "(target <= 1x both): " in result.stdout
 
 
 @pytest.mark.slow

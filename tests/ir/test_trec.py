@@ -298,3 +298,20 @@ def test_ties_docno_is_refused_without_document_ids():
     qrels = (["q", "q"], ["a", "b"], [0, 1])
     # trec_eval orders tied scores by decreasing docno: b (gain 1) first
     assert evaluate_run(run, qrels, ties="docno").score == 1.0
+
+
+@pytest.mark.parametrize("table", ["run", "qrels"])
+def test_tables_changed_in_place_are_read_as_they_are_now(files, table):
+    # evaluate_run takes a reader's columns as the bytes they were read from, unless
+    # changed since: q1 then ranks d3 (level 3; the run's dX, or the qrels' d3 renamed
+    # dX) first, d1 (0) second, d2 (1) third; hand computation, ideal 3, 1
+    qrels, run = read_trec_qrels(files[0]), read_trec_run(files[1])
+    before = evaluate_run(run, qrels, ties="docno")
+    np.testing.assert_allclose(before.per_query.score, [Q1, Q2], rtol=1e-15)
+    if table == "run":
+        run.docno[0] = "d3"
+    else:
+        qrels.docno[2] = "dX"
+    after = evaluate_run(run, qrels, ties="docno")
+    expected = (3 * D[0] + D[2]) / (3 * D[0] + D[1])
+    np.testing.assert_allclose(after.per_query.score, [expected, Q2], rtol=1e-15)
