@@ -162,7 +162,7 @@ def _dcg_columns(order, score, ties: str, ks, dcg: _DcgInput, cache: dict) -> li
         if "dcg_sums" not in cache:
             cache["dcg_sums"] = np.cumsum(cache["gains"] * discounts, axis=1)
             cache["ideal_sums"] = np.cumsum(cache["ideal"] * discounts, axis=1)
-    columns = []
+    columns: list[np.ndarray] = []
     for k in ks:
         at = min(k, width) - 1
         columns.extend((cache["dcg_sums"][:, at], cache["ideal_sums"][:, at]))
