@@ -58,7 +58,7 @@ def dcg_by_query(
 
 def dcg_at_cutoffs(
     gain: np.ndarray,
-    score: np.ndarray,
+    score: np.ndarray | None,
     queries: Queries,
     ties: str,
     discounts: np.ndarray,
@@ -74,7 +74,8 @@ def dcg_at_cutoffs(
     first ``k`` documents are prefixes of those of all documents, so one
     ranking of whole rows serves every cutoff: DCG@k is the sum of its first
     ``k`` terms. ``discounts`` covers the longest query. ``document_weight``
-    is as in :func:`dcg_by_query`.
+    is as in :func:`dcg_by_query`; ``score`` None sums the ideal (and worst) DCG
+    alone, as there.
     """
     shape = (queries.ids.shape[0], ks.shape[0])
     result = QueryDCG(np.empty(shape), np.empty(shape), np.empty(shape) if worst else None)

@@ -456,10 +456,10 @@ def pool_sums(
                 ks,
                 document_weight=staged.document_weight,
             ).dcg
-            ideal = dcg_at_cutoffs(best, best, staged.pooled, ties, discounts, ks).ideal
+            ideal = dcg_at_cutoffs(best, None, staged.pooled, ties, discounts, ks).ideal
             worst = (
                 dcg_at_cutoffs(
-                    pool_gains, pool_gains, staged.pooled, ties, discounts, ks, worst=True
+                    pool_gains, None, staged.pooled, ties, discounts, ks, worst=True
                 ).worst
                 if negative
                 else None

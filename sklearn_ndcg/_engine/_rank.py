@@ -31,11 +31,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._pipeline import Staged
+from ._aggregate import QueryDCG, check_overflow
+from ._pipeline import Staged, ndcg_per_query
 from ._pool import PoolStaged
 from ._queries import Queries, block_columns, blocks, rows_by_query, take
 from ._ranking_options import DOCNO_TIES, RANK_MEASURES
-from ._ties import order_rows, refuse_ties_without_docno
+from ._ties import ideal_block, order_rows, ordered_gains, refuse_ties_without_docno
 
 BY_RELEVANT = ("map", "recall")
 """The measures divided by the number of relevant documents of the query (undefined
@@ -48,64 +49,124 @@ def relevant(labels: np.ndarray, level: float) -> np.ndarray:
         return (labels >= level).astype(np.float64)
 
 
+DCG_MEASURES = ("ndcg", "dcg")
+"""Names a request may also give (the staged gains and discounts, summed from the same
+order as the measures of binary relevance); each cutoff sums two columns, the DCG and
+the ideal DCG."""
+
+
+def _n_sums(name: str, ks: tuple[int, ...] | None) -> int:
+    """The raw columns of one request: one per cutoff, two for NDCG and DCG."""
+    return (1 if ks is None else len(ks)) * (2 if name in DCG_MEASURES else 1)
+
+
 def rank_sums(
     rel: np.ndarray,
     score: np.ndarray,
     queries: Queries,
     ties: str,
     requests: tuple[tuple[str, tuple[int, ...] | None], ...],
-) -> np.ndarray:
+    gains: np.ndarray | None = None,
+    discounts: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """The raw sums of every measure of ``requests`` for each query, from one ordering.
 
     ``requests`` holds ``(measure, cutoffs)`` pairs, cutoffs None for the whole
     ranking. Returns shape (n_queries, n_columns), a column per cutoff (one for None),
     in the order of ``requests``: relevant documents in the top k (precision, recall),
     the sum of precisions at relevant ranks (average precision), the reciprocal rank
-    and success, queries in the order of ``queries.ids``.
+    and success, queries in the order of ``queries.ids``. Requests of
+    :data:`DCG_MEASURES` (given ``gains`` and ``discounts``) sum the DCG and the
+    ideal DCG, two columns per cutoff, from the same order. Also returns the number
+    of relevant documents of each query.
     """
-    n_columns = sum(1 if ks is None else len(ks) for _, ks in requests)
+    n_columns = sum(_n_sums(name, ks) for name, ks in requests)
     result = np.empty((queries.ids.shape[0], n_columns))
-    queries, rel, score = block_columns(queries, rel, score)
+    n_relevant = np.empty(queries.ids.shape[0])
+    queries, rel, score, gains = block_columns(queries, rel, score, gains)
     for block in blocks(queries):
         padding = block.padding()
         block_rel = take(rel, block, queries.layout, 0.0, padding)
         block_score = take(score, block, queries.layout, -np.inf, padding)
-        result[block.queries] = _block_sums(block_rel, block_score, ties, requests)
-    return result
+        dcg = None
+        if gains is not None:  # padding -inf: last in the ideal order, ranked as 0
+            block_gain = take(gains, block, queries.layout, -np.inf, padding)
+            dcg = _DcgInput(block_gain, block.sizes, discounts)  # type: ignore[arg-type]
+        result[block.queries] = _block_sums(block_rel, block_score, ties, requests, dcg)
+        n_relevant[block.queries] = block_rel.sum(axis=1)
+    return result, n_relevant
 
 
-def _block_sums(rel: np.ndarray, score: np.ndarray, ties: str, requests) -> np.ndarray:
+class _DcgInput(NamedTuple):
+    """The gains of a block (padding -inf), its queries' sizes and the discounts."""
+
+    gain: np.ndarray
+    sizes: np.ndarray
+    discounts: np.ndarray
+
+
+def _block_sums(
+    rel: np.ndarray, score: np.ndarray, ties: str, requests, dcg: _DcgInput | None = None
+) -> np.ndarray:
     """:func:`rank_sums` of one block (padding: score -inf, relevance 0)."""
     n_rows, width = rel.shape
-    order = order_rows(score, rel, "average" if ties == DOCNO_TIES else ties, width)
+    if dcg is None:
+        order = order_rows(score, rel, "average" if ties == DOCNO_TIES else ties, width)
+    else:  # NDCG's order; tied documents of equal gain have equal relevance
+        order = order_rows(score, dcg.gain, ties, width)
     flat = order + (np.arange(n_rows) * width)[:, np.newaxis]
-    rel = np.take(rel.reshape(-1), flat)
-    score = np.take(score.reshape(-1), flat)
+    ranked_rel = np.take(rel.reshape(-1), flat)
+    ranked_score = np.take(score.reshape(-1), flat)
     tied = None
     if ties in ("average", DOCNO_TIES):
-        tied = (score[:, 1:] == score[:, :-1]) & (score[:, 1:] > -np.inf)  # not padding
+        tied = (ranked_score[:, 1:] == ranked_score[:, :-1]) & (ranked_score[:, 1:] > -np.inf)
         if ties == DOCNO_TIES:  # tied documents of different relevance: order unknown
-            if (tied & (rel[:, 1:] != rel[:, :-1])).any():
+            if (tied & (ranked_rel[:, 1:] != ranked_rel[:, :-1])).any():
                 refuse_ties_without_docno()
             tied = None
         elif not tied.any():
             tied = None
     rank = np.arange(1, width + 1, dtype=np.float64)
     if tied is None:  # every document a group of its own
-        running = partial(_running_in_order, rel=rel, rank=rank)
+        running = partial(_running_in_order, rel=ranked_rel, rank=rank)
     else:
         new_group = np.ones((n_rows, width), dtype=bool)
         new_group[:, 1:] = ~tied
-        running = partial(_running, g=_groups(rel, new_group), rank=rank)
+        running = partial(_running, g=_groups(ranked_rel, new_group), rank=rank)
     columns: list[np.ndarray] = []
     cache: dict[str, np.ndarray] = {}
     for name, ks in requests:
+        if name in DCG_MEASURES:
+            columns.extend(_dcg_columns(order, score, ties, ks, dcg, cache))  # type: ignore[arg-type]
+            continue
         kind = "count" if name in ("P", "recall") else name
         if kind not in cache:
             cache[kind] = running(kind)
         at = [width] if ks is None else [min(k, width) for k in ks]
         columns.extend(cache[kind][:, k - 1] for k in at)
     return np.column_stack(columns) if columns else np.empty((n_rows, 0))
+
+
+def _dcg_columns(order, score, ties: str, ks, dcg: _DcgInput, cache: dict) -> list[np.ndarray]:
+    """The DCG and ideal DCG of a block's rows at each cutoff of ``ks`` (None: the whole
+    row), as :func:`._aggregate.dcg_at_cutoffs` and :func:`._aggregate.dcg_by_query`
+    sum them, from ``order`` (the whole rows ordered with the tie rule)."""
+    width = order.shape[1]
+    if "gains" not in cache:
+        cache["gains"] = ordered_gains(order, score, dcg.gain, dcg.sizes, ties, width)
+        cache["ideal"] = ideal_block(dcg.gain, None)
+    discounts = dcg.discounts[:width]
+    with np.errstate(over="ignore", invalid="ignore"):  # refused after (check_overflow)
+        if ks is None:
+            return [cache["gains"] @ discounts, cache["ideal"] @ discounts]
+        if "dcg_sums" not in cache:
+            cache["dcg_sums"] = np.cumsum(cache["gains"] * discounts, axis=1)
+            cache["ideal_sums"] = np.cumsum(cache["ideal"] * discounts, axis=1)
+    columns: list[np.ndarray] = []
+    for k in ks:
+        at = min(k, width) - 1
+        columns.extend((cache["dcg_sums"][:, at], cache["ideal_sums"][:, at]))
+    return columns
 
 
 def _running_in_order(kind: str, rel: np.ndarray, rank: np.ndarray) -> np.ndarray:
@@ -133,19 +194,28 @@ class _Groups(NamedTuple):
 
 
 def _groups(rel: np.ndarray, new_group: np.ndarray) -> _Groups:
-    """The :class:`_Groups` of ordered rows whose groups start at ``new_group``."""
-    shape, flat_rel = rel.shape, rel.reshape(-1)
-    group = np.cumsum(new_group.reshape(-1)) - 1  # each cell's group
-    starts = np.flatnonzero(new_group.reshape(-1))
-    counts = np.bincount(group).astype(np.float64)
-    r = np.bincount(group, weights=flat_rel)
-    above = np.cumsum(rel, axis=1) - rel  # relevant documents above each position
-    position = np.arange(rel.size, dtype=np.float64)
+    """The :class:`_Groups` of ordered rows whose groups start at ``new_group``.
+
+    Each position finds its group's first and last position by a running maximum
+    (and, from the right, minimum) of the group starts and ends along the flat
+    block, whose rows start groups; the relevant counts are differences of one
+    running count of relevant documents.
+    """
+    shape, size = rel.shape, rel.size
+    position = np.arange(size)
+    starts = new_group.reshape(-1)
+    ends = np.empty(size, dtype=bool)
+    ends[:-1], ends[-1] = starts[1:], True
+    first = np.maximum.accumulate(np.where(starts, position, 0))
+    last = np.minimum.accumulate(np.where(ends, position, size)[::-1])[::-1]
+    found = np.cumsum(rel, axis=1).reshape(-1)  # relevant documents in the top i
+    above = found - rel.reshape(-1)  # relevant documents above each position
+    c = np.take(above, first)
     return _Groups(
-        counts[group].reshape(shape),
-        r[group].reshape(shape),
-        (position - starts[group] + 1).reshape(shape),
-        above.reshape(-1)[starts][group].reshape(shape),
+        (last - first + 1).astype(np.float64).reshape(shape),
+        (np.take(found, last) - c).reshape(shape),
+        (position - first + 1).astype(np.float64).reshape(shape),
+        c.reshape(shape),
     )
 
 
@@ -209,13 +279,16 @@ def rank_values(
     with the linear gain: the labels); with one, among the pool's (trec_eval's
     ``num_rel``), and a query of the pool that the ranking lacks
     (``missing_queries="zero"``) scores 0 everywhere, as in trec_eval's ``-c``.
+    Without a pool, requests of :data:`DCG_MEASURES` sum the staged gains from the same
+    order (NDCG: DCG over ideal DCG, ``zero_division`` where undefined).
     """
+    known = RANK_MEASURES if isinstance(staged, PoolStaged) else RANK_MEASURES + DCG_MEASURES
     for name, _ in requests:
-        if name not in RANK_MEASURES:
-            raise ValueError(f"unknown measure {name!r}; the measures are {RANK_MEASURES}.")
+        if name not in known:
+            raise ValueError(f"unknown measure {name!r}; the measures are {known}.")
     if isinstance(staged, PoolStaged):
         rel = relevant(staged.y_true, relevance_level)
-        sums = rank_sums(rel, staged.score, staged.queries, ties, requests)
+        sums, _ = rank_sums(rel, staged.score, staged.queries, ties, requests)
         pool_rel = relevant(staged.pool.y_true, relevance_level)
         n_relevant = _per_query_sum(pool_rel, staged.pooled)
         ranked = sums[staged.from_ranking]
@@ -227,14 +300,31 @@ def rank_values(
         n_relevant = n_relevant[staged.from_pool]
     else:
         rel = relevant(staged.gains, relevance_level)
-        sums = rank_sums(rel, staged.score, staged.queries, ties, requests)
-        n_relevant = _per_query_sum(rel, staged.queries)
+        dcg = any(name in DCG_MEASURES for name, _ in requests)
+        gains, discounts = (staged.gains, staged.discounts) if dcg else (None, None)
+        sums, n_relevant = rank_sums(
+            rel, staged.score, staged.queries, ties, requests, gains, discounts
+        )
     columns, start = [], 0
     for name, ks in requests:
-        stop = start + (1 if ks is None else len(ks))
-        columns.append(finish(name, sums[:, start:stop], ks, n_relevant, zero_division))
+        stop = start + _n_sums(name, ks)
+        if name in DCG_MEASURES:
+            columns.append(_finish_dcg(name, sums[:, start:stop], staged, zero_division))
+        else:
+            columns.append(finish(name, sums[:, start:stop], ks, n_relevant, zero_division))
         start = stop
     return np.column_stack(columns) if columns else sums[:, :0]
+
+
+def _finish_dcg(name: str, sums: np.ndarray, staged, zero_division: float) -> np.ndarray:
+    """DCG or NDCG from the DCG and ideal DCG columns of each cutoff (alternating),
+    as :func:`._entry.query_values` gives them."""
+    dcg, ideal = sums[:, 0::2], sums[:, 1::2]
+    check_overflow(dcg, staged.gains, staged.document_weight)
+    if name == "dcg":
+        return dcg
+    flat = QueryDCG(dcg.ravel(), ideal.ravel(), None)
+    return ndcg_per_query(flat, zero_division).reshape(dcg.shape)
 
 
 def _per_query_sum(values: np.ndarray, queries: Queries) -> np.ndarray:

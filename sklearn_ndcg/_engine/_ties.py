@@ -48,6 +48,16 @@ def rank_block(
     if ties == "average" and largest is not None and _tied(largest[:, :n_top]):
         return _average_by_threshold(score, gain, largest, k)
     order = order_rows(score, gain, ties, n_top, largest)
+    return ordered_gains(order, score, gain, sizes, ties, k)
+
+
+def ordered_gains(
+    order: np.ndarray, score: np.ndarray, gain: np.ndarray, sizes: np.ndarray, ties: str, k: int
+) -> np.ndarray:
+    """:func:`rank_block` from ``order`` (:func:`order_rows` of its first ``k`` or
+    ``k + 1`` columns, or of the whole row): the gains in that order, the first ``k``,
+    tie groups averaged for ``ties="average"``."""
+    width, n_top = score.shape[1], order.shape[1]
     flat = order + (np.arange(score.shape[0]) * width)[:, np.newaxis]  # as _take_along_rows
     top_score = np.take(score.reshape(-1), flat)
     top_gain = np.take(gain.reshape(-1), flat)

@@ -185,9 +185,7 @@ def trec_order(joined: Joined, score: np.ndarray) -> np.ndarray | None:
     permutation of the rows that moves only tied documents (and, rarely, other rows
     whose hash they share), among themselves.
     """
-    bits = np.ascontiguousarray(score, dtype=np.float64).view(np.uint64)
-    bits = np.where(score == 0, np.uint64(0), bits)  # -0.0 ties with 0.0
-    rows = _candidates(*_sorted_keys(_hash(joined.run_qid, bits[:, None])))
+    rows = tie_candidates(joined.run_qid, score)
     if not rows.shape[0]:
         return None
     words = _words(joined.docno[rows])
@@ -196,6 +194,14 @@ def trec_order(joined: Joined, score: np.ndarray) -> np.ndarray | None:
     permutation = np.arange(score.shape[0])
     permutation[rows] = rows[within]
     return permutation
+
+
+def tie_candidates(run_qid: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """The rows whose (query code, score) another row may share, in input order: every
+    tied row, and rarely a row whose hash a tied one shares."""
+    bits = np.ascontiguousarray(score, dtype=np.float64).view(np.uint64)
+    bits = np.where(score == 0, np.uint64(0), bits)  # -0.0 ties with 0.0
+    return _candidates(*_sorted_keys(_hash(run_qid, bits[:, None])))
 
 
 def refuse_unjudged_run(joined: Joined) -> None:

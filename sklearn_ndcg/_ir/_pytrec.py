@@ -15,9 +15,10 @@ from numbers import Real
 import numpy as np
 
 from .._compat import StrOptions, validate_params
+from ._dicts import join_dicts, qrels_levels
 from ._measures import measures_from, parse_measure
 from ._read import decoded
-from ._report import trec_eval_scores
+from ._report import joined_scores, trec_eval_scores
 from ._tables import TrecQrels, TrecRun
 
 
@@ -144,14 +145,26 @@ class RelevanceEvaluator:
         *,
         ties="docno",
     ):
-        qid, docno, relevance = tables_of(query_relevance, "query_relevance", "relevance")
-        self.qrels_ = TrecQrels(qid, docno, relevance)
+        # converted once: dicts of levels (str ids), else tables (which give the errors)
+        self._levels = qrels_levels(query_relevance)
+        self._tables = None
+        if self._levels is None:
+            qid, docno, relevance = tables_of(query_relevance, "query_relevance", "relevance")
+            self._tables = TrecQrels(qid, docno, relevance)
         if not all(isinstance(text, str) for text in measures) or not measures:
             raise TypeError(f"measures must be a non-empty set of names; got {measures!r}.")
         self.measures_ = measures_from([parse_measure(text) for text in sorted(measures)])
         self.relevance_level = relevance_level
         self.judged_docs_only_flag = judged_docs_only_flag
         self.ties = ties
+
+    @property
+    def qrels_(self) -> TrecQrels:
+        """The qrels as tables (ids as numpy bytes)."""
+        if self._tables is None:
+            levels = self._levels.levels  # set where the tables are not
+            self._tables = TrecQrels(*tables_of(levels, "query_relevance", "relevance"))
+        return self._tables
 
     def evaluate(self, scores: Mapping) -> dict[str, dict[str, float]]:
         """Each judged query's measures: ``{qid: {measure: value}}``.
@@ -168,18 +181,36 @@ class RelevanceEvaluator:
             ``{qid: {name: value}}``, names as trec_eval prints them (``P_10``,
             ``ndcg_cut_10``).
         """
-        qid, docno, score = tables_of(scores, "scores", "score")
-        run = TrecRun(qid, docno, score, None)
-        if not qid.shape[0] or not np.isin(np.unique(run.qid), self.qrels_.qid).any():
-            return {}
-        report = trec_eval_scores(
-            self.qrels_,
-            run,
-            self.measures_,
-            judged_only=self.judged_docs_only_flag,
-            relevance_level=self.relevance_level,
-            ties=self.ties,
-        )
+        options = {
+            "judged_only": self.judged_docs_only_flag,
+            "relevance_level": self.relevance_level,
+            "ties": self.ties,
+        }
+        joined = None
+        if self._levels is not None:  # str ids: joined by dict lookups
+            joined = join_dicts(self._levels, scores, self.ties == "docno")
+        if joined is not None:
+            rows, score, permutation = joined
+            levels = self._levels.levels
+            if not score.shape[0] or levels.keys().isdisjoint(scores):
+                return {}
+            report = joined_scores(
+                rows,
+                score,
+                permutation,
+                self._levels.level,
+                self.measures_,
+                complete=False,
+                max_docs=None,
+                bounds=False,
+                **options,
+            )
+        else:
+            qid, docno, score = tables_of(scores, "scores", "score")
+            run = TrecRun(qid, docno, score, None)
+            if not qid.shape[0] or not np.isin(np.unique(run.qid), self.qrels_.qid).any():
+                return {}
+            report = trec_eval_scores(self.qrels_, run, self.measures_, **options)
         names = [name for name, _ in report.columns]
         rows = np.column_stack([values for _, values in report.columns]).tolist()
         return {q: dict(zip(names, row)) for q, row in zip(report.qid.tolist(), rows)}

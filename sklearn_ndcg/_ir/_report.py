@@ -22,6 +22,7 @@ import numpy as np
 from .._engine import JudgmentPool, RankingOptions, stage
 from ._infndcg import inferred_ndcg
 from ._join import (
+    Joined,
     id_bytes,
     join_run,
     refuse_duplicate_pairs,
@@ -95,16 +96,48 @@ def trec_eval_scores(
     joined = join_run(run.qid, run.docno, qrels)
     if not complete:
         refuse_unjudged_run(joined)
+    permutation = trec_order(joined, run.score) if ties == "docno" else None
+    return joined_scores(
+        joined,
+        run.score,
+        permutation,
+        qrels.relevance,
+        measures,
+        complete=complete,
+        judged_only=judged_only,
+        max_docs=max_docs,
+        bounds=bounds,
+        relevance_level=relevance_level,
+        ties=ties,
+    )
+
+
+def joined_scores(
+    joined: Joined,
+    score: np.ndarray,
+    permutation: np.ndarray | None,
+    level: np.ndarray,
+    measures: Measures,
+    *,
+    complete: bool,
+    judged_only: bool,
+    max_docs: int | None,
+    bounds: bool,
+    relevance_level: float,
+    ties: str,
+) -> Report:
+    """:func:`trec_eval_scores` of a run joined with its qrels (``level``, the qrels'
+    levels in the order of ``joined.qrels_qid``), its rows reordered by
+    ``permutation`` (trec_eval's order of tied scores, :func:`._join.trec_order`, for
+    ``ties="docno"``; None to keep them)."""
     # query codes order like the ids; tied scores in trec_eval's order, ties="first"
-    score, qid, label = run.score, joined.run_qid, joined.label
-    permutation = trec_order(joined, score) if ties == "docno" else None
+    qid, label = joined.run_qid, joined.label
     if permutation is not None:
         score, qid, label = score[permutation], qid[permutation], label[permutation]
     if max_docs is not None:
         keep = _top_of_each_query(qid, score, max_docs)
         qid, score, label = qid[keep], score[keep], label[keep]
     judged = np.where(label >= 0, label, np.nan)  # negative: in the pool, not judged
-    level = qrels.relevance
     # one staging for every measure: the pool holds the levels, each measure its gain
     # trec_eval's ranking rules: log2 discount, tie-free order (ties="first" on the
     # staged order), the ideal DCG of the judged documents; an undefined query scores 0

@@ -46,29 +46,27 @@ def measure_scores(
                 "Leave them at their defaults, or ask for the measures in separate calls."
             )
         ranked = options.replace(metric=rank[0].metric, k=None)
-        # NDCG's options at their defaults: one staging (labels as gains) for all names
-        shared = stage(
+        # NDCG's options at their defaults: one staging (labels as gains) and one order
+        # for every name, NDCG and DCG included
+        staged = stage(
             y_true, y_score, options.replace(k=None), qid=qid, sample_weight=sample_weight
         )
-        staged = shared
-        requests = tuple((name.metric, None if name.k is None else (name.k,)) for name in rank)
+        requests = tuple((name.metric, None if name.k is None else (name.k,)) for name in names)
         values = query_values(staged, ranked, measures=requests)
         weight = _weights(values)
-        for i, name in enumerate(rank):
+        for i, name in enumerate(names):
             results[name.name] = QueryScores(values.ids, values.values[:, i], weight)
+        return results
     for metric in {name.metric for name in other}:  # ndcg, dcg: one staging each
         summed = options.replace(metric=metric, k=None)
-        if rank:  # staged with the defaults above (the same rows for NDCG and DCG)
-            staged = shared
-        else:
-            staged = stage(
-                y_true,
-                y_score,
-                summed,
-                qid=qid,
-                sample_weight=sample_weight,
-                document_weight=document_weight,
-            )
+        staged = stage(
+            y_true,
+            y_score,
+            summed,
+            qid=qid,
+            sample_weight=sample_weight,
+            document_weight=document_weight,
+        )
         family = [name for name in other if name.metric == metric]
         cutoffs = sorted({name.k for name in family if name.k is not None})
         if cutoffs:

@@ -140,6 +140,31 @@ def test_several_measures_from_one_order():
     )
 
 
+@pytest.mark.parametrize("ties", RankingOptions.TIE_RULES)
+def test_ndcg_and_dcg_from_the_same_order(ties):
+    """``measures=`` with NDCG and DCG: the values of ``ks=`` and of the whole ranking,
+    to the last bit, beside the measures of binary relevance, on queries of several
+    sizes (padded blocks) with ties."""
+    rng = np.random.default_rng(3)
+    qid = rng.permutation(np.repeat(np.arange(30), rng.integers(1, 40, 30)))
+    y = (rng.integers(0, 4, qid.shape[0]) * (rng.random(qid.shape[0]) < 0.5)).astype(float)
+    s = np.round(rng.random(qid.shape[0]), 1)
+    options = RankingOptions(ties=ties, zero_division=0.25)
+    staged = stage(y, s, options, qid=qid)
+    requests = (("ndcg", (1, 10)), ("map", None), ("dcg", None), ("ndcg", None), ("P", (3,)))
+    together = query_values(staged, options.replace(metric="map"), measures=requests).values
+    assert together.shape == (30, 6)
+    ndcg_ks = query_values(staged, options, ks=np.array([1, 10])).values
+    np.testing.assert_array_equal(together[:, :2], ndcg_ks)
+    np.testing.assert_array_equal(together[:, 4], query_values(staged, options).values)
+    dcg = query_values(staged, options.replace(metric="dcg")).values
+    np.testing.assert_array_equal(together[:, 3], dcg)
+    ap = query_values(staged, options.replace(metric="map")).values
+    np.testing.assert_array_equal(together[:, 2], ap)
+    precision = query_values(staged, options.replace(metric="P", k=3)).values
+    np.testing.assert_array_equal(together[:, 5], precision)
+
+
 def test_without_relevant_documents_zero_division():
     qid = np.zeros(2)
     for name in ("map", "recall"):
@@ -154,8 +179,8 @@ def test_refusals():
     staged = stage(np.ones(2), np.ones(2), options, qid=np.zeros(2))
     with pytest.raises(ValueError, match="P needs a cutoff"):
         query_values(staged, options)
-    with pytest.raises(ValueError, match="unknown measure 'ndcg'"):
-        query_values(staged, options, measures=(("ndcg", None),))
+    with pytest.raises(ValueError, match="unknown measure 'bpref'"):
+        query_values(staged, options, measures=(("bpref", None),))
     weighted = stage(np.ones(2), np.ones(2), options, qid=np.zeros(2), document_weight=np.ones(2))
     with pytest.raises(ValueError, match="document_weight weighs gains"):
         query_values(weighted, options.replace(k=1))
