@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._engine import JudgmentPool
+from .._metrics._ids import trec_labels
 from .._metrics._query_scores import query_scores
 from .._metrics._results import QueryBounds, QueryScores
 from ._join import Joined, id_bytes, id_runs, join_run, refuse_duplicate_pairs, trec_order
@@ -45,9 +46,7 @@ class Settings(NamedTuple):
 def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, settings: Settings):
     """The per-query values (:class:`QueryScores`, :class:`QueryBounds` with bounds) of
     a joined run, its queries named by their ids (str) and sorted by them."""
-    label = joined.label
-    if settings.unjudged == "drop" or settings.bounds:  # a negative level is pooled (-J, -B)
-        label = np.where(label < 0, np.nan, label)
+    label = trec_labels(joined.label, settings.unjudged, settings.bounds)
     run_qid, ties = joined.run_qid, settings.ties
     if ties == "docno":
         permutation, ties = trec_order(joined, score), "first"
