@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -71,7 +71,6 @@ def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, setti
         bounds=settings.bounds,
         levels=settings.levels if settings.bounds else None,
     )
-    per_query = cast(QueryScores | QueryBounds, per_query)  # one metric: not a dict
     return per_query._replace(qid=joined.qids[per_query.qid])
 
 

@@ -363,11 +363,19 @@ def query_scores(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_queries, n_documents) or (n_samples,), or None
+    y_true : array-like of shape (n_queries, n_documents) or (n_samples,), dict, or None
         Relevance labels; see :func:`ndcg_score`. None with ``metric="infNDCG"``,
-        which reads them from the pool.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; higher ranks first.
+        which reads them from the pool. Or pytrec_eval's qrels, ``{qid: {docno:
+        relevance}}`` (int or float levels), with the run's dict as ``y_score``: the
+        run is joined with them by (qid, docno) as :func:`evaluate_run` joins it (ids
+        compared as text; a ranked document they lack is unjudged), they are the pool
+        (``qid``, ``pool``, ``docno``, ``sample_weight``, ``document_weight`` are not
+        read, so refused), and ``ties="docno"`` orders tied scores by decreasing
+        document id, as trec_eval and pytrec_eval do. Queries are named by the dicts'
+        keys.
+    y_score : array-like of the same shape as y_true, or dict
+        Predicted scores; higher ranks first. Or pytrec_eval's run, ``{qid: {docno:
+        score}}``, with the qrels' dict as ``y_true``.
     metric : str or list of str, default="ndcg"
         Which metric to compute per query: "ndcg", "dcg", "infNDCG", or a name as
         trec_eval writes it in its ``-q`` lines: "ndcg_cut_10" (NDCG@10), "map"
@@ -504,6 +512,18 @@ def query_scores(
     >>> results["recip_rank"].score.tolist(), results["P_1"].score.tolist()
     ([0.75, 1.0], [0.5, 1.0])
 
+    pytrec_eval's dicts, the qrels and the run: ``d3``, ranked first, is not judged,
+    ``d2``, which the run lacks, counts in recall; the tied ``d4`` and ``d5`` rank as in
+    trec_eval, by decreasing document id (``d5`` first):
+
+    >>> qrels = {"q1": {"d1": 1, "d2": 2}, "q2": {"d4": 1}}
+    >>> run = {"q1": {"d1": 0.4, "d3": 0.9}, "q2": {"d4": 0.1, "d5": 0.1}}
+    >>> results = query_scores(qrels, run, metric=["recall_2", "recip_rank"], ties="docno")
+    >>> results["recall_2"].qid.tolist(), results["recall_2"].score.tolist()
+    (['q1', 'q2'], [0.5, 1.0])
+    >>> results["recip_rank"].score.tolist()
+    [0.5, 0.5]
+
     infNDCG of a pool judged by stratified sampling: of stratum "top", ``a`` (level 2)
     was sampled and ``b`` not (level -1); ``c``, stratum "deep", was sampled. Half of
     "top" was sampled, so each of its documents stands for two: the estimated DCG is
@@ -572,7 +592,7 @@ def query_scores(
     elif levels is not None:
         raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
     options = ranking_options(
-        metric,
+        names[0].metric,  # "ndcg" or "dcg" (one name: a list went to measure_scores)
         k=k,
         gain=gain,
         discount=discount,
