@@ -136,7 +136,7 @@ def register_ir_measures(*, ties: str = "docno"):
 
     See Also
     --------
-    RelevanceEvaluator : pytrec_eval's interface, from this package.
+    RelevanceEvaluator : The interface of pytrec_eval, from this package.
     query_scores : The per-query values, from arrays or the same dicts.
 
     Notes
@@ -164,7 +164,7 @@ def register_ir_measures(*, ties: str = "docno"):
     except ImportError as error:
         raise ImportError(
             "register_ir_measures needs ir_measures; install it with "
-            "pip install 'sklearn-ndcg[ir-measures]' (or pip install ir-measures)."
+            "pip install 'sklearn-ndcg[irmeasures]' (or pip install ir-measures)."
         ) from error
     provider = _provider_class(ir_measures)(ties)
     ir_measures.providers.register(provider)

@@ -108,7 +108,7 @@ def test_average_ties_do_not_depend_on_the_runs_order():
 
 def test_without_ir_measures_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ir_measures", None)  # import fails
-    with pytest.raises(ImportError, match=r"sklearn-ndcg\[ir-measures\]"):
+    with pytest.raises(ImportError, match=r"sklearn-ndcg\[irmeasures\]"):
         register_ir_measures()
 
 
