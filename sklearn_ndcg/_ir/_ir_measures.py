@@ -42,7 +42,7 @@ def _provider_class(ir_measures):
             self.qrels = ir_measures.util.QrelsConverter(qrels).as_dict_of_dict()
             super().__init__(measures, set(self.qrels))
             self.ties = ties
-            self.groups: dict = {}  # (NDCG or not, rel, judged_only) -> {name: measure}
+            self.groups = {}  # (NDCG or not, rel, judged_only) -> {name: measure}
             for measure in measures:
                 ndcg = measure.NAME == "nDCG"
                 rel = 1 if ndcg else measure["rel"]
