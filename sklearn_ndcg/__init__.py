@@ -59,6 +59,7 @@ if TYPE_CHECKING:  # the real imports, for type checkers and Sphinx
     from ._datasets import make_ranking
     from ._engine import JudgmentPool
     from ._ir._files import read_trec_qrels, read_trec_run
+    from ._ir._ir_measures import register_ir_measures
     from ._ir._pytrec import RelevanceEvaluator
     from ._ir._sampled import SampledQrels, read_sampled_qrels
     from ._ir._trec import RunEvaluation, TrecQrels, TrecRun, evaluate_run
@@ -150,6 +151,7 @@ _SOURCES = {
     "RelevanceEvaluator": "_ir._pytrec",
     "make_ranking_scorer": "_model_selection._measure_scorer",
     "read_trec_run": "_ir._files",
+    "register_ir_measures": "_ir._ir_measures",
     "search_query_scores": "_stats._search",
     "tie_diagnostics": "_metrics._diagnostics",
 }
@@ -211,6 +213,7 @@ __all__ = [
     "RelevanceEvaluator",
     "make_ranking_scorer",
     "read_trec_run",
+    "register_ir_measures",
     "search_query_scores",
     "tie_diagnostics",
 ]

@@ -323,3 +323,26 @@ def metric_names(metric, k: int | None = None) -> tuple[MetricName, ...]:
                 "P_<k>, recall_<k>, success_<k>, recip_rank_<k> (e.g. P_10)."
             )
     return tuple(parsed)
+
+
+def refuse_measures_beside_ndcg(metric: str, where: str) -> None:
+    """Refuse a ``metric`` other than "ndcg" and "dcg" where only they are computed
+    (``where``: Spark's functions), naming the measure and the way to it: NDCG at a
+    cutoff is ``k=``; the measures of binary relevance are computed in memory."""
+    if metric in ("ndcg", "dcg"):
+        return
+    try:
+        (name,) = metric_names(metric)
+    except ValueError:
+        raise ValueError(f"metric must be 'ndcg' or 'dcg' in {where}; got {metric!r}.") from None
+    if name.metric in ("ndcg", "dcg"):
+        raise ValueError(
+            f"metric={metric!r}: {where} takes the cutoff as k; write "
+            f"metric={name.metric!r}, k={name.k}."
+        )
+    raise ValueError(
+        f"metric={metric!r} is not computed by {where}, which computes NDCG and DCG "
+        "(metric='ndcg' or 'dcg'); compute it in memory: collect the rows (qid, docno, "
+        "score) and the qrels and pass them to sklearn_ndcg.evaluate_run (or as "
+        "pytrec_eval's dicts to sklearn_ndcg.query_scores), with the same metric."
+    )

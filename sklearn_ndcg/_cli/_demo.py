@@ -14,7 +14,7 @@ import sys
 import textwrap
 import time
 import warnings
-from typing import TextIO, cast
+from typing import TextIO
 
 import numpy as np
 import sklearn
@@ -25,7 +25,7 @@ from threadpoolctl import threadpool_limits
 
 from .._compat import INSTALL_HINT
 from .._datasets import make_ranking
-from .._metrics import QueryScores, ndcg_score, query_scores
+from .._metrics import ndcg_score, query_scores
 from .._model_selection._evaluator import RankingEvaluator
 from .._model_selection._scorer import make_ndcg_scorer
 from .._stats._bootstrap import bootstrap_ci
@@ -488,7 +488,7 @@ def _run(n_queries, k, seed, n_splits, use_ltr, n_jobs, out, width) -> GridSearc
     predictions["random scores"] = np.random.default_rng(seed).random(len(test))
     held_out = {}
     for label, scores in predictions.items():
-        values = cast(QueryScores, query_scores(y[test], scores, qid=qid[test], k=k))
+        values = query_scores(y[test], scores, qid=qid[test], k=k)
         interval, caught = _quietly(bootstrap_ci, values, random_state=seed)
         notes += caught
         held_out[label] = (float(np.mean(values.score)), interval.confidence_interval)

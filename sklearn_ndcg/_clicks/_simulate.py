@@ -14,11 +14,10 @@ simulated grades, with no clicks involved.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 
-from .._metrics import QueryScores, query_scores
+from .._metrics import query_scores
 
 #: click probability of an examined document of each grade 0..4 (the relevance)
 ATTRACTIVENESS = np.array([0.05, 0.2, 0.4, 0.7, 0.95])
@@ -70,8 +69,7 @@ class ClickSimulation:
 
     def true_per_query(self, y_score, k: int | None = None) -> np.ndarray:
         """The exact DCG@k of each query."""
-        values = query_scores(self.relevance, y_score, qid=self.qid, metric="dcg", k=k)
-        return cast(QueryScores, values).score  # one metric: not a dict
+        return query_scores(self.relevance, y_score, qid=self.qid, metric="dcg", k=k).score
 
     def log(self, random_state=None) -> LoggedClicks:
         """Draw one log: positions (random with ``epsilon``) and clicks.

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._engine import JudgmentPool
-from .._metrics import QueryBounds, QueryScores, query_scores
+from .._metrics import QueryBounds, QueryScores, query_scores, trec_labels
 from ._join import Joined, id_bytes, id_runs, join_run, refuse_duplicate_pairs, trec_order
 from ._stream import QrelsIndex
 from ._tables import TrecQrels, TrecRun
@@ -44,9 +44,7 @@ class Settings(NamedTuple):
 def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, settings: Settings):
     """The per-query values (:class:`QueryScores`, :class:`QueryBounds` with bounds) of
     a joined run, its queries named by their ids (str) and sorted by them."""
-    label = joined.label
-    if settings.unjudged == "drop" or settings.bounds:  # a negative level is pooled (-J, -B)
-        label = np.where(label < 0, np.nan, label)
+    label = trec_labels(joined.label, settings.unjudged, settings.bounds)
     run_qid, ties = joined.run_qid, settings.ties
     if ties == "docno":
         permutation, ties = trec_order(joined, score), "first"
@@ -71,7 +69,6 @@ def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, setti
         bounds=settings.bounds,
         levels=settings.levels if settings.bounds else None,
     )
-    per_query = cast(QueryScores | QueryBounds, per_query)  # one metric: not a dict
     return per_query._replace(qid=joined.qids[per_query.qid])
 
 

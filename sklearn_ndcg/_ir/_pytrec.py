@@ -1,6 +1,7 @@
 """pytrec_eval's interface: :class:`RelevanceEvaluator` over the dicts every retrieval
-harness passes (``{qid: {docno: relevance}}``, ``{qid: {docno: score}}``), and the
-conversion of those dicts into the tables of a run and its qrels (:func:`tables_of`).
+harness passes (``{qid: {docno: relevance}}``, ``{qid: {docno: score}}``), converted
+into the tables of a run and its qrels by :func:`.._metrics.tables_of` (below
+``_ir``, since ``query_scores`` takes the dicts too).
 
 The evaluation is the ``trec-eval`` command's (:func:`._report.trec_eval_scores`): one
 join, one staging, each measure of the registry summed from it.
@@ -9,69 +10,17 @@ join, one staging, each measure of the registry summed from it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import chain
 from numbers import Real
 
 import numpy as np
 
 from .._compat import StrOptions, validate_params
+from .._metrics import tables_of
 from ._dicts import join_dicts, qrels_levels
 from ._measures import measures_from, parse_measure
 from ._read import decoded
 from ._report import joined_scores, trec_eval_scores
 from ._tables import TrecQrels, TrecRun
-
-
-def tables_of(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
-    """``{qid: {docno: number}}`` as three columns: query ids, document ids (numpy
-    bytes, UTF-8) and the numbers (float64). ``name`` and ``value`` name the argument
-    and its numbers in errors."""
-    if not isinstance(nested, Mapping) or not all(
-        isinstance(docs, Mapping) for docs in nested.values()
-    ):
-        raise TypeError(
-            f"{name} must be a dict of dicts, {{qid: {{docno: {value}}}}}, as pytrec_eval "
-            f"takes; got {type(nested).__name__}."
-        )
-    sizes = np.fromiter((len(docs) for docs in nested.values()), np.intp, len(nested))
-    n = int(sizes.sum())
-    qid = np.repeat(_bytes_of(list(nested)), sizes)
-    docno = _bytes_of(list(chain.from_iterable(nested.values())))
-    try:
-        numbers = np.fromiter(
-            chain.from_iterable(docs.values() for docs in nested.values()), np.float64, n
-        )
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"{name} holds a {value} that is not a number; give {{qid: {{docno: {value}}}}} "
-            f"with numeric {value}s."
-        ) from None
-    if not np.isfinite(numbers).all():
-        raise ValueError(f"{name} holds a {value} that is not finite (NaN or infinite).")
-    return qid, docno, numbers
-
-
-def _bytes_of(ids: list) -> np.ndarray:
-    """Ids (str, or anything ``str`` turns into one) as numpy bytes (``S``, UTF-8), from
-    one encoding of their concatenation (numpy's own conversions of str take a Python
-    call per id)."""
-    try:
-        text = "".join(ids)
-    except TypeError:
-        ids = [str(value) for value in ids]
-        text = "".join(ids)
-    lengths = np.fromiter(map(len, ids), np.intp, len(ids))
-    encoded = text.encode("utf-8", "surrogateescape")
-    if len(encoded) != len(text):  # not ASCII: lengths in bytes differ, one by one
-        encoded_ids = [value.encode("utf-8", "surrogateescape") for value in ids]
-        return np.array(encoded_ids, dtype=f"S{max(map(len, encoded_ids), default=1) or 1}")
-    width = max(int(lengths.max(initial=1)), 1)
-    column = np.arange(width)
-    inside = column < lengths[:, np.newaxis]
-    matrix = np.zeros((len(ids), width), dtype=np.uint8)
-    starts = np.cumsum(lengths) - lengths
-    matrix[inside] = np.frombuffer(encoded, np.uint8)[(starts[:, np.newaxis] + column)[inside]]
-    return matrix.view(f"S{width}").reshape(len(ids))
 
 
 class RelevanceEvaluator:

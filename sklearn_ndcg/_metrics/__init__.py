@@ -1,13 +1,14 @@
 """Metrics: ``ndcg_score``, ``dcg_score`` (``_ndcg``), ``query_scores`` (``_query_scores``)
-and its result types (``_results``), ``tie_diagnostics`` (``_diagnostics``), infNDCG of
-stratified sampled pools (``_inferred``, also behind ``evaluate_run`` and the trec-eval
-command), built on :mod:`sklearn_ndcg._engine`.
+and its result types (``_results``), ``tie_diagnostics`` (``_diagnostics``), pytrec_eval's
+dicts as columns and judged documents found by id (``_ids``), infNDCG of stratified
+sampled pools (``_inferred``, also behind ``evaluate_run`` and the trec-eval command),
+built on :mod:`sklearn_ndcg._engine`.
 
 The door: the other rooms import what they use of the metrics from here, never from
 ``_metrics._something`` (the package's entrance aside, which names each public name's own
 module). Each name loads its module on first use (PEP 562 ``__getattr__``, as the
 package's entrance does), so that the ``trec-eval`` command, which needs only
-``_inferred`` and ``_results``, still imports no scikit-learn.
+``_inferred``, ``_ids`` and ``_results``, still imports no scikit-learn.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the real imports, for type checkers
     from ._diagnostics import TieDiagnostics, tie_diagnostics
+    from ._ids import tables_of, trec_labels
     from ._inferred import DEPTH, inferred_values, refuse_changed_rules
     from ._ndcg import at_cutoffs, dcg_score, ndcg_score
     from ._query_scores import (
@@ -34,6 +36,8 @@ if TYPE_CHECKING:  # the real imports, for type checkers
 _SOURCES = {
     "TieDiagnostics": "_diagnostics",
     "tie_diagnostics": "_diagnostics",
+    "tables_of": "_ids",
+    "trec_labels": "_ids",
     "DEPTH": "_inferred",
     "inferred_values": "_inferred",
     "refuse_changed_rules": "_inferred",
@@ -70,7 +74,9 @@ __all__ = [
     "raise_for_frame",
     "refuse_changed_rules",
     "refused_rows",
+    "tables_of",
     "tie_diagnostics",
+    "trec_labels",
 ]
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._engine import JudgmentPool, as_score_array, missing_rows
+from ._ids import match_ids
 from ._results import QueryScores
 
 DEPTH = 1000  # sample_eval.pl's $maxResultSize
@@ -182,18 +183,6 @@ def _text_ids(values, name: str) -> np.ndarray:
     return array.astype(str)
 
 
-def _refuse_repeated(key: np.ndarray, qid: np.ndarray, docno: np.ndarray, name: str) -> None:
-    """Refuse a (query, document) pair listed twice."""
-    _, first, count = np.unique(key, return_index=True, return_counts=True)
-    repeated = first[count > 1]
-    if repeated.shape[0]:
-        i = int(repeated.min())
-        raise ValueError(
-            f"{name} lists document {str(docno[i])!r} of query {str(qid[i])!r} more than once; "
-            "each (qid, docno) pair may appear once."
-        )
-
-
 def inferred_query_scores(
     y_true, y_score, *, qid, docno, pool: JudgmentPool | None, missing_queries: str
 ) -> QueryScores:
@@ -239,26 +228,16 @@ def inferred_query_scores(
         )
     pool_q = _text_ids(pool.qid, "the pool's qid")
     pool_d = _text_ids(pool.docno, "the pool's docno")
-    n_ranked = score.shape[0]
-    qids, q_code = np.unique(np.concatenate([ranked_q, pool_q]), return_inverse=True)
-    _, d_code = np.unique(np.concatenate([ranked_d, pool_d]), return_inverse=True)
-    n_docs = int(d_code.max(initial=0)) + 1
-    key = q_code.reshape(-1).astype(np.int64) * n_docs + d_code.reshape(-1)
-    ranked_key, pool_key = key[:n_ranked], key[n_ranked:]
-    _refuse_repeated(ranked_key, ranked_q, ranked_d, "the ranking (qid, docno)")
-    _refuse_repeated(pool_key, pool_q, pool_d, "the pool")
-    by_key = np.argsort(pool_key)
-    at = np.minimum(np.searchsorted(pool_key[by_key], ranked_key), pool_key.shape[0] - 1)
-    row = np.where(pool_key[by_key][at] == ranked_key, by_key[at], -1)
+    matched = match_ids(ranked_q, ranked_d, pool_q, pool_d, "the ranking (qid, docno)", "the pool")
     # by query, decreasing score, tied scores by decreasing document id
     score_rank = np.unique(score, return_inverse=True)[1].reshape(-1)
-    ranked_code = q_code.reshape(-1)[:n_ranked]
-    order = np.lexsort((-d_code.reshape(-1)[:n_ranked], -score_rank, ranked_code))
+    ranked_code = matched.ranked_query
+    order = np.lexsort((-matched.ranked_docno, -score_rank, ranked_code))
     codes, values = inferred_values(
         ranked_code[order],
-        row[order],
-        q_code.reshape(-1)[n_ranked:],
-        qids.shape[0],
+        matched.row[order],
+        matched.pool_query,
+        matched.qids.shape[0],
         pool,
         complete=missing_queries == "zero",
     )
@@ -268,8 +247,8 @@ def inferred_query_scores(
             f"{str(ranked_q[0])!r}, the pool {str(pool_q[0])!r}); do the query ids match?"
         )
     # the caller's ids (the ranking's, the pool's for queries the ranking lacks)
-    original = np.empty(qids.shape[0], dtype=object)
-    original[q_code.reshape(-1)[n_ranked:]] = np.asarray(pool.qid, dtype=object)
+    original = np.empty(matched.qids.shape[0], dtype=object)
+    original[matched.pool_query] = np.asarray(pool.qid, dtype=object)
     original[ranked_code] = np.asarray(qid, dtype=object)
     ids = np.array(original[codes].tolist())
     by_id = np.argsort(ids, kind="stable")

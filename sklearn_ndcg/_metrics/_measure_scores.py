@@ -47,16 +47,18 @@ def measure_scores(
             )
         ranked = options.replace(metric=rank[0].metric, k=None)
         # NDCG's options at their defaults: one staging (labels as gains) and one order
-        # for every name, NDCG and DCG included
+        # for every name, NDCG and DCG included; a pool's NDCG is the pool's own sum
+        # (its ideal DCG from the pool's judgments), staged apart below
         staged = stage(
             y_true, y_score, options.replace(k=None), qid=qid, sample_weight=sample_weight
         )
-        requests = tuple((name.metric, None if name.k is None else (name.k,)) for name in names)
+        together = rank if options.pool is not None else list(names)
+        other = [name for name in other if name not in together]
+        requests = tuple((n.metric, None if n.k is None else (n.k,)) for n in together)
         values = query_values(staged, ranked, measures=requests)
         weight = _weights(values)
-        for i, name in enumerate(names):
+        for i, name in enumerate(together):
             results[name.name] = QueryScores(values.ids, values.values[:, i], weight)
-        return results
     for metric in {name.metric for name in other}:  # ndcg, dcg: one staging each
         summed = options.replace(metric=metric, k=None)
         staged = stage(

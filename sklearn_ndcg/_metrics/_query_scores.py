@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from numbers import Real
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -35,6 +36,7 @@ from .._options import (
     ranking_options,
     resolve_zero_division,
 )
+from ._ids import dict_rows, trec_labels
 from ._inferred import INFNDCG, inferred_query_scores, refuse_changed_rules
 from ._measure_scores import measure_scores
 from ._results import QueryBounds, QueryScores
@@ -118,6 +120,39 @@ def per_query(
         document_weight=document_weight,
     )
     return query_values(staged, options)[:3]
+
+
+# query_scores' arguments that pytrec_eval's dicts hold (ids, pool) or that need rows
+_READ_FROM_DICTS = ("qid", "pool", "docno", "sample_weight", "document_weight")
+
+
+def _of_dicts(y_true, y_score, given: dict):
+    """``query_scores`` of pytrec_eval's dicts: the qrels ``{qid: {docno: relevance}}``
+    as ``y_true`` (the pool too) and the run ``{qid: {docno: score}}`` as ``y_score``,
+    joined as :func:`evaluate_run` joins them; results by the dicts' query ids."""
+    if not (isinstance(y_true, Mapping) and isinstance(y_score, Mapping)):
+        raise TypeError(
+            "y_true and y_score take pytrec_eval's dicts together: the qrels {qid: {docno: "
+            f"relevance}} and the run {{qid: {{docno: score}}}}; got {type(y_true).__name__} "
+            f"and {type(y_score).__name__}."
+        )
+    for name in _READ_FROM_DICTS:
+        if given[name] is not None:
+            raise ValueError(
+                f"{name} is not read with pytrec_eval's dicts (their keys give the query and "
+                f"document ids, the qrels the pool); leave {name} None, or pass arrays."
+            )
+    if given["metric"] == INFNDCG:
+        raise ValueError(
+            f'metric="{INFNDCG}" needs qrels with strata; pass them to evaluate_run (a '
+            "SampledQrels) or as arrays with a JudgmentPool."
+        )
+    ties = given["ties"]
+    rows = dict_rows(y_true, y_score, docno_ties=ties == "docno")
+    options = {key: value for key, value in given.items() if key not in ("y_true", "y_score")}
+    options.update(qid=rows.qid, pool=rows.pool, ties="first" if ties == "docno" else ties)
+    label = trec_labels(rows.label, given["unjudged"], given["bounds"])
+    return rows.named(query_scores(label, rows.score, **options))
 
 
 # a partition's error that names a row: found again over the whole frame
@@ -221,6 +256,61 @@ def _raise_for_role(role: str, summaries: list, options: RankingOptions) -> None
     _check_column(role, values[bad], ids[bad], options, rows=rows[bad], n_bad=n_bad)
 
 
+# The types of a call (the implementation's are their union): a list of metrics gives a
+# dict, one metric its QueryScores, with bounds=True its QueryBounds.
+# fmt: off
+@overload
+def query_scores(
+    y_true: ArrayLike | Mapping | None, y_score: ArrayLike | Mapping, *,
+    metric: list[str] | tuple[str, ...],
+    k: int | None = ..., gain: str | Mapping | Callable | ArrayLike = ...,
+    discount: str | Callable = ..., ties: str = ..., qid: ArrayLike | None = ...,
+    sample_weight: ArrayLike | None = ..., zero_division: float = ...,
+    log_base: float | None = ..., normalize: str = ..., document_weight: ArrayLike | None = ...,
+    pool: JudgmentPool | None = ..., unjudged: str = ..., missing_queries: str = ...,
+    replace_undefined_by: float | None = ...,
+    bounds: bool = ...,
+    levels: ArrayLike | None = ..., docno: ArrayLike | None = ..., relevance_level: float = ...,
+) -> dict[str, QueryScores]: ...
+@overload
+def query_scores(
+    y_true: ArrayLike | Mapping | None, y_score: ArrayLike | Mapping, *, metric: str = ...,
+    k: int | None = ..., gain: str | Mapping | Callable | ArrayLike = ...,
+    discount: str | Callable = ..., ties: str = ..., qid: ArrayLike | None = ...,
+    sample_weight: ArrayLike | None = ..., zero_division: float = ...,
+    log_base: float | None = ..., normalize: str = ..., document_weight: ArrayLike | None = ...,
+    pool: JudgmentPool | None = ..., unjudged: str = ..., missing_queries: str = ...,
+    replace_undefined_by: float | None = ...,
+    bounds: Literal[False] = ...,
+    levels: ArrayLike | None = ..., docno: ArrayLike | None = ..., relevance_level: float = ...,
+) -> QueryScores: ...
+@overload
+def query_scores(
+    y_true: ArrayLike | Mapping | None, y_score: ArrayLike | Mapping, *, metric: str = ...,
+    k: int | None = ..., gain: str | Mapping | Callable | ArrayLike = ...,
+    discount: str | Callable = ..., ties: str = ..., qid: ArrayLike | None = ...,
+    sample_weight: ArrayLike | None = ..., zero_division: float = ...,
+    log_base: float | None = ..., normalize: str = ..., document_weight: ArrayLike | None = ...,
+    pool: JudgmentPool | None = ..., unjudged: str = ..., missing_queries: str = ...,
+    replace_undefined_by: float | None = ...,
+    bounds: Literal[True],
+    levels: ArrayLike | None = ..., docno: ArrayLike | None = ..., relevance_level: float = ...,
+) -> QueryBounds: ...
+@overload
+def query_scores(
+    y_true: ArrayLike | Mapping | None, y_score: ArrayLike | Mapping, *, metric: str = ...,
+    k: int | None = ..., gain: str | Mapping | Callable | ArrayLike = ...,
+    discount: str | Callable = ..., ties: str = ..., qid: ArrayLike | None = ...,
+    sample_weight: ArrayLike | None = ..., zero_division: float = ...,
+    log_base: float | None = ..., normalize: str = ..., document_weight: ArrayLike | None = ...,
+    pool: JudgmentPool | None = ..., unjudged: str = ..., missing_queries: str = ...,
+    replace_undefined_by: float | None = ...,
+    bounds: bool = ...,
+    levels: ArrayLike | None = ..., docno: ArrayLike | None = ..., relevance_level: float = ...,
+) -> QueryScores | QueryBounds: ...
+# fmt: on
+
+
 @validate_params(
     {
         **COMMON_PARAMS,
@@ -239,10 +329,10 @@ def _raise_for_role(role: str, summaries: list, options: RankingOptions) -> None
     prefer_skip_nested_validation=True,
 )
 def query_scores(
-    y_true: ArrayLike | None,
-    y_score: ArrayLike,
+    y_true: ArrayLike | Mapping | None,
+    y_score: ArrayLike | Mapping,
     *,
-    metric: str = "ndcg",
+    metric: str | list[str] | tuple[str, ...] = "ndcg",
     k: int | None = None,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
@@ -273,11 +363,19 @@ def query_scores(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_queries, n_documents) or (n_samples,), or None
+    y_true : array-like of shape (n_queries, n_documents) or (n_samples,), dict, or None
         Relevance labels; see :func:`ndcg_score`. None with ``metric="infNDCG"``,
-        which reads them from the pool.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; higher ranks first.
+        which reads them from the pool. Or pytrec_eval's qrels, ``{qid: {docno:
+        relevance}}`` (int or float levels), with the run's dict as ``y_score``: the
+        run is joined with them by (qid, docno) as :func:`evaluate_run` joins it (ids
+        compared as text; a ranked document they lack is unjudged), they are the pool
+        (``qid``, ``pool``, ``docno``, ``sample_weight``, ``document_weight`` are not
+        read, so refused), and ``ties="docno"`` orders tied scores by decreasing
+        document id, as trec_eval and pytrec_eval do. Queries are named by the dicts'
+        keys.
+    y_score : array-like of the same shape as y_true, or dict
+        Predicted scores; higher ranks first. Or pytrec_eval's run, ``{qid: {docno:
+        score}}``, with the qrels' dict as ``y_true``.
     metric : str or list of str, default="ndcg"
         Which metric to compute per query: "ndcg", "dcg", "infNDCG", or a name as
         trec_eval writes it in its ``-q`` lines: "ndcg_cut_10" (NDCG@10), "map"
@@ -414,6 +512,18 @@ def query_scores(
     >>> results["recip_rank"].score.tolist(), results["P_1"].score.tolist()
     ([0.75, 1.0], [0.5, 1.0])
 
+    pytrec_eval's dicts, the qrels and the run: ``d3``, ranked first, is not judged,
+    ``d2``, which the run lacks, counts in recall; the tied ``d4`` and ``d5`` rank as in
+    trec_eval, by decreasing document id (``d5`` first):
+
+    >>> qrels = {"q1": {"d1": 1, "d2": 2}, "q2": {"d4": 1}}
+    >>> run = {"q1": {"d1": 0.4, "d3": 0.9}, "q2": {"d4": 0.1, "d5": 0.1}}
+    >>> results = query_scores(qrels, run, metric=["recall_2", "recip_rank"], ties="docno")
+    >>> results["recall_2"].qid.tolist(), results["recall_2"].score.tolist()
+    (['q1', 'q2'], [0.5, 1.0])
+    >>> results["recip_rank"].score.tolist()
+    [0.5, 0.5]
+
     infNDCG of a pool judged by stratified sampling: of stratum "top", ``a`` (level 2)
     was sampled and ``b`` not (level -1); ``c``, stratum "deep", was sampled. Half of
     "top" was sampled, so each of its documents stands for two: the estimated DCG is
@@ -427,6 +537,8 @@ def query_scores(
     >>> result.qid.tolist(), result.score.round(4).tolist()
     (['q'], [0.7737])
     """
+    if isinstance(y_true, Mapping) or isinstance(y_score, Mapping):  # pytrec_eval's dicts
+        return _of_dicts(y_true, y_score, locals())
     if isinstance(metric, str) and metric == INFNDCG:
         return _inferred(y_true, y_score, qid, docno, pool, missing_queries, locals())
     names = metric_names(metric, k)  # an unknown name first: it may be infNDCG misspelled
@@ -480,7 +592,7 @@ def query_scores(
     elif levels is not None:
         raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
     options = ranking_options(
-        metric,
+        names[0].metric,  # "ndcg" or "dcg" (one name: a list went to measure_scores)
         k=k,
         gain=gain,
         discount=discount,

@@ -4,25 +4,24 @@ as scikit-learn scorers, named as trec_eval names them."""
 from __future__ import annotations
 
 from numbers import Real
-from typing import cast
 
 from sklearn import config_context
 
 from .._compat import StrOptions, validate_params
 from .._engine import weighted_mean
-from .._metrics import QueryScores, query_scores
+from .._metrics import query_scores
 from .._options import QID_COLUMN, TIES, ZERO_DIVISION, metric_names
 from ._response import RESPONSE_METHODS
 from ._scorer import _check_scorer_input, _RankingScorer
 
 
 def _measure_score(
-    y_true, y_score, *, metric, qid=None, sample_weight=None, document_weight=None, pool=None,
+    y_true, y_score, *, metric: str, qid=None, sample_weight=None, document_weight=None, pool=None,
     **options,
 ) -> float:  # fmt: skip
     """The mean of :func:`query_scores` of ``metric`` over the fold's queries."""
     _check_scorer_input(y_true, y_score, qid, metric)
-    result = query_scores(
+    values = query_scores(
         y_true,
         y_score,
         metric=metric,
@@ -32,7 +31,6 @@ def _measure_score(
         pool=pool,
         **options,
     )
-    values = cast(QueryScores, result)  # one measure: not a dict
     return weighted_mean(values.score, None if sample_weight is None else values.weight)
 
 

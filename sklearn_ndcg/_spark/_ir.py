@@ -17,6 +17,7 @@ from .._options import (
     TIES,
     UNJUDGED,
     ranking_options,
+    refuse_measures_beside_ndcg,
 )
 from ._frames import (
     check_columns,
@@ -39,7 +40,7 @@ class SparkRunEvaluation(NamedTuple):
     {
         "run": "no_validation",  # checked by check_frame
         "qrels": "no_validation",
-        "metric": [StrOptions({"ndcg", "dcg"})],
+        "metric": [str],
         **{name: COMMON_PARAMS[name] for name in ("k", "gain", "discount")},
         "ties": TIES,
         **NDCG_PARAMS,
@@ -92,7 +93,9 @@ def evaluate_run(
     qrels : pyspark.sql.DataFrame
         The judged documents: columns ``qid``, ``docno`` and ``y_true``.
     metric : {"ndcg", "dcg"}, default="ndcg"
-        Which metric to compute per query.
+        Which metric to compute per query. The measures beside NDCG (``recip_rank``,
+        ``map``, ``P_10``...) are refused: they are computed in memory, by
+        :func:`sklearn_ndcg.evaluate_run` and :func:`sklearn_ndcg.query_scores`.
     k : int, default=None
         Only the top ``k`` documents of each query count (the cutoff of NDCG@k and DCG@k),
         in the DCG and in the ideal DCG. None means all documents.
@@ -174,6 +177,7 @@ def evaluate_run(
     """
     from pyspark.sql import functions as F
 
+    refuse_measures_beside_ndcg(metric, "sklearn_ndcg.spark.evaluate_run")
     check_frame(run, "run")
     check_frame(qrels, "qrels")
     check_columns(run, {"qid": qid, "docno": docno, "y_score": y_score}, name="run")

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 
 from numpy.typing import ArrayLike
 
-from .._compat import StrOptions, validate_params
+from .._compat import validate_params
 from .._engine import RankingOptions
 from .._options import (
     COMMON_PARAMS,
@@ -17,6 +17,7 @@ from .._options import (
     NDCG_PARAMS,
     POOL,
     ranking_options,
+    refuse_measures_beside_ndcg,
 )
 from ._frames import (
     check_columns,
@@ -384,7 +385,7 @@ def dcg_score(
 
 
 @validate_params(
-    {**_OPTIONS, **NDCG_PARAMS, "log_base": LOG_BASE, "metric": [StrOptions({"ndcg", "dcg"})]},
+    {**_OPTIONS, **NDCG_PARAMS, "log_base": LOG_BASE, "metric": [str]},
     prefer_skip_nested_validation=True,
 )
 def query_scores(
@@ -423,7 +424,9 @@ def query_scores(
         Long format: one row per document, with a query id column, a relevance
         label column (unless ``pool`` gives the labels) and a score column.
     metric : {"ndcg", "dcg"}, default="ndcg"
-        Which metric to compute per query.
+        Which metric to compute per query. The measures beside NDCG (``recip_rank``,
+        ``map``, ``P_10``...) are refused: they are computed in memory, by
+        :func:`sklearn_ndcg.evaluate_run` and :func:`sklearn_ndcg.query_scores`.
     qid : str, default="qid"
         Name of the query id column (of ``frame``, and of ``pool``). Ids may be
         strings or numbers.
@@ -512,6 +515,7 @@ def query_scores(
     |  b|0.9385574520455131|   1.0|
     +---+------------------+------+
     """
+    refuse_measures_beside_ndcg(metric, "sklearn_ndcg.spark.query_scores")
     # resolved once on the driver; the pool, a Spark DataFrame, is matched on the
     # executors, so the options that travel there hold none
     options = ranking_options(

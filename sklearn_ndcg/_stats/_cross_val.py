@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from numbers import Integral
-from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -253,22 +252,19 @@ def _out_of_fold(
     repetitions = _repetitions(qid, tests)
     weight = params.get("sample_weight")
     folds = [
-        cast(
-            QueryScores,
-            query_scores(
-                _safe_indexing(y, test),
-                ranking_scores(fitted, _safe_indexing(X, test), 1, response_method),
-                metric=metric,
-                qid=qid[test],
-                sample_weight=None if weight is None else _safe_indexing(weight, test),
-                k=k,
-                gain=gain,
-                discount=discount,
-                ties=ties,
-                zero_division=zero_division,
-                normalize=normalize,
-            ),
-        )  # one metric: not a dict
+        query_scores(
+            _safe_indexing(y, test),
+            ranking_scores(fitted, _safe_indexing(X, test), 1, response_method),
+            metric=metric,
+            qid=qid[test],
+            sample_weight=None if weight is None else _safe_indexing(weight, test),
+            k=k,
+            gain=gain,
+            discount=discount,
+            ties=ties,
+            zero_division=zero_division,
+            normalize=normalize,
+        )
         for fitted, test in zip(result["estimator"], tests)
     ]
     ids = np.concatenate([fold.qid for fold in folds])

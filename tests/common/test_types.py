@@ -21,13 +21,27 @@ USER_SCRIPT = textwrap.dedent(
     import numpy as np
     from typing_extensions import assert_type
 
-    from sklearn_ndcg import QueryBounds, QueryScores, dcg_score, ndcg_score, query_scores
+    from sklearn_ndcg import (
+        JudgmentPool, QueryBounds, QueryScores, dcg_score, ndcg_score, query_scores,
+    )
 
     assert_type(ndcg_score([[3, 2, 0]], [[0.3, 0.2, 0.1]], k=2), float)
     assert_type(dcg_score(np.array([1.0, 0.0]), [0.5, 0.2], qid=[1, 1]), float)
+    # one metric: its QueryScores; a list of metrics: a dict; bounds=True: QueryBounds
+    assert_type(query_scores([1, 0], [0.5, 0.2], qid=[1, 1]), QueryScores)
+    assert_type(query_scores([1, 0], [0.5, 0.2], qid=[1, 1], metric="P_1"), QueryScores)
+    assert_type(query_scores({"q": {"a": 1}}, {"q": {"a": 0.5}}), QueryScores)
     assert_type(
-        query_scores([1, 0], [0.5, 0.2], qid=[1, 1]),
-        QueryScores | QueryBounds | dict[str, QueryScores],  # a list of metrics: a dict
+        query_scores([1, 0], [0.5, 0.2], qid=[1, 1], metric=["map", "P_1"]),
+        dict[str, QueryScores],
+    )
+    pool = JudgmentPool([1], [1])
+    assert_type(
+        query_scores([1], [0.5], qid=[1], pool=pool, bounds=True), QueryBounds
+    )
+    flag: bool = bool(np.random.rand() > 0.5)
+    assert_type(
+        query_scores([1], [0.5], qid=[1], pool=pool, bounds=flag), QueryScores | QueryBounds
     )
     ndcg_score([[3, 2, 0]], [[0.3, 0.2, 0.1]], k="10")  # E: an int, not a str
     """

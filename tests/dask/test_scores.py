@@ -152,3 +152,11 @@ def test_empty_frame(client, small_frame):
     frame = small_frame[small_frame["label"] > 10]
     with pytest.raises(ValueError, match="frame has no rows"):
         sklearn_ndcg.dask.ndcg_score(frame)
+
+
+def test_the_measures_beside_ndcg_are_not_offered(small_frame):
+    # sklearn_ndcg.dask computes NDCG and DCG only: no metric= to ask for recip_rank,
+    # map or P_10 (computed in memory by sklearn_ndcg.query_scores and evaluate_run)
+    assert sklearn_ndcg.dask.__all__ == ["dcg_score", "ndcg_score"]
+    with pytest.raises(TypeError, match="metric"):
+        sklearn_ndcg.dask.ndcg_score(small_frame, metric="recip_rank")

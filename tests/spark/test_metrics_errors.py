@@ -87,3 +87,23 @@ def test_all_undefined_warns_and_returns_nan(spark):
     )
     with pytest.warns(Warning, match="NDCG is undefined"):
         assert np.isnan(ndcg_spark.ndcg_score(rows, zero_division=np.nan))
+
+
+@pytest.mark.parametrize(
+    ("metric", "match"),
+    [
+        ("recip_rank", r"metric='recip_rank' is not computed by sklearn_ndcg\.spark\.query_scores"),
+        ("P_10", r"metric='P_10' is not computed .* sklearn_ndcg\.evaluate_run"),
+        ("ndcg_cut_10", r"takes the cutoff as k; write metric='ndcg', k=10"),
+        ("ndgc", r"metric must be 'ndcg' or 'dcg' in sklearn_ndcg\.spark\.query_scores"),
+    ],
+)
+def test_the_measures_beside_ndcg_are_refused_by_name(frame, metric, match):
+    # refused on the driver, before any Spark job: one cheap call each
+    with pytest.raises(ValueError, match=match):
+        ndcg_spark.query_scores(frame, metric=metric)
+
+
+def test_evaluate_run_refuses_them_too(frame):
+    with pytest.raises(ValueError, match=r"metric='map' is not computed by .*evaluate_run"):
+        ndcg_spark.evaluate_run(frame, frame, metric="map")
