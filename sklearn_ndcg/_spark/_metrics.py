@@ -13,9 +13,11 @@ from .._options import (
     DEFAULT_MISSING_QUERIES,
     DEFAULT_TIES,
     DEFAULT_UNJUDGED,
+    DEFAULT_UNJUDGED_QUERIES,
     LOG_BASE,
     NDCG_PARAMS,
     POOL,
+    UNJUDGED_QUERIES,
     ranking_options,
 )
 from ._frames import (
@@ -39,6 +41,7 @@ _OPTIONS = {
     "docno": [str],
     "unjudged": POOL["unjudged"],
     "missing_queries": POOL["missing_queries"],
+    **UNJUDGED_QUERIES,
 }
 
 
@@ -117,6 +120,7 @@ def ndcg_score(
     docno: str = "docno",
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
+    unjudged_queries: str = DEFAULT_UNJUDGED_QUERIES,
 ) -> float:
     """NDCG of a long-format Spark DataFrame, averaged over queries.
 
@@ -190,6 +194,13 @@ def ndcg_score(
         With ``pool`` only (refused without one): queries of the pool that the ranking lacks
         are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
         ``-c``).
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
 
     Returns
     -------
@@ -236,6 +247,7 @@ def ndcg_score(
         normalize=normalize,
         unjudged=unjudged,
         missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
         pool=pool,
     ).replace(pool=None)
     rows, spec, _, columns = _prepare(
@@ -270,6 +282,7 @@ def dcg_score(
     docno: str = "docno",
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
+    unjudged_queries: str = DEFAULT_UNJUDGED_QUERIES,
 ) -> float:
     """DCG of a long-format Spark DataFrame, averaged over queries.
 
@@ -334,6 +347,13 @@ def dcg_score(
         With ``pool`` only (refused without one): queries of the pool that the ranking lacks
         are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
         ``-c``).
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
 
     Returns
     -------
@@ -367,6 +387,7 @@ def dcg_score(
         log_base=log_base,
         unjudged=unjudged,
         missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
         pool=pool,
     ).replace(pool=None)
     rows, spec, _, columns = _prepare(
@@ -407,6 +428,7 @@ def query_scores(
     docno: str = "docno",
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
+    unjudged_queries: str = DEFAULT_UNJUDGED_QUERIES,
 ):
     """NDCG or DCG of each query of a long-format Spark DataFrame, as a Spark DataFrame.
 
@@ -483,6 +505,13 @@ def query_scores(
         With ``pool`` only (refused without one): queries of the pool that the ranking lacks
         are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
         ``-c``).
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
 
     Returns
     -------
@@ -525,6 +554,7 @@ def query_scores(
         normalize=normalize,
         unjudged=unjudged,
         missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
         pool=pool,
     ).replace(pool=None)
     rows, spec, qid_field, _ = _prepare(
