@@ -26,8 +26,8 @@ _RANDOM_STATE = [None, Integers(0), np.random.Generator]
 # Below this number of queries the bootstrap intervals of a mean NDCG cover less than
 # their level (95 % BCa: 0.68 at 3 queries, 0.85 at 5; percentile: 0.92 at 15-20;
 # benchmarks/bench_calibration.py); Student's t interval takes their place there. From 20
-# to 200 queries BCa covers at least as much as t on all four populations of
-# benchmarks/bench_bootstrap_switch.py (2,000 samples a cell), so the switch costs nothing.
+# to 200 queries BCa covers at least as much as t (within 2 Monte Carlo se) on all four
+# populations of benchmarks/bench_bootstrap_switch.py (2,000 samples a cell).
 MIN_BOOTSTRAP_QUERIES = 25
 # Below this number of queries neither interval holds 0.93 at 95 % on skewed per-query
 # NDCG (bench_bootstrap_switch.py's "skewed" and "left-tailed": BCa 0.919-0.928 at 25-30
