@@ -128,6 +128,9 @@ class _Conventions(dict):
     documents is not penalised. ``unjudged`` and ``missing_queries`` mirror the
     rest (see Notes); they are not in the presets, since a preset also goes into
     :func:`make_ndcg_scorer`, whose folds hold only some of the pool's queries.
+    ``"spark"`` alone sets a pool policy, ``unjudged_queries="zero"`` (a ranked query
+    the pool lacks scores 0, as a query with an empty set of relevant ids in Spark),
+    which holds fold by fold and changes nothing without a pool.
 
     Read more in the :ref:`User Guide <conventions>`.
 
@@ -215,13 +218,11 @@ class _Conventions(dict):
     relevant ids that were not predicted: give those as the pool. With every
     document of a query in the frame (its whole candidate list ranked), the
     pool is not needed. A query whose set of relevant ids is empty scores 0 in
-    Spark, but a pool made by exploding the sets has no row for it, and a query
-    the pool lacks is left out (as trec_eval leaves out queries without qrels):
-    give such a query one pool row of label 0 (``explode_outer`` makes one, with a
-    null document id; label it 0), so that its ideal DCG is 0 and it scores 0.
-    ``missing_queries="zero"`` does not do this: it scores the pool's queries that
-    the ranking lacks (trec_eval's ``-c``), not the ranking's queries that the pool
-    lacks.
+    Spark, and a pool made by exploding the sets has no row for it: the preset's
+    ``unjudged_queries="zero"`` scores such a query 0 (its ideal DCG is 0), where
+    the other presets leave a query the pool lacks out (as trec_eval leaves out
+    queries without qrels). ``missing_queries="zero"`` is the other direction: it
+    scores the pool's queries that the ranking lacks (trec_eval's ``-c``).
 
     Examples
     --------
@@ -385,6 +386,7 @@ CONVENTIONS: dict[str, MappingProxyType] = _Conventions(
                 "discount": "log2",
                 "ties": "first",
                 "zero_division": 0.0,
+                "unjudged_queries": "zero",
             }
         ),
     }

@@ -2,7 +2,8 @@
 
 One place for what ``k``, ``gain``, ``discount``, ``ties``, ``zero_division`` (alias
 ``replace_undefined_by``), ``normalize``, ``qid``, ``sample_weight``,
-``document_weight``, ``log_base``, ``pool``, ``unjudged`` and ``missing_queries`` accept,
+``document_weight``, ``log_base``, ``pool``, ``unjudged``, ``missing_queries`` and
+``unjudged_queries`` accept,
 their defaults, how aliases resolve (``ignore_ties`` -> ``ties``, ``replace_undefined_by``
 -> ``zero_division``), the one check of a list of cutoffs, and
 :func:`ranking_options`,
@@ -58,10 +59,14 @@ REPLACE_UNDEFINED = {"replace_undefined_by": [*ZERO_DIVISION_VALUES, None]}
 DOCUMENT_WEIGHT = {"document_weight": ["array-like", None]}
 UNJUDGED = RankingOptions.UNJUDGED
 MISSING_QUERIES = RankingOptions.MISSING_QUERIES
+UNJUDGED_QUERIES = {"unjudged_queries": [StrOptions(set(RankingOptions.UNJUDGED_QUERIES))]}
+"""The constraint of ``unjudged_queries``: also taken without a pool (``CONVENTIONS["spark"]``
+sets it, and a preset goes where no pool does, e.g. a scorer called without one)."""
 POOL = {
     "pool": [JudgmentPool, None],
     "unjudged": [StrOptions(set(UNJUDGED))],
     "missing_queries": [StrOptions(set(MISSING_QUERIES))],
+    **UNJUDGED_QUERIES,
 }
 QID_COLUMN = [str, Integers(None, closed="neither"), None]
 """``qid=`` of the scorers and the evaluator: a column name or position of X."""
@@ -81,6 +86,9 @@ DEFAULT_UNJUDGED = _DefaultStr("zero")
 """The default of ``unjudged``; any value given explicitly needs a ``pool``."""
 DEFAULT_MISSING_QUERIES = _DefaultStr("drop")
 """The default of ``missing_queries``; any value given explicitly needs a ``pool``."""
+DEFAULT_UNJUDGED_QUERIES = "drop"
+"""The default of ``unjudged_queries``; taken without a pool too, where it changes nothing
+(every ranked query is judged by its own labels)."""
 ZERO_DIVISION = _Default(0.0)
 """The default of ``zero_division``: 0.0, unless ``replace_undefined_by`` is given."""
 
@@ -157,6 +165,7 @@ def ranking_options(
     pool: JudgmentPool | None = None,
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
+    unjudged_queries: str = DEFAULT_UNJUDGED_QUERIES,
 ) -> RankingOptions:
     """The options of one call, resolved and checked once, for the layers below.
 
@@ -173,6 +182,9 @@ def ranking_options(
     unjudged, missing_queries : str
         The pool's policies; given explicitly without a pool, they are refused
         (:func:`check_pool_options`).
+    unjudged_queries : str
+        What the pool does with the ranking's queries it lacks; taken without a pool
+        (a preset sets it), where it changes nothing.
 
     Returns
     -------
@@ -202,6 +214,7 @@ def ranking_options(
         pool=pool,
         unjudged=str(unjudged),
         missing_queries=str(missing_queries),
+        unjudged_queries=str(unjudged_queries),
     )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Hashable, Mapping
 from numpy.typing import ArrayLike
 
 from .._compat import StrOptions, validate_params
-from .._options import COMMON_PARAMS, LOG_BASE, NDCG_PARAMS, ranking_options
+from .._options import COMMON_PARAMS, LOG_BASE, NDCG_PARAMS, UNJUDGED_QUERIES, ranking_options
 from ._partitions import evaluate
 
 _PARAMS = {
@@ -24,7 +24,7 @@ _PARAMS = {
 
 
 @validate_params(
-    {**_PARAMS, **NDCG_PARAMS},
+    {**_PARAMS, **NDCG_PARAMS, **UNJUDGED_QUERIES},
     prefer_skip_nested_validation=True,
 )
 def ndcg_score(
@@ -42,6 +42,7 @@ def ndcg_score(
     per_query: bool = False,
     shuffle_method: str | None = None,
     normalize: str = "ideal",
+    unjudged_queries: str = "drop",
 ):
     """NDCG of a long-format dask DataFrame, averaged over queries.
 
@@ -100,6 +101,13 @@ def ndcg_score(
         What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
         NDCG), or the range between the worst and the ideal DCG ("minmax"); see
         :func:`~sklearn_ndcg.ndcg_score`.
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
 
     Returns
     -------
@@ -172,6 +180,7 @@ def ndcg_score(
             ties=ties,
             zero_division=zero_division,
             normalize=normalize,
+            unjudged_queries=unjudged_queries,
         ),
         per_query=per_query,
         shuffle_method=shuffle_method,

@@ -81,6 +81,7 @@ def stage(
             document_weight=document_weight,
             unjudged=options.unjudged,
             missing_queries=options.missing_queries,
+            unjudged_queries=options.unjudged_queries,
         )
     rank = options.metric in RANK_MEASURES  # relevance from the labels: the linear gain
     return stage_ranking(

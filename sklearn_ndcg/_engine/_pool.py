@@ -195,14 +195,17 @@ def stage_pool(
     document_weight,
     unjudged,
     missing_queries,
+    unjudged_queries="drop",
 ) -> PoolStaged:
     """Validate a ranking, group it and its pool into queries and match the two.
 
     Unjudged documents (missing labels) gain 0; ``unjudged="drop"`` also ranks
     them below every judged one, which equals removing them from the ranking.
-    Queries of the ranking that the pool lacks are not judged and left out;
-    queries of the pool that the ranking lacks score a DCG of 0 with
-    ``missing_queries="zero"`` and are left out with ``"drop"``.
+    Queries of the ranking that the pool lacks are not judged and left out with
+    ``unjudged_queries="drop"``; with ``"zero"`` the pool holds each of them as one
+    document of level 0 (no relevant document: an ideal DCG of 0). Queries of the
+    pool that the ranking lacks score a DCG of 0 with ``missing_queries="zero"``
+    and are left out with ``"drop"``.
     """
     if qid is None or np.ndim(y_true) != 1:
         raise ValueError(
@@ -223,15 +226,11 @@ def stage_pool(
         score = np.where(judged, score, _below_judged(score, judged))
     queries = group_queries(data.qid, None)
     pooled = group_queries(pool.qid, None)
-    try:
-        _, in_ranking, in_pool = np.intersect1d(
-            *_exact_ids(queries.ids, pooled.ids), assume_unique=True, return_indices=True
-        )
-    except TypeError:
-        raise TypeError(
-            "qid and the pool's query ids cannot be compared (e.g. numbers and strings); "
-            "give both the same type."
-        ) from None
+    in_ranking, in_pool = _common_queries(queries, pooled)
+    if unjudged_queries == "zero" and in_ranking.shape[0] < queries.ids.shape[0]:
+        pool = _with_unjudged_queries(pool, np.delete(queries.ids, in_ranking))
+        pooled = group_queries(pool.qid, None)
+        in_ranking, in_pool = _common_queries(queries, pooled)
     ids = queries.ids[in_ranking]  # the ranking's ids, in their own dtype
     _refuse_labels_beyond_pool(data.y_true, queries, pool.y_true, pooled, in_ranking, in_pool)
     weight = query_weights(data.sample_weight, queries)
@@ -261,6 +260,35 @@ def stage_pool(
         from_pool,
         weight,
     )
+
+
+def _common_queries(queries: Queries, pooled: Queries) -> tuple[np.ndarray, np.ndarray]:
+    """The positions in ``queries.ids`` and in ``pooled.ids`` of the queries of both."""
+    try:
+        _, in_ranking, in_pool = np.intersect1d(
+            *_exact_ids(queries.ids, pooled.ids), assume_unique=True, return_indices=True
+        )
+    except TypeError:
+        raise TypeError(
+            "qid and the pool's query ids cannot be compared (e.g. numbers and strings); "
+            "give both the same type."
+        ) from None
+    return in_ranking, in_pool
+
+
+def _with_unjudged_queries(pool: JudgmentPool, ids: np.ndarray) -> JudgmentPool:
+    """The pool with one document of level 0 for each query of ``ids`` (which it lacks).
+
+    Such a query has no relevant document: an ideal DCG of 0, so its NDCG is
+    ``zero_division`` and each positive label of its ranking is refused, as for any
+    query whose pool holds no relevant document (``unjudged_queries="zero"``).
+    """
+    if ids.dtype == pool.qid.dtype:
+        qid = np.concatenate([pool.qid, ids])
+    else:  # ids of two types: Python values, which compare by exact value
+        qid = np.empty(pool.qid.shape[0] + ids.shape[0], dtype=object)
+        qid[:] = pool.qid.tolist() + ids.tolist()
+    return JudgmentPool(qid, np.concatenate([pool.y_true, np.zeros(ids.shape[0])]))
 
 
 def _below_judged(score: np.ndarray, judged: np.ndarray) -> float:

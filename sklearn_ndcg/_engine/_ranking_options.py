@@ -3,8 +3,8 @@
 Every public entry point resolves its keywords once (aliases such as ``ignore_ties``
 and ``replace_undefined_by``, presets, defaults: see ``sklearn_ndcg._options``) into a
 :class:`RankingOptions`, which is what the layers below receive. The lists of tie
-rules, gains, discounts, normalizations, unjudged and missing-query policies live
-here and nowhere else: the scikit-learn constraints, Dask, Spark and the tests derive
+rules, gains, discounts, normalizations, unjudged-document and the two missing-query
+policies live here and nowhere else: the scikit-learn constraints, Dask, Spark and the tests derive
 theirs from them. This module imports only numpy and the standard library, so that
 the ``trec-eval`` command can build options without scikit-learn.
 """
@@ -45,6 +45,9 @@ UNJUDGED = ("zero", "drop")
 
 MISSING_QUERIES = ("drop", "zero")
 """What a judgment pool does with its queries that the ranking lacks."""
+
+UNJUDGED_QUERIES = ("drop", "zero")
+"""What a judgment pool does with the ranking's queries that it lacks."""
 
 METRICS = ("ndcg", "dcg")
 """The metrics of the data path's gains and discounts."""
@@ -96,6 +99,9 @@ class RankingOptions:
         What the pool does with ranked documents it lacks.
     missing_queries : {"drop", "zero"}, default="drop"
         What the pool does with its queries the ranking lacks.
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        What the pool does with the ranking's queries it lacks: leave them out, or
+        judge them as queries without relevant document (an ideal DCG of 0).
     relevance_level : float, default=1.0
         The measures of ``RANK_MEASURES``: a document is relevant when its label is
         at least this (trec_eval's ``-l``).
@@ -114,6 +120,7 @@ class RankingOptions:
     NORMALIZE: ClassVar[tuple[str, ...]] = NORMALIZE
     UNJUDGED: ClassVar[tuple[str, ...]] = UNJUDGED
     MISSING_QUERIES: ClassVar[tuple[str, ...]] = MISSING_QUERIES
+    UNJUDGED_QUERIES: ClassVar[tuple[str, ...]] = UNJUDGED_QUERIES
     METRICS: ClassVar[tuple[str, ...]] = METRICS
     RANK_MEASURES: ClassVar[tuple[str, ...]] = RANK_MEASURES
     check_log_base: ClassVar[Callable[[Any, Any], None]] = staticmethod(check_log_base)
@@ -129,6 +136,7 @@ class RankingOptions:
     pool: Any = None  # a JudgmentPool (not imported: _pool imports the options' checks)
     unjudged: str = "zero"
     missing_queries: str = "drop"
+    unjudged_queries: str = "drop"
     relevance_level: float = 1.0
 
     def __post_init__(self) -> None:

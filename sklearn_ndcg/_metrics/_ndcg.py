@@ -19,6 +19,7 @@ from .._options import (
     DEFAULT_MISSING_QUERIES,
     DEFAULT_TIES,
     DEFAULT_UNJUDGED,
+    DEFAULT_UNJUDGED_QUERIES,
     DOCUMENT_WEIGHT,
     IGNORE_TIES,
     LOG_BASE,
@@ -121,6 +122,7 @@ def ndcg_score(
     pool: JudgmentPool | None = None,
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
+    unjudged_queries: str = DEFAULT_UNJUDGED_QUERIES,
     replace_undefined_by: float | None = None,
 ) -> float:
     """Normalized Discounted Cumulative Gain, averaged over queries.
@@ -230,6 +232,13 @@ def ndcg_score(
         With ``pool`` only (refused without one): queries of the pool that the ranking lacks
         are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
         ``-c``).
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
     replace_undefined_by : {0.0, 1.0, np.nan}, default=None
         Another name for ``zero_division``, the one scikit-learn is adopting
         for scores that can be undefined (scikit-learn 1.9 uses it in
@@ -309,6 +318,7 @@ def ndcg_score(
         pool=pool,
         unjudged=unjudged,
         missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
     )
     _, score, weight = per_query(
         y_true,
@@ -341,6 +351,7 @@ def dcg_score(
     pool: JudgmentPool | None = None,
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
+    unjudged_queries: str = DEFAULT_UNJUDGED_QUERIES,
 ) -> float:
     """Discounted Cumulative Gain, averaged over queries.
 
@@ -409,6 +420,13 @@ def dcg_score(
         With ``pool`` only (refused without one): queries of the pool that the ranking lacks
         are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
         ``-c``).
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
 
     Returns
     -------
@@ -444,6 +462,7 @@ def dcg_score(
         pool=pool,
         unjudged=unjudged,
         missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
     )
     _, score, weight = per_query(
         y_true,

@@ -26,6 +26,7 @@ from .._options import (
     DEFAULT_MISSING_QUERIES,
     DEFAULT_TIES,
     DEFAULT_UNJUDGED,
+    DEFAULT_UNJUDGED_QUERIES,
     DOCUMENT_WEIGHT,
     LOG_BASE,
     NDCG_PARAMS,
@@ -53,6 +54,7 @@ _FIXED_BY_INFNDCG = {
     "normalize": "ideal",
     "document_weight": None,
     "unjudged": DEFAULT_UNJUDGED,
+    "unjudged_queries": DEFAULT_UNJUDGED_QUERIES,
     "replace_undefined_by": None,
     "bounds": False,
     "levels": None,
@@ -346,6 +348,7 @@ def query_scores(
     pool: JudgmentPool | None = None,
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
+    unjudged_queries: str = DEFAULT_UNJUDGED_QUERIES,
     replace_undefined_by: float | None = None,
     bounds: bool = False,
     levels: ArrayLike | None = None,
@@ -452,6 +455,13 @@ def query_scores(
         With ``pool`` only (refused without one): queries of the pool that the ranking lacks
         are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
         ``-c``).
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
     replace_undefined_by : {0.0, 1.0, np.nan}, default=None
         Another name for ``zero_division`` (the one scikit-learn is adopting), with the same
         values; give one of the two, not both. None means ``zero_division`` decides; see
@@ -565,6 +575,7 @@ def query_scores(
             pool=pool,
             unjudged=unjudged,
             missing_queries=missing_queries,
+            unjudged_queries=unjudged_queries,
         ).replace(relevance_level=float(relevance_level))
         if levels is not None:
             raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
@@ -603,6 +614,7 @@ def query_scores(
         pool=pool,
         unjudged=unjudged,
         missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
     )
     if bounds:
         return _bounded_query_scores(

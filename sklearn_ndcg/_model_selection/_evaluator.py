@@ -25,7 +25,13 @@ from .._compat import (
 )
 from .._engine import RankingOptions, check_qid
 from .._metrics import ndcg_score
-from .._options import COMMON_PARAMS, NDCG_PARAMS, QID_COLUMN, ranking_options
+from .._options import (
+    COMMON_PARAMS,
+    NDCG_PARAMS,
+    QID_COLUMN,
+    UNJUDGED_QUERIES,
+    ranking_options,
+)
 from ._cut_queries import CUT_QUERIES, check_one_query, query_rows, warn_cut_queries
 from ._early_stopping import check_log_columns, hold_out_queries, stop_early
 from ._fitting import check_fit_input, final_step, fit_estimator
@@ -117,6 +123,13 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
         NDCG), or the range between the worst and the ideal DCG ("minmax"); see
         :func:`~sklearn_ndcg.ndcg_score`.
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
     early_stopping : int or None, default=None
         Stop boosting when the NDCG\\@k of the validation queries (with the
         options above, as :meth:`score` computes it, weighted by ``sample_weight``)
@@ -264,6 +277,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         "discount": COMMON_PARAMS["discount"],
         "ties": COMMON_PARAMS["ties"],
         **NDCG_PARAMS,
+        **UNJUDGED_QUERIES,
         "early_stopping": [Integers(1), None],
         "early_stopping_scoring": "no_validation",  # checked in fit
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
@@ -292,6 +306,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         ties: str = "average",
         zero_division: float = 0.0,
         normalize: str = "ideal",
+        unjudged_queries: str = "drop",
         early_stopping: int | None = None,
         validation_fraction: float = 0.1,
         random_state=None,
@@ -306,6 +321,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         self.ties = ties
         self.zero_division = zero_division
         self.normalize = normalize
+        self.unjudged_queries = unjudged_queries
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.random_state = random_state
@@ -443,6 +459,7 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
             ties=self.ties,
             zero_division=self.zero_division,
             normalize=self.normalize,
+            unjudged_queries=self.unjudged_queries,
         )
 
     def _ranking_options(self) -> RankingOptions:

@@ -17,6 +17,7 @@ from .._options import (
     NDCG_PARAMS,
     QID_COLUMN,
     REPLACE_UNDEFINED,
+    UNJUDGED_QUERIES,
     ZERO_DIVISION,
     check_cutoffs,
     resolve_zero_division,
@@ -161,6 +162,7 @@ def _make_ranking_scorer(
         **_OPTIONS,
         **NDCG_PARAMS,
         **REPLACE_UNDEFINED,
+        **UNJUDGED_QUERIES,
         "response_method": _RESPONSE_METHOD,
         "qid": QID_COLUMN,
     },
@@ -177,6 +179,7 @@ def make_ndcg_scorer(
     normalize: str = "ideal",
     qid: str | int | None = None,
     replace_undefined_by: float | None = None,
+    unjudged_queries: str = "drop",
 ):
     """NDCG@k as the ``scoring`` of a scikit-learn search or cross-validation.
 
@@ -256,6 +259,13 @@ def make_ndcg_scorer(
         Another name for ``zero_division`` (the one scikit-learn is adopting), with the same
         values; give one of the two, not both. None means ``zero_division`` decides; see
         :func:`~sklearn_ndcg.ndcg_score`.
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
 
     Returns
     -------
@@ -321,6 +331,8 @@ def make_ndcg_scorer(
     options = dict(k=k, gain=gain, discount=discount, ties=ties)
     zero_division = resolve_zero_division(zero_division, replace_undefined_by)
     options.update(zero_division=zero_division, normalize=normalize)
+    if unjudged_queries != "drop":  # with a routed pool (the scorer's repr keeps to the rest)
+        options.update(unjudged_queries=unjudged_queries)
     return _make_ranking_scorer(_ndcg_score, response_method, options, "ndcg", qid)
 
 

@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import INSTALL_HINT, validate_parameter_constraints
 from .._engine import RankingOptions, query_values, stage, weighted_mean
 from .._model_selection._response import ranking_scores
-from .._options import COMMON_PARAMS, NDCG_PARAMS, check_cutoffs
+from .._options import COMMON_PARAMS, NDCG_PARAMS, UNJUDGED_QUERIES, check_cutoffs
 from .._warn import warn
 
 _DEFAULT_MAX_K = 20
@@ -46,6 +46,7 @@ _OPTIONS = {
         for name in ("y_true", "y_score", "gain", "discount", "ties", "qid", "sample_weight")
     },
     **NDCG_PARAMS,
+    **UNJUDGED_QUERIES,
 }
 _TIE_RANGE = ("pessimistic", "optimistic")
 
@@ -62,6 +63,7 @@ def _curve_values(
     ties: str,
     zero_division: float,
     normalize: str,
+    unjudged_queries: str = "drop",
     name: str = "k",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, dict[str, np.ndarray]]:
     """Stage the input once, then order it once per tie rule.
@@ -79,6 +81,7 @@ def _curve_values(
                 "ties": ties,
                 "zero_division": zero_division,
                 "normalize": normalize,
+                "unjudged_queries": unjudged_queries,
                 "qid": qid,
                 "gain": gain,
                 "discount": discount,
@@ -304,6 +307,7 @@ class NDCGCurveDisplay:
         normalize="ideal",
         show_tie_range=False,
         k=None,
+        unjudged_queries="drop",
         **kwargs,
     ):
         """Plot NDCG@k against k from relevance labels and scores.
@@ -363,6 +367,13 @@ class NDCGCurveDisplay:
         k : array-like of int, default=None
             The cutoffs. None means 1, 2, ... up to the longest query, at
             most 20. Formerly ``ks``.
+        unjudged_queries : {"drop", "zero"}, default="drop"
+            With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+            trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+            query with an empty set of relevant ids): such a query is judged to have no
+            relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+            positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+            Without a pool every query is judged by its own labels and it changes nothing.
         **kwargs : dict
             Passed to :meth:`matplotlib.axes.Axes.plot`.
 
@@ -394,6 +405,7 @@ class NDCGCurveDisplay:
             zero_division=zero_division,
             sample_weight=sample_weight,
             normalize=normalize,
+            unjudged_queries=unjudged_queries,
         )
         ndcg = np.empty(ks.shape[0])
         spread = np.empty((2, ks.shape[0]))
@@ -429,6 +441,7 @@ class NDCGCurveDisplay:
         normalize="ideal",
         show_tie_range=False,
         k=None,
+        unjudged_queries="drop",
         **kwargs,
     ):
         """Plot NDCG@k against k for a fitted estimator.
@@ -495,6 +508,13 @@ class NDCGCurveDisplay:
         k : array-like of int, default=None
             The cutoffs. None means 1, 2, ... up to the longest query, at
             most 20. Formerly ``ks``.
+        unjudged_queries : {"drop", "zero"}, default="drop"
+            With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+            trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+            query with an empty set of relevant ids): such a query is judged to have no
+            relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+            positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+            Without a pool every query is judged by its own labels and it changes nothing.
         **kwargs : dict
             Passed to :meth:`matplotlib.axes.Axes.plot`.
 
@@ -545,6 +565,7 @@ class NDCGCurveDisplay:
             spread_quantiles=spread_quantiles,
             normalize=normalize,
             show_tie_range=show_tie_range,
+            unjudged_queries=unjudged_queries,
             **kwargs,
         )
 

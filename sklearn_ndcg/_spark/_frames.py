@@ -371,9 +371,11 @@ def partition_scores(batches, *, spec: dict, options: RankingOptions):
     qid_type = table.schema.field(_Q).type
     pool = None
     if spec["pool"]:
-        table, pool = _match_pool(table, options.missing_queries)
+        table, pool, filled = _match_pool(table, options)
         if table is None:
             return None
+        if filled:  # the filler row's query is no query of the ranking
+            options = options.replace(unjudged_queries="drop")
     if spec.get("run") and _DOC in table.column_names and _repeats_a_document(table):
         # evaluate_run: each document of a query once, as in memory
         raise ValueError(
@@ -426,14 +428,17 @@ def _to_numpy(column):
     return column.to_numpy() if column.num_chunks else np.array([])
 
 
-def _match_pool(table, missing_queries: str):
+def _match_pool(table, options: RankingOptions):
     """Labels of the ranked rows from the judgments, matched on (query, document).
 
-    Returns the ranked rows with their labels (null where not judged) and the
-    :class:`JudgmentPool` of the partition's judgments. A partition with
-    judgments but no ranked row scores its queries 0 with
-    ``missing_queries="zero"``: one unjudged filler row of a query the pool
-    lacks (left out by the engine) stands in for the empty ranking.
+    Returns the ranked rows with their labels (null where not judged), the
+    :class:`JudgmentPool` of the partition's judgments, and whether the rows are a
+    filler. A partition with judgments but no ranked row scores its queries 0 with
+    ``missing_queries="zero"``: one unjudged filler row of a query the pool lacks
+    (left out by the engine) stands in for the empty ranking. Ranked queries the
+    pool lacks are left out, or, with ``unjudged_queries="zero"``, kept for the
+    engine, which judges them without relevant document (a partition may hold only
+    such queries: its pool is then theirs, each with one document of level 0).
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -441,26 +446,31 @@ def _match_pool(table, missing_queries: str):
     is_pool = pc.equal(table.column(_KIND), 1)
     judged = table.filter(is_pool).select([_Q, _DOC, _Y])
     ranked = table.filter(pc.invert(is_pool)).drop_columns([_Y, _KIND])
-    if judged.num_rows == 0:
-        return None, None
+    keep_unjudged = options.unjudged_queries == "zero"
+    if judged.num_rows == 0 and not (keep_unjudged and ranked.num_rows):
+        return None, None, False
     if _repeats_a_document(judged):
         raise ValueError(
             "pool judges a document of a query more than once; give one label per "
             "(query id, document id)."
         )
-    pool = JudgmentPool(_to_numpy(judged.column(_Q)), _to_numpy(judged.column(_Y)))
-    # ranked queries the pool lacks are left out, as in memory; the engine refuses a
-    # ranking without any judged query, which one partition may be
-    ranked = ranked.filter(pc.is_in(ranked.column(_Q), value_set=judged.column(_Q).unique()))
+    if judged.num_rows:
+        pool = JudgmentPool(_to_numpy(judged.column(_Q)), _to_numpy(judged.column(_Y)))
+    else:  # only queries the pool lacks, kept by unjudged_queries="zero"
+        ids = np.unique(_to_numpy(ranked.column(_Q)))
+        pool = JudgmentPool(ids, np.zeros(ids.shape[0]))
+    if not keep_unjudged:
+        # ranked queries the pool lacks are left out, as in memory; the engine refuses a
+        # ranking without any judged query, which one partition may be
+        ranked = ranked.filter(pc.is_in(ranked.column(_Q), value_set=judged.column(_Q).unique()))
     if ranked.num_rows == 0:
-        if missing_queries == "drop":
-            return None, None
-        ranked = _filler(judged)
-    else:
-        ranked = ranked.append_column(_I, pa.array(np.arange(ranked.num_rows)))
-        ranked = ranked.join(judged, keys=[_Q, _DOC], join_type="left outer")
-        ranked = ranked.take(pc.sort_indices(ranked, [(_I, "ascending")])).drop_columns([_I])
-    return ranked, pool
+        if options.missing_queries == "drop":
+            return None, None, False
+        return _filler(judged), pool, True
+    ranked = ranked.append_column(_I, pa.array(np.arange(ranked.num_rows)))
+    ranked = ranked.join(judged, keys=[_Q, _DOC], join_type="left outer")
+    ranked = ranked.take(pc.sort_indices(ranked, [(_I, "ascending")])).drop_columns([_I])
+    return ranked, pool, False
 
 
 def _filler(judged):

@@ -13,9 +13,11 @@ from .._options import (
     DEFAULT_MISSING_QUERIES,
     DEFAULT_TIES,
     DEFAULT_UNJUDGED,
+    DEFAULT_UNJUDGED_QUERIES,
     LOG_BASE,
     NDCG_PARAMS,
     POOL,
+    UNJUDGED_QUERIES,
     ranking_options,
     refuse_measures_beside_ndcg,
 )
@@ -40,6 +42,7 @@ _OPTIONS = {
     "docno": [str],
     "unjudged": POOL["unjudged"],
     "missing_queries": POOL["missing_queries"],
+    **UNJUDGED_QUERIES,
 }
 
 
@@ -118,6 +121,7 @@ def ndcg_score(
     docno: str = "docno",
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
+    unjudged_queries: str = DEFAULT_UNJUDGED_QUERIES,
 ) -> float:
     """NDCG of a long-format Spark DataFrame, averaged over queries.
 
@@ -191,6 +195,13 @@ def ndcg_score(
         With ``pool`` only (refused without one): queries of the pool that the ranking lacks
         are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
         ``-c``).
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
 
     Returns
     -------
@@ -237,6 +248,7 @@ def ndcg_score(
         normalize=normalize,
         unjudged=unjudged,
         missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
         pool=pool,
     ).replace(pool=None)
     rows, spec, _, columns = _prepare(
@@ -271,6 +283,7 @@ def dcg_score(
     docno: str = "docno",
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
+    unjudged_queries: str = DEFAULT_UNJUDGED_QUERIES,
 ) -> float:
     """DCG of a long-format Spark DataFrame, averaged over queries.
 
@@ -335,6 +348,13 @@ def dcg_score(
         With ``pool`` only (refused without one): queries of the pool that the ranking lacks
         are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
         ``-c``).
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
 
     Returns
     -------
@@ -368,6 +388,7 @@ def dcg_score(
         log_base=log_base,
         unjudged=unjudged,
         missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
         pool=pool,
     ).replace(pool=None)
     rows, spec, _, columns = _prepare(
@@ -408,6 +429,7 @@ def query_scores(
     docno: str = "docno",
     unjudged: str = DEFAULT_UNJUDGED,
     missing_queries: str = DEFAULT_MISSING_QUERIES,
+    unjudged_queries: str = DEFAULT_UNJUDGED_QUERIES,
 ):
     """NDCG or DCG of each query of a long-format Spark DataFrame, as a Spark DataFrame.
 
@@ -486,6 +508,13 @@ def query_scores(
         With ``pool`` only (refused without one): queries of the pool that the ranking lacks
         are left out ("drop", as trec_eval by default) or score 0 ("zero", trec_eval's
         ``-c``).
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
 
     Returns
     -------
@@ -529,6 +558,7 @@ def query_scores(
         normalize=normalize,
         unjudged=unjudged,
         missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
         pool=pool,
     ).replace(pool=None)
     rows, spec, qid_field, _ = _prepare(

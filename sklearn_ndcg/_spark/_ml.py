@@ -14,6 +14,7 @@ from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
 from .._compat import Integers, validate_params
 from .._conventions import _relevant_gain, positive_part_gain
+from .._engine import RankingOptions
 from ._frames import check_columns, check_frame
 from ._metrics import ndcg_score
 
@@ -38,10 +39,20 @@ def _to_gain(value):
     return TypeConverters.toListFloat(value)
 
 
+UNJUDGED_QUERIES = RankingOptions.UNJUDGED_QUERIES
+
+
 def _preset_keywords(kwargs: dict) -> dict:
     """The constructor's keywords as params: ``zero_division`` (the presets' name) is
-    ``zeroDivision``, and a preset's cutoff for ``k=None`` (XGBoost's 32) becomes ``k``."""
+    ``zeroDivision``, a preset's cutoff for ``k=None`` (XGBoost's 32) becomes ``k``, and
+    ``unjudged_queries`` (``CONVENTIONS["spark"]``'s) is checked and set aside: without a
+    pool it changes nothing."""
     kwargs = dict(kwargs)
+    unjudged_queries = kwargs.pop("unjudged_queries", None)
+    if unjudged_queries is not None and unjudged_queries not in UNJUDGED_QUERIES:
+        raise ValueError(
+            f"unjudged_queries must be one of {list(UNJUDGED_QUERIES)}; got {unjudged_queries!r}."
+        )
     if "zero_division" in kwargs:
         if "zeroDivision" in kwargs:
             raise ValueError(
@@ -109,6 +120,10 @@ class NDCGEvaluator(
     zero_division : {0.0, 1.0, nan}, default=None
         The same as ``zeroDivision``, under the name of the presets, so that
         ``NDCGEvaluator(k=10, **CONVENTIONS["lightgbm"])`` works; give one of them.
+    unjudged_queries : {"drop", "zero"}, default=None
+        Taken for ``CONVENTIONS["spark"]``, which sets it (see
+        :func:`~sklearn_ndcg.ndcg_score`): the evaluator has no judgment pool, so every
+        query is judged by its own labels and it changes nothing.
 
     See Also
     --------
@@ -173,6 +188,7 @@ class NDCGEvaluator(
         zeroDivision: float = 0.0,
         normalize: str = "ideal",
         zero_division: float | None = None,
+        unjudged_queries: str | None = None,
     ):
         super().__init__()
         self._setDefault(
@@ -203,6 +219,7 @@ class NDCGEvaluator(
         zeroDivision: float = 0.0,
         normalize: str = "ideal",
         zero_division: float | None = None,
+        unjudged_queries: str | None = None,
     ) -> NDCGEvaluator:
         """Set the given parameters (those of the constructor); only those given are set.
 
@@ -230,6 +247,8 @@ class NDCGEvaluator(
             "ideal" or "minmax".
         zero_division : float, optional
             The same as ``zeroDivision`` (the presets' name).
+        unjudged_queries : {"drop", "zero"}, optional
+            Taken for ``CONVENTIONS["spark"]``; without a pool it changes nothing.
 
         Returns
         -------

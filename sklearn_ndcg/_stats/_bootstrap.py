@@ -25,11 +25,20 @@ _CONFIDENCE_LEVEL = Interval(Real, 0, 1, closed="neither")
 _RANDOM_STATE = [None, Integers(0), np.random.Generator]
 # Below this number of queries the bootstrap intervals of a mean NDCG cover less than
 # their level (95 % BCa: 0.68 at 3 queries, 0.85 at 5; percentile: 0.92 at 15-20;
-# benchmarks/bench_calibration.py); Student's t interval takes their place there.
+# benchmarks/bench_calibration.py); Student's t interval takes their place there. From 20
+# to 200 queries BCa covers at least as much as t (within 2 Monte Carlo se) on all four
+# populations of benchmarks/bench_bootstrap_switch.py (2,000 samples a cell).
 MIN_BOOTSTRAP_QUERIES = 25
+# Below this number of queries neither interval holds 0.93 at 95 % on skewed per-query
+# NDCG (bench_bootstrap_switch.py's "skewed" and "left-tailed": BCa 0.919-0.928 at 25-30
+# queries, t 0.867-0.905 at 20; from 40 on BCa covers 0.935-0.953): bootstrap_ci warns.
+MIN_COVERING_QUERIES = 40
 # Below this number of queries no interval is reported: Student's t interval covers 0.928
 # at 3 queries of light-tailed NDCG (20,000 replicates), 0.934-0.935 at 5.
 MIN_MEAN_INTERVAL_QUERIES = 5
+_MORE_QUERIES = (
+    f"Score {MIN_COVERING_QUERIES} or more queries for an interval that holds its level."
+)
 
 
 class BootstrapResult(NamedTuple):
@@ -140,7 +149,10 @@ def bootstrap_ci(
     than their level (a 95 % BCa interval of realistic NDCG covers 0.68 at 3
     queries and 0.85 at 5), so there the interval is Student's t interval of
     the mean, with a warning; below 5 queries even that covers less than its
-    level, and no interval is reported (``(nan, nan)``, with a warning).
+    level, and no interval is reported (``(nan, nan)``, with a warning). Below
+    40 queries neither interval holds its level on skewed per-query NDCG (a 95 %
+    BCa interval covers 0.92-0.93 at 25-30 queries, Student's t 0.87-0.91 at
+    20), and the function warns so.
 
     Read more in the :ref:`User Guide <statistics>`.
 
@@ -167,7 +179,9 @@ def bootstrap_ci(
         ``by_stratum``), each method gives way to Student's t interval of the
         mean, ``mean +- t * sd / sqrt(n)`` (weighted: the weighted standard
         error), with a ``UserWarning`` that starts "too few queries"; on fewer
-        than 5 the interval is ``(nan, nan)``, with such a warning.
+        than 5 the interval is ``(nan, nan)``, with such a warning. From 25 to
+        39 queries the method's interval comes with such a warning too: it may
+        cover less than its level on skewed per-query NDCG.
     strata : array-like of shape (n_queries,) or dict, default=None
         A label per query: for arrays, by position; for :class:`QueryScores`,
         a mapping ``{qid: label}`` or an array in the order of the sorted
@@ -301,7 +315,9 @@ def _bootstrap_core(
             warn_user(
                 f"too few queries: the bootstrap interval of the mean of {name} covers less "
                 f"than its level below {MIN_BOOTSTRAP_QUERIES} queries ({n} here); the interval "
-                "is Student's t interval of the mean.",
+                "is Student's t interval of the mean, which may cover less too: 0.87-0.91 "
+                "at 95 % on 20 queries of skewed per-query NDCG "
+                f"(benchmarks/bench_bootstrap_switch.py). {_MORE_QUERIES}",
                 UserWarning,
             )
         se = _standard_error(values, weight, mean)
@@ -311,6 +327,14 @@ def _bootstrap_core(
             confidence_interval=(float(mean - half), float(mean + half)),
             standard_error=se,
             n_queries=n,
+        )
+    if warn and n < MIN_COVERING_QUERIES:
+        warn_user(
+            f"too few queries: the bootstrap interval of the mean of {name} may cover less "
+            f"than its level below {MIN_COVERING_QUERIES} queries ({n} here): 0.92-0.93 at "
+            "95 % on 25-30 queries of skewed per-query NDCG "
+            f"(benchmarks/bench_bootstrap_switch.py). {_MORE_QUERIES}",
+            UserWarning,
         )
     if labels is not None:
         result = stratified_bootstrap(

@@ -30,12 +30,13 @@ from .._engine import check_qid
 from .._metrics import QueryBounds, QueryScores, query_scores
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RESPONSE_METHOD
-from .._options import COMMON_PARAMS, NDCG_PARAMS
+from .._options import COMMON_PARAMS, NDCG_PARAMS, UNJUDGED_QUERIES
 
 _METRIC_OPTIONS = {
     "metric": [StrOptions({"ndcg", "dcg"})],
     **{name: COMMON_PARAMS[name] for name in ("k", "gain", "discount", "ties")},
     **NDCG_PARAMS,
+    **UNJUDGED_QUERIES,
     "response_method": _RESPONSE_METHOD,
 }
 
@@ -82,6 +83,7 @@ def cross_val_query_scores(
     ties: str = "average",
     zero_division: float = 0.0,
     normalize: str = "ideal",
+    unjudged_queries: str = "drop",
     response_method: str | tuple[str, ...] = "auto",
 ) -> QueryScores:
     """Out-of-fold NDCG (or DCG) of every query, each scored in the test fold that holds it.
@@ -152,6 +154,13 @@ def cross_val_query_scores(
         What the DCG of each query is divided by: the ideal DCG ("ideal", scikit-learn's
         NDCG), or the range between the worst and the ideal DCG ("minmax"); see
         :func:`~sklearn_ndcg.ndcg_score`.
+    unjudged_queries : {"drop", "zero"}, default="drop"
+        With ``pool``: queries of ``qid`` that the pool lacks are left out ("drop", as
+        trec_eval leaves out queries without qrels) or score 0 ("zero", as Spark scores a
+        query with an empty set of relevant ids): such a query is judged to have no
+        relevant document, so its ideal DCG is 0, its NDCG ``zero_division`` and a
+        positive label in its ranking is refused. ``CONVENTIONS["spark"]`` sets "zero".
+        Without a pool every query is judged by its own labels and it changes nothing.
     response_method : "auto", {"decision_function", "predict_proba", \
             "predict"} or tuple of them, default="auto"
         How the fitted estimator scores documents; see :func:`make_ndcg_scorer`.

@@ -257,11 +257,13 @@ def test_bench_ppi_small_samples_smoke():
 
 
 def test_bench_bootstrap_switch_smoke():
-    """Issue 50's switch table at smoke size: both intervals reported at each n."""
+    """Issue 50's switch table at smoke size: both intervals at each n of the four
+    populations (the vectorized BCa checked against the library's on the way)."""
     result = _run("bench_bootstrap_switch.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     rows = [line for line in result.stdout.splitlines() if line.startswith("| 25 |")]
-    assert len(rows) == 2  # light and heavy
+    assert len(rows) == 4  # skewed, left-tailed, light and heavy
+    assert "skewed (mean 0.169, skewness +1.86" in result.stdout
 
 
 def test_bench_measures_smoke():

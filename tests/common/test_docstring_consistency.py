@@ -61,6 +61,7 @@ CANONICAL = {
     "pool": "query_scores",
     "unjudged": "ndcg_score",
     "missing_queries": "ndcg_score",
+    "unjudged_queries": "ndcg_score",
     "ignore_ties": "ndcg_score",
     "docno": "spark.ndcg_score",
     "bounds": "evaluate_run",

@@ -127,6 +127,7 @@ def test_every_query_undefined_warns_and_returns_nan(client):
         ({"ties": "random"}, InvalidParameterError, r"'ties' parameter"),
         ({"zero_division": 0.5}, InvalidParameterError, r"'zero_division' parameter"),
         ({"shuffle_method": "fast"}, InvalidParameterError, r"'shuffle_method' parameter"),
+        ({"unjudged_queries": "keep"}, InvalidParameterError, r"'unjudged_queries' parameter"),
         ({"sample_weight": "w"}, ValueError, r"sample_weight must be the same for every document"),
         ({"gain": {0: 0.0, 1: 1.0}}, ValueError, r"gain has no entry for the relevance labels"),
     ],
@@ -160,3 +161,16 @@ def test_the_measures_beside_ndcg_are_not_offered(small_frame):
     assert sklearn_ndcg.dask.__all__ == ["dcg_score", "ndcg_score"]
     with pytest.raises(TypeError, match="metric"):
         sklearn_ndcg.dask.ndcg_score(small_frame, metric="recip_rank")
+
+
+def test_spark_preset_equals_in_memory(client):
+    """CONVENTIONS["spark"] goes to Dask whole: its unjudged_queries="zero" changes nothing
+    without a pool, every query (those without relevant document too, scored 0) counts as
+    in memory, where its value is checked against PySpark (tests/spark)."""
+    rows = long_format(seed=3, n_queries=12)
+    preset = sklearn_ndcg.CONVENTIONS["spark"]
+    assert preset["unjudged_queries"] == "zero"
+    frame = dd.from_pandas(rows, npartitions=2)
+    got = sklearn_ndcg.dask.ndcg_score(frame, k=5, **preset)
+    assert got == pytest.approx(in_memory(rows, k=5, **preset), rel=1e-12, abs=0)
+    assert got == pytest.approx(in_memory(rows, k=5, gain=preset["gain"], ties="first"), rel=1e-12)

@@ -229,3 +229,83 @@ def test_labels_beyond_the_pool_are_refused_whatever_the_other_queries_hold(leve
     y_true, y_score, qid = [level, level, level], [3.0, 2.0, 1.0], [1, 1, 1]
     with pytest.raises(ValueError, match=r"y_true contradicts the pool: query 1 has 3 ranked"):
         ndcg_score(y_true, y_score, qid=qid, pool=pool)
+
+
+# Spark's RankingMetrics example (RankingMetricsSuite in apache/spark, mllib/src/test/scala/
+# org/apache/spark/mllib/evaluation/RankingMetricsSuite.scala): predicted ids in rank order
+# and the set of relevant ids; the last set is empty. A pool exploded from the sets has no
+# row for that query.
+SPARK_PREDICTED = (
+    [1, 6, 2, 7, 8, 3, 9, 10, 4, 5],
+    [4, 1, 5, 6, 2, 7, 3, 8, 9, 10],
+    [1, 2, 3, 4, 5],
+)
+SPARK_RELEVANT = ([1, 2, 3, 4, 5], [1, 2, 3], [])
+
+
+def _spark_example():
+    qid = np.repeat([0, 1, 2], [len(p) for p in SPARK_PREDICTED])
+    y_true = [1.0 if d in r else np.nan for p, r in zip(SPARK_PREDICTED, SPARK_RELEVANT) for d in p]
+    y_score = [-float(rank) for p in SPARK_PREDICTED for rank in range(len(p))]
+    pool_qid = [q for q, r in enumerate(SPARK_RELEVANT) for _ in r]
+    return np.asarray(y_true), np.asarray(y_score), qid, JudgmentPool(pool_qid, [1.0] * 8)
+
+
+def test_unjudged_queries_zero_scores_a_query_the_pool_lacks():
+    """Hand computation at k=3: query 0 ranks relevant, not, relevant: (1 + D3) / (1 + D2 + D3);
+    query 1 not, relevant, not: D2 / (1 + D2 + D3); the empty one 0. Spark's ndcgAt(3) is
+    their mean over 3 queries, 1/3 (queries 0 and 1 sum to 1); left out it is 1/2."""
+    y_true, y_score, qid, pool = _spark_example()
+    ideal = D[0] + D[1] + D[2]
+    expected = [(D[0] + D[2]) / ideal, D[1] / ideal, 0.0]
+    assert sum(expected) == pytest.approx(1.0, abs=1e-15)
+    options = RankingOptions(k=3, ties="first", pool=pool, unjudged_queries="zero")
+    from sklearn_ndcg._engine import query_values, stage
+
+    result = query_values(stage(y_true, y_score, options, qid=qid), options)
+    assert result.ids.tolist() == [0, 1, 2]
+    np.testing.assert_allclose(result.values, expected, rtol=0, atol=1e-15)
+    kwargs = dict(qid=qid, k=3, ties="first", pool=pool)
+    assert ndcg_score(y_true, y_score, unjudged_queries="zero", **kwargs) == pytest.approx(1 / 3)
+    assert ndcg_score(y_true, y_score, **kwargs) == pytest.approx(1 / 2)  # "drop", the default
+    # the pool and the inputs are left as they were
+    assert pool.qid.tolist() == [0] * 5 + [1] * 3 and np.isnan(y_true).sum() == 25 - 8
+
+
+def test_unjudged_queries_with_missing_queries_dcg_and_minmax():
+    """Both directions at once, DCG, min-max NDCG, ids of another integer type."""
+    pool = JudgmentPool(qid=np.array([1, 1, 2], dtype=np.int64), y_true=[1, 0, 2])
+    # query 1 ranked and judged, 2 judged only, 4 ranked only (unjudged, label 0)
+    y_true, y_score = [1, 0, np.nan, 0], [2, 1, 5, 4]
+    qid = np.array([1, 1, 4, 4], dtype=np.int32)
+    both = query_scores(
+        y_true, y_score, qid=qid, pool=pool, missing_queries="zero", unjudged_queries="zero"
+    )
+    assert both.qid.tolist() == [1, 2, 4]
+    np.testing.assert_array_equal(both.score, [1.0, 0.0, 0.0])
+    minmax = query_scores(
+        y_true, y_score, qid=qid, pool=pool, normalize="minmax", unjudged_queries="zero"
+    )
+    np.testing.assert_array_equal(minmax.score, [1.0, 0.0])
+    dcg = dcg_score(y_true, y_score, qid=qid, pool=pool, unjudged_queries="zero")
+    assert dcg == 0.5  # (1 + 0) / 2 queries
+    one = query_scores(
+        y_true, y_score, qid=qid, pool=pool, unjudged_queries="zero", zero_division=1.0
+    )
+    np.testing.assert_array_equal(one.score, [1.0, 1.0])  # no relevant document: zero_division
+
+
+def test_unjudged_queries_zero_refuses_a_relevant_label_the_pool_lacks():
+    pool = JudgmentPool(qid=[1, 1], y_true=[1, 0])
+    with pytest.raises(ValueError, match="query 4 has 1 ranked documents labelled 1"):
+        ndcg_score([1, 1], [2, 1], qid=[1, 4], pool=pool, unjudged_queries="zero")
+    assert ndcg_score([1, 1], [2, 1], qid=[1, 4], pool=pool) == 1.0  # left out with "drop"
+
+
+def test_unjudged_queries_is_checked_and_taken_without_a_pool():
+    """Without a pool every query is judged by its own labels: nothing changes (the
+    Spark preset sets the option wherever it goes)."""
+    y, s, q = [1, 0, 0, 0], [2, 1, 2, 1], [1, 1, 2, 2]
+    assert ndcg_score(y, s, qid=q, unjudged_queries="zero") == ndcg_score(y, s, qid=q) == 0.5
+    with pytest.raises(ValueError, match="unjudged_queries"):
+        ndcg_score(y, s, qid=q, unjudged_queries="keep")

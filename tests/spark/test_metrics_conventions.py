@@ -108,14 +108,13 @@ def test_graded_relevance_is_dropped_by_pyspark(spark):
         assert abs(graded_ndcg - with_relevance) > 1e-3
 
 
-def test_empty_ground_truth_scores_0_with_the_pool_recipe(spark):
+def test_empty_ground_truth_scores_0_under_the_preset(spark):
     """Spark's own example (RankingMetricsSuite in apache/spark, mllib/src/test/scala/org/
     apache/spark/mllib/evaluation/RankingMetricsSuite.scala): three queries, the last with
     an empty set of relevant ids, which Spark scores 0: ndcgAt(3) = 1/3, not the 0.5 of
     the other two. A pool built by exploding the relevant-id sets has no row for that
-    query, which is then left out (as trec_eval leaves out queries without qrels); the
-    recipe of the docs gives it one row of label 0 (explode_outer's null document id),
-    so that its ideal DCG is 0 and zero_division=0 scores it 0."""
+    query; the preset's unjudged_queries="zero" scores it 0 (issue 50), and so does the
+    older recipe of one pool row of label 0 (explode_outer's null document id)."""
     from pyspark.mllib.evaluation import RankingMetrics
     from pyspark.sql import functions as F
 
@@ -135,32 +134,30 @@ def test_empty_ground_truth_scores_0_with_the_pool_recipe(spark):
     frame = sets.select("qid", F.posexplode("prediction").alias("rank", "docno")).select(
         "qid", F.col("docno").cast("string").alias("docno"), (-F.col("rank")).alias("score")
     )
-    exploded = sets.select("qid", F.explode_outer("relevant").alias("docno"))
-    pool = exploded.select(
-        "qid",
-        F.col("docno").cast("string").alias("docno"),
-        F.when(F.col("docno").isNull(), 0.0).otherwise(1.0).alias("label"),
+    exploded = sets.select("qid", F.explode("relevant").alias("docno")).select(
+        "qid", F.col("docno").cast("string").alias("docno"), F.lit(1.0).alias("label")
     )
-    got = ndcg_spark.ndcg_score(frame, k=3, pool=pool, **CONVENTIONS["spark"])
+    got = ndcg_spark.ndcg_score(frame, k=3, pool=exploded, **CONVENTIONS["spark"])
     assert got == pytest.approx(expected, abs=1e-15)
-    # explode (not _outer) drops the empty set: the query is left out, 0.5
-    dropped = pool.where(F.col("docno").isNotNull())
-    left_out = ndcg_spark.ndcg_score(frame, k=3, pool=dropped, **CONVENTIONS["spark"])
-    assert left_out == pytest.approx(0.5, abs=1e-15)
-    # in memory, the same recipe: one pool row of label 0 for the empty set
+    # in memory: the exploded pool, and the recipe's pool (one row of label 0 for the
+    # empty set); with unjudged_queries="drop" the empty one is left out, 0.5
     rows = frame.collect()
     judged = {(q, str(d)) for q, (_, r) in enumerate(examples) for d in r}
     label = [1.0 if (row["qid"], row["docno"]) in judged else np.nan for row in rows]
-    pool_qid = [q for q, (_, r) in enumerate(examples) for _ in r] + [2]
-    in_memory = ndcg_score(
-        label,
-        [row["score"] for row in rows],
-        qid=[row["qid"] for row in rows],
-        k=3,
-        pool=JudgmentPool(pool_qid, [1.0] * (len(pool_qid) - 1) + [0.0]),
-        **CONVENTIONS["spark"],
+    pool_qid = [q for q, (_, r) in enumerate(examples) for _ in r]
+    args = (label, [row["score"] for row in rows])
+    kwargs = dict(qid=[row["qid"] for row in rows], k=3)
+    pools = [
+        JudgmentPool(pool_qid, [1.0] * len(pool_qid)),
+        JudgmentPool(pool_qid + [2], [1.0] * len(pool_qid) + [0.0]),
+    ]
+    for pool in pools:
+        in_memory = ndcg_score(*args, pool=pool, **kwargs, **CONVENTIONS["spark"])
+        assert in_memory == pytest.approx(expected, abs=1e-15)
+    left_out = ndcg_score(
+        *args, pool=pools[0], **kwargs, **{**CONVENTIONS["spark"], "unjudged_queries": "drop"}
     )
-    assert in_memory == pytest.approx(expected, abs=1e-15)
+    assert left_out == pytest.approx(0.5, abs=1e-15)
 
 
 SPARK_EXAMPLE = [  # RankingMetricsSuite's three queries; the last has no relevant id
@@ -207,8 +204,9 @@ def test_empty_ground_truth_per_query_equals_ranking_metrics(spark, k):
 def test_missing_queries_zero_does_not_bring_back_an_empty_ground_truth(spark):
     """missing_queries="zero" scores the pool's queries that the ranking lacks (trec_eval's
     -c), not the ranking's queries that the pool lacks: with a pool exploded from the
-    sets (no row for the empty one) the mean stays 0.5, in memory and through
-    sklearn_ndcg.spark; the docs give the explode_outer recipe instead."""
+    sets (no row for the empty one) and unjudged_queries="drop", the mean stays 0.5, in
+    memory and through sklearn_ndcg.spark; the preset's unjudged_queries="zero" gives
+    Spark's value."""
     from pyspark.mllib.evaluation import RankingMetrics
     from pyspark.sql import functions as F
 
@@ -216,18 +214,19 @@ def test_missing_queries_zero_does_not_bring_back_an_empty_ground_truth(spark):
     qid, _, score, label = _example_in_memory()
     pool_qid = [q for q, (_, r) in enumerate(SPARK_EXAMPLE) for _ in r]
     exploded = JudgmentPool(pool_qid, [1.0] * len(pool_qid))
+    dropping = {**CONVENTIONS["spark"], "unjudged_queries": "drop"}
     for missing in ("drop", "zero"):
         got = query_scores(
-            label,
-            score,
-            qid=qid,
-            k=3,
-            pool=exploded,
-            missing_queries=missing,
-            **CONVENTIONS["spark"],
+            label, score, qid=qid, k=3, pool=exploded, missing_queries=missing, **dropping
         )
         assert got.qid.tolist() == [0, 1]
         assert got.score.mean() == pytest.approx(0.5, abs=1e-15) != expected
+        got = query_scores(
+            label, score, qid=qid, k=3, pool=exploded, missing_queries=missing,
+            **CONVENTIONS["spark"],
+        )  # fmt: skip
+        assert got.qid.tolist() == [0, 1, 2]
+        assert got.score.mean() == pytest.approx(expected, abs=1e-15)
     sets = spark.createDataFrame(
         [(q, p, r) for q, (p, r) in enumerate(SPARK_EXAMPLE)],
         "qid long, prediction array<long>, relevant array<long>",
@@ -238,7 +237,5 @@ def test_missing_queries_zero_does_not_bring_back_an_empty_ground_truth(spark):
     pool = sets.select("qid", F.explode("relevant").alias("docno")).select(
         "qid", F.col("docno").cast("string").alias("docno"), F.lit(1.0).alias("label")
     )
-    got = ndcg_spark.ndcg_score(
-        frame, k=3, pool=pool, missing_queries="zero", **CONVENTIONS["spark"]
-    )
+    got = ndcg_spark.ndcg_score(frame, k=3, pool=pool, missing_queries="zero", **dropping)
     assert got == pytest.approx(0.5, abs=1e-15)

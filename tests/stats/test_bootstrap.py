@@ -4,13 +4,16 @@ import numpy as np
 import pytest
 from _stats_data import scores as _scores
 
+from sklearn_ndcg._stats import _bootstrap
 from sklearn_ndcg._stats._bootstrap import BootstrapResult, bootstrap_ci
 from sklearn_ndcg._stats._paired import paired_test
 
 # below MIN_INTERVAL_QUERIES queries paired_test reports no interval, with this warning
 # (tested in test_paired_calibration.py); these tests are about the rest of the result
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:too few queries. no confidence interval:UserWarning"
+    "ignore:too few queries. no confidence interval:UserWarning",
+    # 25 to 39 queries: the interval may cover less (tested in test_bootstrap_warns_below_40)
+    "ignore:too few queries. the bootstrap interval .* may cover less:UserWarning",
 )
 
 
@@ -115,3 +118,22 @@ def test_the_t_interval_prints_as_plain_numbers():
         result = bootstrap_ci(np.linspace(0.2, 0.9, 12))
     assert all(type(bound) is float for bound in result.confidence_interval)
     assert "np.float64" not in repr(result)
+
+
+@pytest.mark.filterwarnings("error")
+def test_bootstrap_warns_below_40_queries_as_the_switch_table_says():
+    """benchmarks/bench_bootstrap_switch.py (RESULTS.md, issue 50): on skewed and
+    left-tailed per-query NDCG, 95 % BCa covers 0.919-0.928 at 25-30 queries and at least
+    0.935 from 40 on, and covers at least as much as Student's t from 20 to 200 on all
+    four populations; so t below 25, BCa from 25, and a warning below 40."""
+    assert _bootstrap.MIN_BOOTSTRAP_QUERIES == 25
+    assert _bootstrap.MIN_COVERING_QUERIES == 40
+    values = np.random.default_rng(0).beta(0.6, 2.5, 40)
+    bootstrap_ci(values, n_resamples=99, random_state=0)  # 40 queries: silent
+    for n, match in (
+        (39, r"may cover less than its level below 40 queries \(39 here\)"),
+        (24, r"below 25 queries \(24 here\); the interval is Student's t"),
+    ):
+        with pytest.warns(UserWarning, match=match) as caught:
+            bootstrap_ci(values[:n], n_resamples=99, random_state=0)
+        assert len(caught) == 1 and "Score 40 or more queries" in str(caught[0].message)
