@@ -5,9 +5,16 @@ Run after a docs build, with Chromium installed (Debian: ``apt-get install chrom
     python docs/check_layout.py docs/_build/html            # 390 and 1280 px
     python docs/check_layout.py docs/_build/html --width 1920 --all
 
+Chromium is driven over the DevTools protocol (``--remote-debugging-pipe``, standard
+library only). A width under 600 px is a phone, emulated with
+``Emulation.setDeviceMetricsOverride`` (390 x 844 CSS px, 3 device pixels each, mobile
+viewport): a headless window is never narrower than about 500 px, so asking for a
+390 px window measured 500 px. Wider widths are a laptop, 900 px high. The table shows
+the page's ``window.innerWidth`` and the content column as measured.
+
 For each page (the top-level pages and the gallery; ``--all`` adds the API pages) and
-each window width, a script injected into a copy of the page measures, once the theme's
-CSS has been applied:
+each width, a script injected into a copy of the page measures, once the theme's CSS
+has been applied:
 
 - every code block and printed output (``div.highlight pre``): how many of its lines are
   wider than the part of the block that shows (a line is measured in the block's own
@@ -18,14 +25,16 @@ CSS has been applied:
 - whether the page as a whole is wider than the window (it scrolls sideways);
 - the descriptions of the API's summary tables that lie outside the window;
 - the figures: the smallest scale at which one is shown (rendered / natural width), and
-  so the size of its smallest text (``small`` of 11 pt, 12.7 px at 100 dpi);
+  so the size of its smallest text (``small`` of 11 pt, 12.7 px at 100 dpi); and how
+  many are wider than the content column (shown in a box that scrolls, or running off);
 - the prose: characters per line of the paragraphs of three lines or more (the most).
 
 It prints one row per page and width, then the totals, and exits 1 on a regression:
 at a laptop width (1200 px or more) more than 1 % of the code lines cut off, any line of
 a verdict table (a block with a ``verdict`` column) cut off, prose lines over 95
 characters, or a navbar link hidden; at any width a page wider than the window, an API
-description off-screen, figure text under 9 px, or an empty sidebar. Nothing is
+description off-screen, a figure wider than the column, figure text under 9 px, or an
+empty sidebar. Nothing is
 downloaded: the pages load only their own files (``file://``).
 
 The test ``tests/common/test_docs_html.py`` checks the same things statically (no

@@ -50,7 +50,7 @@ for order in permutations(range(3)):
     ideal.append(ndcg_score(labels, scores, gain=penalise))
     minmax.append(ndcg_score(labels, scores, normalize="minmax"))
 
-fig, ax = plt.subplots(figsize=(7, 4))
+fig, ax = plt.subplots(figsize=(5, 3.5))
 x = np.arange(len(orderings))
 ax.bar(x - 0.2, ideal, width=0.4, label="DCG / ideal DCG (gain 1, 0, -1)")
 ax.bar(x + 0.2, minmax, width=0.4, label='normalize="minmax"')

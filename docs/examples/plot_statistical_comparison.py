@@ -120,7 +120,7 @@ print(comparison.to_frame()[columns].round(4).to_string(index=False))
 # :class:`~sklearn_ndcg.ModelComparisonDisplay` draws each candidate's mean
 # NDCG\@10 with its bootstrap confidence interval, best at the top, grouped
 # in the legend by verdict; the hollow point is the one shown worse.
-fig, ax = plt.subplots(figsize=(7, 4))
+fig, ax = plt.subplots(figsize=(5, 3.5))
 ModelComparisonDisplay.from_comparison(comparison, ax=ax)
 ax.set_ylim(-4.5, 1.5)  # room for the legend above the best candidate
 ax.set_title("Out-of-fold NDCG@10 over 300 queries")
@@ -145,7 +145,7 @@ for name, test in zip(others, tests):
         f"equal on {same} of {test.n_queries} queries"
     )
 
-fig, ax = plt.subplots(figsize=(7, 3))
+fig, ax = plt.subplots(figsize=(5, 3))
 position = -np.arange(len(others))
 means = np.array([test.mean_difference for test in tests])
 intervals = np.array([test.confidence_interval for test in tests])
