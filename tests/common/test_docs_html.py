@@ -419,3 +419,60 @@ def test_verdict_tables_of_the_pages_fit_at_1280px():
                 too_long = [line for line in lines if len(line) > 112]
                 assert not too_long, (page.name, too_long)
     assert tables >= 1
+
+
+def _png(width: int, height: int) -> bytes:
+    """A blank grey PNG of ``width`` x ``height`` pixels (standard library only)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8-bit greyscale
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_check_layout_measures_a_true_phone(tmp_path):
+    """docs/check_layout.py emulates a 390 px phone over the DevTools protocol (a headless
+    window is never narrower than about 500 px) and counts a figure wider than the
+    column: one drawn 900 px wide, without the stylesheet's rule, runs off it."""
+    import importlib.util
+    import shutil
+
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("no chromium (Debian: apt-get install chromium)")
+    spec = importlib.util.spec_from_file_location("check_layout", ROOT / "docs" / "check_layout.py")
+    check_layout = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check_layout)
+    (tmp_path / "wide.png").write_bytes(_png(900, 40))
+    (tmp_path / "narrow.png").write_bytes(_png(300, 40))
+    page = tmp_path / "page.html"
+    page.write_text(
+        '<!doctype html><html><head><meta name="viewport" content="width=device-width, '
+        'initial-scale=1"></head><body style="margin:0"><article class="bd-article" '
+        'style="padding:0 16px"><p>text</p><img src="narrow.png" style="max-width:100%">'
+        '<div style="overflow-x:auto"><img src="wide.png"></div></article></body></html>'
+    )
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    browser = check_layout.Browser(chromium, str(profile))
+    try:
+        phone = browser.tab(check_layout.device(390))
+        measured = check_layout.measure(browser, phone, page)
+        laptop = browser.tab(check_layout.device(1280))
+        wide = check_layout.measure(browser, laptop, page)
+    finally:
+        browser.close()
+    assert measured["inner_width"] == 390
+    assert measured["column"] == 358
+    assert measured["figure_wide"] == 1 and measured["figure_widest"] == 900
+    assert wide["inner_width"] == 1280 and wide["figure_wide"] == 0
