@@ -34,8 +34,7 @@ at a laptop width (1200 px or more) more than 1 % of the code lines cut off, any
 a verdict table (a block with a ``verdict`` column) cut off, prose lines over 95
 characters, or a navbar link hidden; at any width a page wider than the window, an API
 description off-screen, a figure wider than the column, figure text under 9 px, or an
-empty sidebar. Nothing is
-downloaded: the pages load only their own files (``file://``).
+empty sidebar. Nothing is downloaded: the pages load only their own files (``file://``).
 
 The test ``tests/common/test_docs_html.py`` checks the same things statically (no
 browser) from the HTML and the theme's widths; this script is the measure in a real
