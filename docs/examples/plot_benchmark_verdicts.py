@@ -83,7 +83,7 @@ print(compare_benchmark(benchmark, unit="datasets", random_state=0))
 fig, (top, bottom) = plt.subplots(2, 1, figsize=(5, 7))
 display = CriticalDifferenceDisplay.from_comparison(comparison, ax=top)
 display.plot_ranks(ax=bottom)
-fig.tight_layout()
+fig.tight_layout(h_pad=2.5)  # the diagram's axis label apart from the plot below
 plt.show()
 
 # %%
