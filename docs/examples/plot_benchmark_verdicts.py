@@ -76,13 +76,14 @@ print(compare_benchmark(benchmark, unit="datasets", random_state=0))
 # %%
 # The critical-difference diagram and the rank intervals
 # ------------------------------------------------------
-# Left: Demšar's diagram, each model at its average rank, with Nemenyi's
+# Above: Demšar's diagram, each model at its average rank, with Nemenyi's
 # critical difference and a line under each group of models no pair of which
-# is told apart. Right: each model's simultaneous rank interval by mean.
-fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.6))
-display = CriticalDifferenceDisplay.from_comparison(comparison, ax=left)
-display.plot_ranks(ax=right)
-fig.tight_layout()
+# is told apart. Below: each model's simultaneous rank interval by mean.
+# (one panel above the other: both stay legible on a phone)
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(5, 7))
+display = CriticalDifferenceDisplay.from_comparison(comparison, ax=top)
+display.plot_ranks(ax=bottom)
+fig.tight_layout(h_pad=2.5)  # the diagram's axis label apart from the plot below
 plt.show()
 
 # %%

@@ -92,12 +92,12 @@ print(f"true DCG@10, new - copy: {truth['new ranker'] - truth['copies the logger
 # The counterfactual DCG reverses the verdict, and its difference is close to the true
 # one. Its intervals hold the truth; the click NDCG is on another scale altogether (and
 # normalised), which is why it is drawn on its own axis.
-fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(5, 6.5))
 names = list(rankers)
 position = np.arange(len(names))
 estimate = [counterfactual[name].estimate for name in names]
 low, high = np.array([counterfactual[name].confidence_interval for name in names]).T
-left.errorbar(
+top.errorbar(
     position,
     estimate,
     yerr=[np.subtract(estimate, low), np.subtract(high, estimate)],
@@ -105,16 +105,16 @@ left.errorbar(
     capsize=4,
     label="counterfactual DCG@10 (95 % CI)",
 )
-left.scatter(
+top.scatter(
     position, [truth[name] for name in names], marker="x", color="k", zorder=3, label="true DCG@10"
 )
-left.set_xticks(position, names)
-left.set_xlim(-0.5, 1.5)
-left.legend(loc="lower right")
-left.set_title("Counterfactual estimate and truth")
-right.bar(position, [naive[name].score.mean() for name in names], color="tab:gray")
-right.set_xticks(position, names)
-right.set_title("Naive click NDCG@10")
+top.set_xticks(position, names)
+top.set_xlim(-0.5, 1.5)
+top.legend(loc="lower right")
+top.set_title("Counterfactual estimate and truth")
+bottom.bar(position, [naive[name].score.mean() for name in names], color="tab:gray")
+bottom.set_xticks(position, names)
+bottom.set_title("Naive click NDCG@10")
 fig.tight_layout()
 
 # %%

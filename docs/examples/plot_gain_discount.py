@@ -27,7 +27,7 @@ middle_orderer = np.where(y >= 3, 0.0, y) + rng.normal(scale=0.3, size=y.shape)
 # %%
 gains = ["linear", "exponential"]
 discounts = ["log2", "reciprocal", "none"]
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), sharey=True)
+fig, axes = plt.subplots(2, 1, figsize=(5, 6.5), sharex=True, sharey=True)
 for ax, gain in zip(axes, gains):
     positions = np.arange(len(discounts))
     for offset, (name, score) in zip(
@@ -40,11 +40,11 @@ for ax, gain in zip(axes, gains):
         ax.bar(positions + offset, values, width=0.4, label=name)
     ax.set_xticks(positions, discounts)
     ax.set_title(f'gain="{gain}"')
-    ax.set_xlabel("discount")
-axes[0].set_ylabel("NDCG@10")
+    ax.set_ylabel("NDCG@10")
+axes[1].set_xlabel("discount")
 # one legend for both panels, below them, where it covers no bar
 fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=2)
-fig.tight_layout(rect=(0, 0.08, 1, 1))
+fig.tight_layout(rect=(0, 0.05, 1, 1))
 plt.show()
 
 # %%

@@ -100,7 +100,7 @@ for name, (estimate, (low, high), verdict) in comparisons.items():
     print(f"{name:>20}: a - b {estimate:+.4f}  ({low:+.4f}, {high:+.4f})  a is {verdict}")
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+fig, axes = plt.subplots(2, 1, figsize=(5, 5.5))
 for ax, table, truth, title in [
     (axes[0], rows, truth_a, "mean NDCG@10 of a"),
     (axes[1], comparisons, truth_a - truth_b, "a - b"),
@@ -115,7 +115,6 @@ for ax, table, truth, title in [
     ax.invert_yaxis()
 axes[1].axvspan(-0.01, 0.01, color="grey", alpha=0.2, label="margin")
 axes[1].legend(loc="upper right")
-axes[1].set_yticklabels([])
 fig.tight_layout()
 plt.show()
 

@@ -50,7 +50,7 @@ for order in permutations(range(3)):
     ideal.append(ndcg_score(labels, scores, gain=penalise))
     minmax.append(ndcg_score(labels, scores, normalize="minmax"))
 
-fig, ax = plt.subplots(figsize=(7, 4))
+fig, ax = plt.subplots(figsize=(5, 4.2))
 x = np.arange(len(orderings))
 ax.bar(x - 0.2, ideal, width=0.4, label="DCG / ideal DCG (gain 1, 0, -1)")
 ax.bar(x + 0.2, minmax, width=0.4, label='normalize="minmax"')
@@ -59,7 +59,8 @@ ax.axhline(1, color="gray", linewidth=0.8, linestyle=":")
 ax.set_xticks(x, orderings)
 ax.set_xlabel("ranking, top to bottom")
 ax.set_ylabel("NDCG")
-ax.set_title("The six orderings of one good, one fair and one bad document")
+ax.set_title("The six orderings of one good,\none fair and one bad document")
+ax.set_ylim(-1.1, 2.0)  # room for the legend above the bars
 ax.legend(loc="upper right")
 fig.tight_layout()
 plt.show()
@@ -105,6 +106,7 @@ rounded = NDCGCurveDisplay.from_predictions(
 display.ax_.set_ylim(0.4, 1)
 display.ax_.set_xticks([1, 5, 10, 15, 20])
 display.ax_.set_title("NDCG@k with the range left open by tied scores")
+display.figure_.tight_layout()
 plt.show()
 
 # %%

@@ -60,7 +60,7 @@ for delta in [0.005, 0.01, 0.02, 0.05]:
 # with ``1 / delta**2``. The inverse question, what a collection of a given
 # size can detect, is :func:`~sklearn_ndcg.detectable_difference`:
 sizes = np.array([25, 50, 100, 200, 400, 800, 1600])
-fig, ax = plt.subplots(figsize=(6, 3.5))
+fig, ax = plt.subplots(figsize=(5, 3.5))
 for power in [0.5, 0.8, 0.95]:
     detectable = [detectable_difference(a, b, n_queries=int(n), power=power) for n in sizes]
     ax.plot(sizes, detectable, marker="o", label=f"power {power}")
@@ -90,7 +90,7 @@ print(
 )
 print(f"queries for E(rho^2) = 0.95: {study.queries_for(0.95)}")
 n = np.arange(5, 401)
-fig, ax = plt.subplots(figsize=(6, 3.5))
+fig, ax = plt.subplots(figsize=(5, 3.5))
 ax.plot(n, study.e_rho2(n), label="E(rho^2): ranking of the models")
 ax.plot(n, study.phi(n), label="Phi: absolute scores")
 ax.axhline(0.95, color="gray", linestyle=":")

@@ -185,22 +185,23 @@ for depth in depths:
 # documents that the shallow ones missed. Tuned by list-based NDCG, the system
 # would re-rank a shallow list (depth 20 here) and lose what the deeper ones
 # find; the pool-based criterion picks the deepest list tried, 200. In the
-# plot, the left panel shows the weight search at depth 30, the right one the
+# plot, the upper panel shows the weight search at depth 30, the lower one the
 # best score of each depth; stars mark each criterion's choice.
-fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(5, 7))
 for ax, x, scores, xlabel in [
-    (left, weights, (list_scores, pool_scores), "weight of the first-stage score (depth 30)"),
-    (right, depths, (best_list, best_pool), "retrieval depth (best weight of each)"),
+    (top, weights, (list_scores, pool_scores), "weight of the first-stage score (depth 30)"),
+    (bottom, depths, (best_list, best_pool), "retrieval depth (best weight of each)"),
 ]:
     for values, name, color in zip(scores, ["list-based", "pool-based"], ["C0", "C1"]):
         ax.plot(x, values, "o-", color=color, label=f"{name} NDCG@10")
         best = int(np.argmax(values))
         ax.plot(x[best], values[best], "*", color=color, markersize=16, markeredgecolor="k")
     ax.set_xlabel(xlabel)
-right.set_xscale("log")
-right.set_xticks(depths, [str(d) for d in depths])
-left.set_ylabel("mean test NDCG@10 (5 folds)")
-right.legend(loc="center left")
+bottom.set_xscale("log")
+bottom.set_xticks(depths, [str(d) for d in depths])
+for ax in (top, bottom):
+    ax.set_ylabel("mean test NDCG@10\n(5 folds)")
+bottom.legend(loc="center left")
 fig.suptitle("The choice of each criterion (stars)")
 fig.tight_layout()
 plt.show()
@@ -208,8 +209,8 @@ plt.show()
 sklearn.set_config(enable_metadata_routing=False)
 
 # %%
-# The plot shows both choices: on the left the two criteria's curves over the
-# weight, each starred at its best; on the right the list-based curve peaking
+# The plot shows both choices: above, the two criteria's curves over the
+# weight, each starred at its best; below, the list-based curve peaking
 # at depth 20 (0.698) and falling to 0.638 at depth 200, while the pool-based
 # one rises at every depth, from 0.516 to 0.570, so that its star sits at the
 # deepest list.

@@ -82,19 +82,22 @@ for name in names:
     error = errors[name]
     print(f"{name:>24}: bias {error.mean():+.4f}, sd per query {error.std(ddof=1):.4f}")
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-left.boxplot([errors[name] for name in names], showfliers=False)
-left.set_xticks(range(1, len(names) + 1), names, fontsize=8)
-left.axhline(0, color="grey", lw=0.8)
-left.set_ylabel("estimate - full-judgment NDCG (per query)")
-left.set_title("Per-query error over 30 samples")
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(5, 7))
+top.boxplot([errors[name] for name in names], showfliers=False)
+# each label on two lines: three fit side by side in a figure 5 in wide
+top.set_xticks(
+    range(1, len(names) + 1), [name.replace(" (", "\n(") for name in names], fontsize="small"
+)
+top.axhline(0, color="grey", lw=0.8)
+top.set_ylabel("estimate - full-judgment\nNDCG (per query)")
+top.set_title("Per-query error over 30 samples")
 means = np.array([[d[name].mean() for d in draws] for name in names])
 for name, values in zip(names, means):
-    right.hist(values, bins=15, alpha=0.6, label=name)
-right.axvline(truth.mean(), color="black", lw=1.5, label="full judgments")
-right.set_xlabel(f"mean NDCG over the {n_queries} queries")
-right.set_title("The mean over queries, per sample")
-right.legend(fontsize=8)
+    bottom.hist(values, bins=15, alpha=0.6, label=name)
+bottom.axvline(truth.mean(), color="black", lw=1.5, label="full judgments")
+bottom.set_xlabel(f"mean NDCG over the {n_queries} queries")
+bottom.set_title("The mean over queries, per sample")
+bottom.legend(fontsize="small")
 fig.tight_layout()
 
 # %%

@@ -120,10 +120,13 @@ print(comparison.to_frame()[columns].round(4).to_string(index=False))
 # :class:`~sklearn_ndcg.ModelComparisonDisplay` draws each candidate's mean
 # NDCG\@10 with its bootstrap confidence interval, best at the top, grouped
 # in the legend by verdict; the hollow point is the one shown worse.
-fig, ax = plt.subplots(figsize=(7, 4))
+fig, ax = plt.subplots(figsize=(5, 5))
 ModelComparisonDisplay.from_comparison(comparison, ax=ax)
-ax.set_ylim(-4.5, 1.5)  # room for the legend above the best candidate
-ax.set_title("Out-of-fold NDCG@10 over 300 queries")
+ax.set_xlabel("mean NDCG@10 (confidence interval)")
+ax.locator_params(axis="x", nbins=4)
+# the legend under the plot, where it covers no candidate
+ax.legend(loc="upper center", bbox_to_anchor=(0.3, -0.2), fontsize="small")
+fig.suptitle("Out-of-fold NDCG@10 over 300 queries")
 fig.tight_layout()
 plt.show()
 
@@ -145,7 +148,7 @@ for name, test in zip(others, tests):
         f"equal on {same} of {test.n_queries} queries"
     )
 
-fig, ax = plt.subplots(figsize=(7, 3))
+fig, ax = plt.subplots(figsize=(5, 3.5))
 position = -np.arange(len(others))
 means = np.array([test.mean_difference for test in tests])
 intervals = np.array([test.confidence_interval for test in tests])
@@ -154,7 +157,8 @@ ax.errorbar(
 )
 ax.axvline(0, color="gray", linestyle=":")
 ax.set_yticks(position, others)
-ax.set_xlabel(f"NDCG@10 minus that of {reference} (95% interval)")
+ax.set_xlabel(f"NDCG@10 minus that of\n{reference} (95% interval)")
+ax.locator_params(axis="x", nbins=4)
 fig.tight_layout()
 plt.show()
 

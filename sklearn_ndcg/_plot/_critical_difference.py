@@ -233,7 +233,9 @@ class CriticalDifferenceDisplay:
             end = 0.5 if left else k + 0.5
             ax.plot([rank, rank, end], [0, depth, depth], color="black", linewidth=1)
             label = f"{self.names_[index]} ({rank:.2f})"
-            ax.text(end, depth, label, ha="left" if left else "right", va="bottom")
+            ax.text(
+                end, depth, label, ha="left" if left else "right", va="bottom", fontsize="small"
+            )
         # each group not told apart: a thick line under the axis
         names = self.names_.tolist()
         for step, group in enumerate(self.cliques_):
@@ -242,7 +244,8 @@ class CriticalDifferenceDisplay:
         ax.set_ylim(-0.7 - 0.4 * half, 1.2)
         ax.set_yticks([])
         ax.set_xticks([])
-        ax.set_xlabel(f"average rank over datasets (groups: no pair below p = {self.alpha_:g})")
+        # on two lines, and the labels in small text: legible in a figure 5 in wide
+        ax.set_xlabel(f"average rank over datasets\n(groups: no pair below p = {self.alpha_:g})")
         for side in ("left", "right", "bottom", "top"):
             ax.spines[side].set_visible(False)
         self.ax_ = ax
@@ -276,12 +279,12 @@ class CriticalDifferenceDisplay:
         self.rank_bars_ = ax.hlines(position, low - 0.3, high + 0.3, linewidth=6, alpha=0.6)
         ax.plot(np.arange(1, k + 1), position, "o", color="black")
         for y, mean, verdict in zip(position, self.means_, self._verdict_labels()):
-            ax.text(k + 0.6, y, f"{mean:.4f}{verdict}", va="center")
+            ax.text(k + 0.6, y, f"{mean:.4f}{verdict}", va="center", fontsize="small")
         ax.set_yticks(position)
         ax.set_yticklabels(self.names_.tolist())
-        ax.set_xlim(0.5, k + 2.5)
+        ax.set_xlim(0.5, k + 3.0)
         ax.set_xticks(range(1, k + 1))
-        ax.set_xlabel("rank by mean (point) and simultaneous rank interval (bar); mean")
+        ax.set_xlabel("rank by mean (point) and simultaneous\nrank interval (bar); mean")
         self.ax_ = ax
         self.figure_ = ax.figure
         return self

@@ -11,7 +11,11 @@ Checked over the HTML of a docs build, without a browser:
 - at most 2 % of the code lines (code blocks and printed output) of the top-level
   pages, the gallery and the API pages are longer than the content column holds
   at a 1280 px window;
-- the methods of the public classes have their own anchors.
+- the methods of the public classes have their own anchors;
+- every gallery figure is at most 505 px wide, so that shrunk to the 358 px column
+  of a 390 px phone its smallest text stays 9 px (and, without a build, that no rule
+  of the stylesheet lets an image be wider than the column, and that the gallery's
+  figures are drawn 5 in wide at most, panels one above the other).
 
 The HTML is taken from ``$SKLEARN_NDCG_DOCS_HTML`` or ``docs/_build/html``; the
 tests skip when the latter is not there (but fail when the former is named and
@@ -356,19 +360,51 @@ def test_gallery_figures_keep_legible_text_on_a_phone():
     assert '"gallery_figures.reset_figures"' in conf
 
 
-def test_gallery_figures_scroll_in_their_own_box_on_a_phone():
-    """Figures drawn wider than 500 px (two panels) are boxed by sklearn_ndcg.js and shown
-    at no less than 0.72 of their width on a phone: 12.7 px text at 0.72 is 9.1 px."""
-    media = _phone_media()
-    assert _declared(".bd-article .sklearn-ndcg-figure", "overflow-x", media) == "auto"
-    width = _declared(".bd-article .sklearn-ndcg-figure img", "width", media)
-    factor = float(re.search(r"var\(--natural-width[^)]*\)\s*\*\s*([\d.]+)", width).group(1))
-    assert factor * 12.7 >= 9.0
-    assert _declared(".bd-article .sklearn-ndcg-figure img", "max-width", media) == "none"
-    script = (ROOT / "docs" / "_static" / "sklearn_ndcg.js").read_text()
-    assert "img.sphx-glr-single-img" in script and '"sklearn-ndcg-figure"' in script
-    assert "--natural-width" in script
-    assert 'html_js_files = ["sklearn_ndcg.js"]' in (ROOT / "docs" / "conf.py").read_text()
+SMALL_TEXT_PX = 11 * 0.833 * 100 / 72  # matplotlib's "small" of 11 pt at 100 dpi: 12.7 px
+MAX_FIGURE_PX = PHONE_COLUMN * SMALL_TEXT_PX / 9.0  # shrunk to the column, text of 9 px
+
+
+def test_css_figures_shrink_to_the_column_at_every_width():
+    """No rule, for any screen, lets an image be wider than the column (a figure in a box
+    that scrolls sideways hides its second panel on a phone)."""
+    for media, selector, body in _css_rules():
+        if re.search(r"\bimg\b", selector):
+            assert body.get("max-width", "100%") == "100%", (media, selector, body)
+            assert "width" not in body and "min-width" not in body, (media, selector, body)
+    assert not (ROOT / "docs" / "_static" / "sklearn_ndcg.js").exists()
+    assert "html_js_files" not in (ROOT / "docs" / "conf.py").read_text()
+
+
+def test_gallery_figures_are_drawn_narrow_enough_for_a_phone():
+    """Every figure of the gallery is drawn at most 5 in (500 px) wide, several panels one
+    above the other, with no text below matplotlib's "small" (9.2 pt of 11)."""
+    for example in sorted((ROOT / "docs" / "examples").glob("plot_*.py")):
+        source = example.read_text()
+        for width in re.findall(r"figsize=\(\s*([\d.]+)\s*,", source):
+            assert float(width) <= 5.0, (example.name, width)
+        for grid in re.findall(r"subplots\(\s*(\d+)\s*,\s*(\d+)", source):
+            assert int(grid[1]) == 1, (example.name, "panels side by side", grid)
+        for size in re.findall(r"fontsize=([\d.]+)", source):
+            assert float(size) >= 11 * 0.833, (example.name, size)
+
+
+def _png_width(path: Path) -> int:
+    """The width of a PNG image, from its header (IHDR, bytes 16-19)."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", path
+    return int.from_bytes(head[16:20], "big")
+
+
+@needs_html
+def test_built_figures_keep_9px_text_in_a_phone_column():
+    """Shrunk to the 358 px column of a 390 px phone, every gallery figure of the build
+    keeps its smallest text at 9 px or more: at most 505 px wide."""
+    figures = [
+        png for png in sorted((HTML / "_images").glob("sphx_glr_*.png")) if "thumb" not in png.name
+    ]
+    assert figures
+    too_wide = {png.name: _png_width(png) for png in figures if _png_width(png) > MAX_FIGURE_PX}
+    assert not too_wide, too_wide
 
 
 def test_verdict_tables_of_the_pages_fit_at_1280px():
@@ -383,3 +419,60 @@ def test_verdict_tables_of_the_pages_fit_at_1280px():
                 too_long = [line for line in lines if len(line) > 112]
                 assert not too_long, (page.name, too_long)
     assert tables >= 1
+
+
+def _png(width: int, height: int) -> bytes:
+    """A blank grey PNG of ``width`` x ``height`` pixels (standard library only)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8-bit greyscale
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_check_layout_measures_a_true_phone(tmp_path):
+    """docs/check_layout.py emulates a 390 px phone over the DevTools protocol (a headless
+    window is never narrower than about 500 px) and counts a figure wider than the
+    column: one drawn 900 px wide, without the stylesheet's rule, runs off it."""
+    import importlib.util
+    import shutil
+
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("no chromium (Debian: apt-get install chromium)")
+    spec = importlib.util.spec_from_file_location("check_layout", ROOT / "docs" / "check_layout.py")
+    check_layout = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check_layout)
+    (tmp_path / "wide.png").write_bytes(_png(900, 40))
+    (tmp_path / "narrow.png").write_bytes(_png(300, 40))
+    page = tmp_path / "page.html"
+    page.write_text(
+        '<!doctype html><html><head><meta name="viewport" content="width=device-width, '
+        'initial-scale=1"></head><body style="margin:0"><article class="bd-article" '
+        'style="padding:0 16px"><p>text</p><img src="narrow.png" style="max-width:100%">'
+        '<div style="overflow-x:auto"><img src="wide.png"></div></article></body></html>'
+    )
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    browser = check_layout.Browser(chromium, str(profile))
+    try:
+        phone = browser.tab(check_layout.device(390))
+        measured = check_layout.measure(browser, phone, page)
+        laptop = browser.tab(check_layout.device(1280))
+        wide = check_layout.measure(browser, laptop, page)
+    finally:
+        browser.close()
+    assert measured["inner_width"] == 390
+    assert measured["column"] == 358
+    assert measured["figure_wide"] == 1 and measured["figure_widest"] == 900
+    assert wide["inner_width"] == 1280 and wide["figure_wide"] == 0
