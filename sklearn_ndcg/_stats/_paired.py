@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from numbers import Real
 from typing import NamedTuple
 
@@ -308,7 +309,7 @@ def _paired_test(
     else:
         a, b, weight, labels = _paired_values(a, b, names, strata)
         check_strata(labels, 2, "a paired test")
-    options = dict(
+    options = _TestOptions(
         method=method,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
@@ -318,7 +319,7 @@ def _paired_test(
         names=names,
         interval=interval,
     )
-    result = _paired_core(a, b, weight, labels, random_state=random_state, **options)
+    result = _paired_core(a, b, weight, labels, options, random_state=random_state)
     if labels is None:
         return result
     seeds = _seeds(random_state, len(subsets(labels)) + 1)[1:]
@@ -328,31 +329,32 @@ def _paired_test(
             b[mask],
             None if weight is None else weight[mask],
             None,
+            options,
             random_state=seed,
-            **options,
         )
         for (label, mask), seed in zip(subsets(labels).items(), seeds)
     }
     return result._replace(by_stratum=by_stratum)
 
 
-def _paired_core(
-    a,
-    b,
-    weight,
-    labels,
-    *,
-    method,
-    confidence_level,
-    n_resamples,
-    alternative,
-    random_state,
-    margin,
-    equivalence_alpha,
-    names,
-    interval=True,
-) -> PairedTestResult:
+@dataclass(frozen=True)
+class _TestOptions:
+    """The settings of one :func:`_paired_test` that its strata share (the seed aside)."""
+
+    method: str
+    confidence_level: float
+    n_resamples: int
+    alternative: str
+    margin: float | None
+    equivalence_alpha: float | None
+    names: tuple[str, str]
+    interval: bool = True
+
+
+def _paired_core(a, b, weight, labels, options: _TestOptions, *, random_state) -> PairedTestResult:
     """The paired test of aligned arrays; ``labels``: strata of the bootstrap, or None."""
+    method, names, margin = options.method, options.names, options.margin
+    confidence_level, equivalence_alpha = options.confidence_level, options.equivalence_alpha
     test = METHODS[method]
     if not _uniform(weight) and not test.takes_weights:
         raise ValueError(
@@ -382,12 +384,12 @@ def _paired_core(
     bootstrap_seed, permutation_seed = _seeds(random_state, 2)
     settings = Resampling(
         confidence_level=confidence_level,
-        n_resamples=n_resamples,
-        alternative=alternative,
+        n_resamples=options.n_resamples,
+        alternative=options.alternative,
         bootstrap_seed=bootstrap_seed,
         permutation_seed=permutation_seed,
     )
-    low, high = test.interval(x, settings) if interval else (np.nan, np.nan)
+    low, high = test.interval(x, settings) if options.interval else (np.nan, np.nan)
     if (d == 0).all():
         statistic, pvalue = 0.0, 1.0
     else:
