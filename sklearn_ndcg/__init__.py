@@ -44,8 +44,9 @@ the ``trec-eval`` command never imports scikit-learn, scipy or pandas.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from ._lazy import lazy_names
 
 __version__ = "0.2.0"
 
@@ -219,15 +220,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    """Import a public name's module on first use; later lookups find it in globals()."""
-    module = _SOURCES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(globals(), _SOURCES, __all__)

@@ -13,8 +13,9 @@ package's entrance does), so that the ``trec-eval`` command, which needs only
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:  # the real imports, for type checkers
     from ._diagnostics import TieDiagnostics, tie_diagnostics
@@ -80,15 +81,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    """Import a name's module on first use; later lookups find it in globals()."""
-    module = _SOURCES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(globals(), _SOURCES, __all__)
