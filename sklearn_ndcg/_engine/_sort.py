@@ -3,8 +3,9 @@
 The grouping of shuffled rows into queries (``_queries``) sorts them by their ids'
 integer key: a least-significant-digit radix sort whose passes are scipy's counting sort
 (private to scipy: probed on first use, see CONTRIBUTING's "Private dependencies"), or
-numpy's stable sort 16 bits per pass without it; many compact keys are first split into
-parts by their top bits, wide keys sorted by their top bits first.
+without it numpy's sort of each key packed with its row number into one 64-bit word;
+many compact keys are first split into parts by their top bits, wide keys sorted by
+their top bits first.
 """
 
 from __future__ import annotations
@@ -181,12 +182,53 @@ _RADIX_BITS = 16  # numpy's stable sort of 16-bit keys is a radix sort, of wider
 
 def _radix_order(key: np.ndarray, n_bits: int) -> np.ndarray:
     """``np.argsort(key, kind="stable")`` of unsigned keys below ``2**n_bits``, numpy
-    only: a radix sort, each pass numpy's stable sort of the next 16 bits (CONTRIBUTING,
-    "Private dependencies", has its time against scipy's counting sort's)."""
+    only (CONTRIBUTING, "Private dependencies", has its time against scipy's counting
+    sort's): keys that fit 64 bits beside their row numbers by one sort of the two
+    packed together (:func:`_packed_order`); wider keys that mostly differ in their top
+    bits (hashed ids) likewise by their top bits, then the rows whose top bits tie
+    sorted again; other keys by a radix sort, each pass numpy's stable sort of the next
+    16 bits."""
+    row_bits = _row_bits(key.shape[0])
+    if n_bits + row_bits <= 64 or _top_bits_tell_apart(key, n_bits):
+        return _packed_order(key, n_bits, row_bits)
     order = np.argsort(key.astype(np.uint16), kind="stable")  # by the low 16 bits
     for shift in range(_RADIX_BITS, n_bits, _RADIX_BITS):
         digit = (key >> key.dtype.type(shift)).astype(np.uint16)[order]
         order = order[np.argsort(digit, kind="stable")]
+    return order
+
+
+def _row_bits(n_rows: int) -> int:
+    return max(1, (n_rows - 1).bit_length())
+
+
+def _packed_order(key: np.ndarray, n_bits: int, row_bits: int) -> np.ndarray:
+    """:func:`_radix_order` by one sort of 64-bit words, each a key's top bits (all of
+    them where they fit) above its row number: a unique word per row, so that numpy's
+    fast unstable sort gives the stable order. Where bits were left out, the rows of a
+    top that holds several distinct keys are sorted again by their whole key, in place
+    (1M random 64-bit ids share their top 44 bits about never)."""
+    shift = key.dtype.type(max(0, n_bits + row_bits - 64))
+    packed = (key >> shift).astype(np.uint64)
+    packed <<= np.uint64(row_bits)
+    packed |= np.arange(key.shape[0], dtype=np.uint64)
+    packed.sort()
+    order = (packed & np.uint64((1 << row_bits) - 1)).astype(np.intp)
+    if not shift:
+        return order
+    ordered = key[order]
+    # a top holds several keys where two neighbours differ in lower bits only
+    differ = ordered[1:] ^ ordered[:-1]
+    changes = np.flatnonzero((differ != 0) & (differ < key.dtype.type(1) << shift))
+    if changes.size:
+        top = ordered >> shift
+        mixed = np.unique(top[changes])
+        first = np.searchsorted(top, mixed, side="left")
+        sizes = np.searchsorted(top, mixed, side="right") - first
+        rows = np.arange(int(sizes.sum())) + np.repeat(first - (np.cumsum(sizes) - sizes), sizes)
+        # the tops' rows, in increasing order of their tops, sorted by the whole key: they
+        # stay top by top, equal keys in the order of their rows
+        order[rows] = order[rows][np.argsort(ordered[rows], kind="stable")]
     return order
 
 

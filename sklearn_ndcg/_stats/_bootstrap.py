@@ -206,20 +206,20 @@ def bootstrap_ci(
     Examples
     --------
     >>> from sklearn_ndcg import bootstrap_ci
-    >>> values = [1.0, 1.0, 0.5, 1.0] * 7 + [0.0, 1.0, 0.75, 1.0] * 7
+    >>> values = [1.0, 1.0, 0.5, 1.0] * 10 + [0.0, 1.0, 0.75, 1.0] * 10
     >>> result = bootstrap_ci(values, random_state=0)
     >>> result.mean, result.n_queries
-    (0.78125, 56)
+    (0.78125, 80)
     >>> low, high = result.confidence_interval
     >>> bool(low < result.mean < high)
     True
     >>> [round(x, 4) for x in bootstrap_ci(values, method="percentile", random_state=0)[1]]
-    [0.6875, 0.8661]
+    [0.7031, 0.8531]
 
-    With strata, each stratum's mean is reported too: here the last 28
-    queries (a "tail") have a lower mean NDCG than the first 28.
+    With strata, each stratum's mean is reported too: here the last 40
+    queries (a "tail") have a lower mean NDCG than the first 40.
 
-    >>> result = bootstrap_ci(values, strata=["head"] * 28 + ["tail"] * 28, random_state=0)
+    >>> result = bootstrap_ci(values, strata=["head"] * 40 + ["tail"] * 40, random_state=0)
     >>> {label: r.mean for label, r in result.by_stratum.items()}
     {'head': 0.875, 'tail': 0.6875}
     """

@@ -197,6 +197,12 @@ def _radix_keys(kind, rng, n_rows):
         ids = rng.integers(-(2**62), 2**62, n_ids)
     elif kind == "uint64, hashed":  # 64 random bits, as a hash of string ids gives
         ids = rng.integers(0, 2**64 - 1, n_ids, dtype=np.uint64, endpoint=True)
+    elif kind == "uint64, hashed, pairs differing in their low bits":
+        ids = rng.integers(0, 2**64 - 1, n_ids, dtype=np.uint64, endpoint=True)
+        pairs = rng.choice(n_ids, 2 * (n_ids // 50), replace=False).reshape(2, -1)
+        # the second sort's rows: the packed sort keeps the top bits only
+        low = rng.integers(1, 2**8, pairs.shape[1]).astype(np.uint64)
+        ids[pairs[1]] = ids[pairs[0]] ^ low
     elif kind == "float64, negative":
         ids = rng.standard_normal(n_ids) * 1e6
     elif kind == "17 bits":
@@ -212,6 +218,7 @@ def _radix_keys(kind, rng, n_rows):
         "int32, negative",
         "int64, negative",
         "uint64, hashed",
+        "uint64, hashed, pairs differing in their low bits",
         "float64, negative",
         "17 bits",
         "48 bits",

@@ -91,6 +91,7 @@ def test_init_only_stores():
         "random_state": None,
         "early_stopping_scoring": None,
         "cut_queries": "warn",
+        "unjudged_queries": "drop",
     }
 
 
