@@ -106,7 +106,9 @@ def test_minmax_rounded_above_1_by_tie_averaging_is_clipped():
     result = order_and_sum(
         stage(y_true, y_score, k=None, normalize="minmax", **options), "average", "minmax"
     )
-    assert (result.dcg - result.worst) / (result.ideal - result.worst) > 1  # the rounding
+    # above 1 by that rounding with numpy 2's sums (the case of the clip); numpy 1.23 (the
+    # oldest row of the matrix) sums the group's gains to exactly 1
+    assert (result.dcg - result.worst) / (result.ideal - result.worst) >= 1
     door = _door(RankingOptions(normalize="minmax"), y_true, y_score, qid)
     assert door.values.tolist() == [1.0]
 
