@@ -7,21 +7,9 @@ import sys
 
 import numpy as np
 import pytest
+from _trec_dicts import random_dicts
 
 from sklearn_ndcg import register_ir_measures
-
-
-def _random_dicts(rng, n_queries=6, n_documents=12):
-    qrels, run = {}, {}
-    for q in range(n_queries):
-        docs = [f"d{i}" for i in range(rng.integers(1, n_documents))]
-        judged = {d: int(rng.integers(0, 4)) for d in docs if rng.random() < 0.7}
-        ranked = {d: float(rng.integers(0, 3)) for d in docs if rng.random() < 0.8}
-        if judged:
-            qrels[f"q{q}"] = judged
-        if ranked:
-            run[f"q{q}"] = ranked
-    return qrels, run
 
 
 def _measures(ir_measures):
@@ -57,7 +45,7 @@ def test_equals_the_pytrec_eval_provider():
     rng = np.random.default_rng(49)
     worst, n_values = 0.0, 0
     for _ in range(20):
-        qrels, run = _random_dicts(rng)
+        qrels, run = random_dicts(rng, 6, 12)
         if not qrels:
             continue
         expected = _per_query(ir_measures.pytrec_eval, measures, qrels, run)
@@ -80,7 +68,7 @@ def test_rr_at_k_is_rr_cut_at_k():
     provider = register_ir_measures()
     rng = np.random.default_rng(5)
     for _ in range(10):
-        qrels, run = _random_dicts(rng)
+        qrels, run = random_dicts(rng, 6, 12)
         if not qrels:
             continue
         rr = _per_query(ir_measures.pytrec_eval, [RR], qrels, run)
@@ -94,7 +82,7 @@ def test_average_ties_do_not_depend_on_the_runs_order():
     measures = _measures(ir_measures)
     provider = register_ir_measures(ties="average")
     rng = np.random.default_rng(11)
-    qrels, run = _random_dicts(rng)
+    qrels, run = random_dicts(rng, 6, 12)
     shuffled = {
         q: dict(sorted(docs.items(), key=lambda _: rng.random())) for q, docs in run.items()
     }

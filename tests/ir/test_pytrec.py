@@ -5,6 +5,7 @@ of the run's entries (a hypothesis property); float judgments; errors."""
 
 import numpy as np
 import pytest
+from _trec_dicts import random_dicts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,25 +23,12 @@ MEASURES = {
 }
 
 
-def _random_dicts(rng, n_queries=4, n_documents=12):
-    qrels, run = {}, {}
-    for q in range(rng.integers(1, n_queries + 1)):
-        docs = [f"d{i}" for i in range(rng.integers(1, n_documents))]
-        judged = {d: int(rng.integers(0, 4)) for d in docs if rng.random() < 0.7}
-        ranked = {d: float(rng.integers(0, 4)) for d in docs if rng.random() < 0.8}
-        if judged:
-            qrels[f"q{q}"] = judged
-        if ranked:
-            run[f"q{q}"] = ranked
-    return qrels, run
-
-
 def test_equals_pytrec_eval():
     pytrec_eval = pytest.importorskip("pytrec_eval")
     rng = np.random.default_rng(49)
     n_values, worst = 0, 0.0
     for _ in range(60):
-        qrels, run = _random_dicts(rng)
+        qrels, run = random_dicts(rng, int(rng.integers(1, 5)), 12, score_levels=4)
         if not qrels:
             continue
         for level, judged_only in ((1, False), (2, False), (1, True)):

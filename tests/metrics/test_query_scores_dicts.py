@@ -8,6 +8,7 @@ import copy
 
 import numpy as np
 import pytest
+from _trec_dicts import random_dicts
 
 from sklearn_ndcg import JudgmentPool, query_scores
 
@@ -15,20 +16,6 @@ METRICS = [
     "ndcg", "ndcg_cut_3", "dcg", "map", "map_cut_5", "recip_rank", "recip_rank_3", "P_5",
     "recall_3", "success_1",
 ]  # fmt: skip
-
-
-def _random_dicts(rng, key, n_queries=5, n_documents=10):
-    """Random integer qrels with tied integer scores; query ids made by ``key``."""
-    qrels, run = {}, {}
-    for q in range(n_queries):
-        docs = [f"d{i}" for i in range(rng.integers(1, n_documents))]
-        judged = {d: int(rng.integers(0, 4)) for d in docs if rng.random() < 0.7}
-        ranked = {d: float(rng.integers(0, 3)) for d in docs if rng.random() < 0.8}
-        if judged:
-            qrels[key(q)] = judged
-        if ranked and (judged or rng.random() < 0.5):  # some queries without judgments
-            run[key(q)] = ranked
-    return qrels, run
 
 
 def _arrays(qrels, run, trec_order):
@@ -54,7 +41,7 @@ def test_dicts_give_the_arrays_values(key, ties):
     rng = np.random.default_rng(49)
     worst, n_values = 0.0, 0
     for _ in range(15):
-        qrels, run = _random_dicts(rng, key)
+        qrels, run = random_dicts(rng, 5, 10, key=key, unjudged=0.5)
         if not set(run) & set(qrels):
             continue
         label, score, qid, pool = _arrays(qrels, run, trec_order=ties == "docno")
@@ -72,7 +59,7 @@ def test_dicts_give_the_arrays_values(key, ties):
 
 def test_int_query_ids_keep_their_type_and_order():
     rng = np.random.default_rng(7)
-    qrels, run = _random_dicts(rng, int, n_queries=12)
+    qrels, run = random_dicts(rng, 12, 10, key=int, unjudged=0.5)
     label, score, qid, pool = _arrays(qrels, run, trec_order=False)
     for metric in METRICS:
         got = query_scores(qrels, run, metric=metric)
@@ -90,7 +77,7 @@ def test_equals_pytrec_eval():
     rng = np.random.default_rng(3)
     worst, n_values = 0.0, 0
     for _ in range(15):
-        qrels, run = _random_dicts(rng, lambda q: f"q{q}")
+        qrels, run = random_dicts(rng, 5, 10, unjudged=0.5)
         expected = pytrec_eval.RelevanceEvaluator(qrels, set(names)).evaluate(run)
         if not expected:
             continue
