@@ -19,18 +19,11 @@ from .._lazy import lazy_names
 
 if TYPE_CHECKING:  # the real imports, for type checkers
     from ._diagnostics import TieDiagnostics, tie_diagnostics
+    from ._frame_checks import LOCATED, checked_columns, raise_for_frame, refused_rows
     from ._ids import tables_of, trec_labels
     from ._inferred import DEPTH, inferred_values, refuse_changed_rules
     from ._ndcg import at_cutoffs, dcg_score, ndcg_score
-    from ._query_scores import (
-        LOCATED,
-        _check_bounds_request,
-        checked_columns,
-        per_query,
-        query_scores,
-        raise_for_frame,
-        refused_rows,
-    )
+    from ._query_scores import _check_bounds_request, per_query, query_scores
     from ._results import QueryBounds, QueryScores, query_score_arrays
 
 # each name of the door -> the module that defines it
@@ -45,13 +38,13 @@ _SOURCES = {
     "at_cutoffs": "_ndcg",
     "dcg_score": "_ndcg",
     "ndcg_score": "_ndcg",
-    "LOCATED": "_query_scores",
+    "LOCATED": "_frame_checks",
     "_check_bounds_request": "_query_scores",
-    "checked_columns": "_query_scores",
+    "checked_columns": "_frame_checks",
     "per_query": "_query_scores",
     "query_scores": "_query_scores",
-    "raise_for_frame": "_query_scores",
-    "refused_rows": "_query_scores",
+    "raise_for_frame": "_frame_checks",
+    "refused_rows": "_frame_checks",
     "QueryBounds": "_results",
     "QueryScores": "_results",
     "query_score_arrays": "_results",

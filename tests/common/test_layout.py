@@ -231,7 +231,8 @@ def test_the_rule_reads_the_tree():
     assert _tested_name(PACKAGE / "__main__.py") is None
     assert _tested_name(PACKAGE / "_engine" / "__init__.py") is None
     assert {
-        "ndcg", "query_scores", "measure_scores", "inferred", "results", "diagnostics", "ids"
+        "ndcg", "query_scores", "measure_scores", "inferred", "results", "diagnostics", "ids",
+        "frame_checks",
     } == _module_names("metrics")  # fmt: skip
     assert _is_named_after("test_ndcg_long_format.py", {"ndcg"})
     assert not _is_named_after("test_normalize.py", {"ndcg"})

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import sklearn_ndcg
-from sklearn_ndcg._metrics._query_scores import (
+from sklearn_ndcg._metrics._frame_checks import (
     checked_columns,
     raise_for_frame,
     refused_rows,
