@@ -65,6 +65,9 @@ def hold_out_queries(
     validation_fraction: float,
     random_state,
     owner: str,
+    *,
+    prefix: str = "",
+    scoring=None,
     log_columns: dict | None = None,
 ) -> tuple[tuple, tuple]:
     """Split a random ``validation_fraction`` of the queries off for early stopping.
@@ -80,18 +83,33 @@ def hold_out_queries(
         Which queries are held out.
     owner : str
         The name of the caller, for the error messages.
-    log_columns : dict of str to ndarray of shape (n_samples,), default=None
-        The columns of a click log (``logged_rank``, and ``logging_probability`` or
-        ``reward_model`` when given, :func:`check_log_columns`), for early stopping on
-        a counterfactual DCG; split with the rows when given.
+    prefix : str, default=""
+        The prefix of the fitted model's parameters in a Pipeline (:func:`final_step`):
+        refused, since the validation rows would not pass through its other steps.
+    scoring : scorer, default=None
+        ``early_stopping_scoring``: with a counterfactual DCG scorer, ``log_columns``
+        are checked (:func:`check_log_columns`) and split with the rows.
+    log_columns : dict of str to array-like of shape (n_samples,), default=None
+        The columns of a click log given to ``fit`` (``logged_rank``,
+        ``logging_probability``, ``reward_model``), read with ``scoring`` only.
 
     Returns
     -------
     training, validation : tuple
         The training rows and the validation rows, each as
-        ``(X, y, qid, sample_weight)``, with ``log_columns`` split and appended when
-        given.
+        ``(X, y, qid, sample_weight)``, with the checked log columns split and appended
+        (a dict by name) with ``scoring``.
     """
+    if prefix:
+        raise ValueError(
+            f"{owner}(early_stopping=...) cannot stop a Pipeline early: the validation "
+            "rows would have to pass through its other steps. Transform X first and "
+            "wrap the model alone."
+        )
+    if scoring is None:
+        log_columns = None
+    else:
+        log_columns = check_log_columns(owner, scoring, y, **(log_columns or {}))
     if qid is None:
         raise ValueError(
             f"{owner}(early_stopping=...) holds out whole queries for validation, so "

@@ -33,7 +33,7 @@ from .._options import (
     ranking_options,
 )
 from ._cut_queries import CUT_QUERIES, check_one_query, query_rows, warn_cut_queries
-from ._early_stopping import check_log_columns, hold_out_queries, stop_early
+from ._early_stopping import hold_out_queries, stop_early
 from ._fitting import check_fit_input, final_step, fit_estimator
 from ._learners import adapter_for
 from ._qid_column import split_qid_column
@@ -391,12 +391,22 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
         validation = None
         rounds = self.early_stopping
         if rounds is not None:
-            log_columns = dict(
-                logged_rank=logged_rank,
-                logging_probability=logging_probability,
-                reward_model=reward_model,
+            rows, validation = hold_out_queries(
+                X,
+                y,
+                qid,
+                sample_weight,
+                self.validation_fraction,
+                self.random_state,
+                type(self).__name__,
+                prefix=prefix,
+                scoring=self.early_stopping_scoring,
+                log_columns=dict(
+                    logged_rank=logged_rank,
+                    logging_probability=logging_probability,
+                    reward_model=reward_model,
+                ),
             )
-            rows, validation = self._hold_out_queries(X, y, qid, sample_weight, prefix, log_columns)
             X, y, qid, sample_weight = rows[:4]
         training = adapter.fit_input(X, y, qid, sample_weight)
         monitor, stopping = None, {}
@@ -465,24 +475,6 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     def _ranking_options(self) -> RankingOptions:
         """The options of :meth:`score`, for the NDCG that early stopping watches."""
         return ranking_options(**self._metric_options())
-
-    def _hold_out_queries(self, X, y, qid, sample_weight, prefix, log_columns: dict):
-        """Split whole queries off for early stopping: the training rows and the
-        validation rows, each as ``(X, y, qid, sample_weight)`` (and the click log's
-        columns, by name, with ``early_stopping_scoring``)."""
-        name = type(self).__name__
-        if prefix:
-            raise ValueError(
-                f"{name}(early_stopping=...) cannot stop a Pipeline early: the validation "
-                "rows would have to pass through its other steps. Transform X first and "
-                "wrap the model alone."
-            )
-        columns = None
-        if self.early_stopping_scoring is not None:
-            columns = check_log_columns(name, self.early_stopping_scoring, y, **log_columns)
-        return hold_out_queries(
-            X, y, qid, sample_weight, self.validation_fraction, self.random_state, name, columns
-        )
 
     @available_if(_estimator_has("predict"))
     def predict(self, X: ArrayLike) -> np.ndarray:
