@@ -60,7 +60,12 @@ def measure_scores(
         for i, name in enumerate(together):
             results[name.name] = QueryScores(values.ids, values.values[:, i], weight)
     for metric in {name.metric for name in other}:  # ndcg, dcg: one staging each
-        summed = options.replace(metric=metric, k=None)
+        family = [name for name in other if name.metric == metric]
+        cutoffs = sorted({name.k for name in family if name.k is not None})
+        # one cutoff alone: staged at it, as ndcg_score(k=) is (the top k selected, not
+        # whole queries sorted)
+        alone = len(family) == 1 and len(cutoffs) == 1
+        summed = options.replace(metric=metric, k=cutoffs[0] if alone else None)
         staged = stage(
             y_true,
             y_score,
@@ -69,9 +74,10 @@ def measure_scores(
             sample_weight=sample_weight,
             document_weight=document_weight,
         )
-        family = [name for name in other if name.metric == metric]
-        cutoffs = sorted({name.k for name in family if name.k is not None})
-        if cutoffs:
+        if alone:
+            values = query_values(staged, summed)
+            results[family[0].name] = QueryScores(values.ids, values.values, _weights(values))
+        elif cutoffs:
             at_cutoffs = query_values(staged, summed, ks=np.asarray(cutoffs))
             weight = _weights(at_cutoffs)
             for name in family:

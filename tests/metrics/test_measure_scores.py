@@ -51,6 +51,25 @@ def test_several_names_equal_one_at_a_time():
     )
 
 
+@pytest.mark.parametrize("ties", ["first", "average"])
+@pytest.mark.parametrize("with_pool", [False, True])
+def test_one_ndcg_cutoff_by_name_is_ndcg_score_at_k(ties, with_pool):
+    # metric="ndcg_cut_10" alone takes ndcg_score(k=10)'s way (its top 10 selected):
+    # the same values, bit for bit, as k=10 and as the name among others
+    rng = np.random.default_rng(5)
+    qid = np.repeat(np.arange(40), 30)
+    y, s = rng.integers(0, 4, qid.shape[0]), rng.integers(0, 8, qid.shape[0])
+    given = {"qid": qid, "ties": ties}
+    if with_pool:  # the ranked documents' judgments and two the ranking lacks
+        given["pool"] = JudgmentPool(np.concatenate([qid, [0, 1]]), np.concatenate([y, [3, 2]]))
+    by_k = query_scores(y, s, k=10, **given)
+    by_name = query_scores(y, s, metric="ndcg_cut_10", **given)
+    among = query_scores(y, s, metric=["ndcg_cut_10", "ndcg_cut_5"], **given)["ndcg_cut_10"]
+    assert 0 < by_k.score.mean() < 1
+    np.testing.assert_array_equal(by_name.score, by_k.score)
+    np.testing.assert_allclose(among.score, by_k.score, rtol=0, atol=1e-15)
+
+
 def test_pool_and_relevance_level():
     # hand computation: level 2 relevant; the pool holds two such documents of query 0
     pool = JudgmentPool([0, 0, 0, 0], [2, 1, 0, 2])
