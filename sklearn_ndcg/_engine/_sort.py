@@ -217,19 +217,34 @@ def _packed_order(key: np.ndarray, n_bits: int, row_bits: int) -> np.ndarray:
     if not shift:
         return order
     ordered = key[order]
-    # a top holds several keys where two neighbours differ in lower bits only
-    differ = ordered[1:] ^ ordered[:-1]
-    changes = np.flatnonzero((differ != 0) & (differ < key.dtype.type(1) << shift))
-    if changes.size:
-        top = ordered >> shift
-        mixed = np.unique(top[changes])
-        first = np.searchsorted(top, mixed, side="left")
-        sizes = np.searchsorted(top, mixed, side="right") - first
-        rows = np.arange(int(sizes.sum())) + np.repeat(first - (np.cumsum(sizes) - sizes), sizes)
+    rows = _rows_of_mixed_digits(ordered, shift)
+    if rows is not None:
         # the tops' rows, in increasing order of their tops, sorted by the whole key: they
         # stay top by top, equal keys in the order of their rows
         order[rows] = order[rows][np.argsort(ordered[rows], kind="stable")]
     return order
+
+
+def _rows_of_mixed_digits(
+    ordered: np.ndarray, shift, starts: np.ndarray | None = None
+) -> np.ndarray | None:
+    """The rows of keys sorted by their top digit (``key >> shift``) whose digit holds
+    several distinct keys, digit by digit (None: no such digit). A digit holds several
+    keys where two neighbours differ in lower bits only. ``starts``: each digit's first
+    row (and one past the last), as the counting sort gives them; else searched."""
+    differ = ordered[1:] ^ ordered[:-1]
+    changes = np.flatnonzero((differ != 0) & (differ < ordered.dtype.type(1) << shift))
+    del differ
+    if not changes.size:
+        return None
+    mixed = np.unique(ordered[changes] >> shift)
+    if starts is None:
+        top = ordered >> shift
+        first, stop = np.searchsorted(top, mixed, "left"), np.searchsorted(top, mixed, "right")
+    else:
+        first, stop = starts[mixed], starts[mixed + 1]
+    sizes = stop - first
+    return np.arange(int(sizes.sum())) + np.repeat(first - (np.cumsum(sizes) - sizes), sizes)
 
 
 def _stable_order(
@@ -323,15 +338,8 @@ def _by_top_bits(
     counting_sort(1 << top_bits, n_rows, n_rows, digit, order, key, heads, order_out, key_out)
     del digit, order
     order, key = order_out, key_out
-    # a digit holds several keys where two neighbours differ in lower bits only
-    differ = key[1:] ^ key[:-1]
-    changes = np.flatnonzero((differ != 0) & (differ < key.dtype.type(1) << shift))
-    del differ
-    if changes.size:
-        mixed = np.unique(key[changes] >> shift)
-        first, stop = heads[mixed], heads[mixed + 1]
-        sizes = stop - first
-        rows = np.arange(int(sizes.sum())) + np.repeat(first - (np.cumsum(sizes) - sizes), sizes)
+    rows = _rows_of_mixed_digits(key, shift, heads)
+    if rows is not None:
         # sorted by the whole key, they stay digit by digit: back in the same places
         order[rows], key[rows] = _by_bytes(key[rows], order[rows], n_bits, counting_sort)
     return order, key
