@@ -33,7 +33,7 @@ from sklearn.metrics import ndcg_score as sklearn_ndcg_score
 from sklearn.utils._param_validation import validate_params as sklearn_validate_params
 
 import sklearn_ndcg
-from sklearn_ndcg._compat import validate_params
+from sklearn_ndcg._validate_params import sklearn_constraints, validate_params
 
 VALIDATION_TARGET_US = 30.0
 ONE_QUERY_TARGET = 0.3
@@ -61,15 +61,19 @@ def validation_cases() -> dict:
     real = sklearn_ndcg.ndcg_score.__wrapped__
     constraints = sklearn_ndcg.ndcg_score._skl_parameter_constraints
     cases = {}
-    for name, decorate in (
-        ("undecorated", None),
-        ("package's validate_params", validate_params),
-        ("scikit-learn's validate_params", sklearn_validate_params),
+    for name, decorate, given in (
+        ("undecorated", None, None),
+        ("package's validate_params", validate_params, constraints),
+        (
+            "scikit-learn's validate_params",
+            sklearn_validate_params,
+            sklearn_constraints(constraints),
+        ),
     ):
         function = _like(real)
         assert inspect.signature(function) == inspect.signature(real)
         if decorate is not None:
-            function = decorate(constraints, prefer_skip_nested_validation=True)(function)
+            function = decorate(given, prefer_skip_nested_validation=True)(function)
         cases[name] = function
     return cases
 
@@ -120,7 +124,8 @@ def main(argv=None) -> int:
 
     checks = validation_cases()
     old_decorated = sklearn_validate_params(
-        sklearn_ndcg.ndcg_score._skl_parameter_constraints, prefer_skip_nested_validation=True
+        sklearn_constraints(sklearn_ndcg.ndcg_score._skl_parameter_constraints),
+        prefer_skip_nested_validation=True,
     )(sklearn_ndcg.ndcg_score.__wrapped__)
     # the values must agree before anything is timed
     reference = sklearn_ndcg_score(y_true, y_score)

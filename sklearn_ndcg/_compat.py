@@ -1,43 +1,21 @@
-"""The one place that imports private scikit-learn helpers.
+"""The one place that imports private scikit-learn helpers, but for parameter validation.
 
-``validate_params`` is the package's own decorator (:mod:`._validate_params`), which does
-scikit-learn's checks with scikit-learn's constraints and messages at a cost per call
-proportional to the arguments given.
+The constraints and the ``validate_params`` decorator are :mod:`._validate_params`'s: it
+imports scikit-learn's private ``_param_validation`` only where it is needed (a value
+refused, an estimator's constraints converted), so that checked calls of the TREC tools
+never import scikit-learn.
 """
 
-from numbers import Integral
-
-import numpy as np
 from sklearn.base import _fit_context
 from sklearn.metrics._scorer import _Scorer
 from sklearn.model_selection._split import GroupsConsumerMixin  # splitters requesting groups
 from sklearn.utils import _safe_indexing
-from sklearn.utils._param_validation import (
-    HasMethods,
-    Interval,
-    Options,
-    StrOptions,
-    validate_parameter_constraints,
-)
 from sklearn.utils.metadata_routing import _routing_enabled
 from sklearn.utils.validation import _num_samples
-
-from ._validate_params import InvalidParameterError, validate_params
 
 # How to install an extra, for a user of a package index and of a checkout alike: the one
 # form of every message that names an extra (the docs write it the same way).
 INSTALL_HINT = 'pip install "sklearn-ndcg[{extra}]" (or pip install ".[{extra}]" from a checkout)'
-
-
-class Integers(Interval):
-    """``Interval(Integral, ...)`` that refuses booleans, which are Integral too."""
-
-    def __init__(self, left, right=None, *, closed="left"):
-        super().__init__(Integral, left, right, closed=closed)
-
-    def is_satisfied_by(self, val):
-        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
-
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils import get_tags
@@ -51,12 +29,7 @@ except ImportError:
 
 __all__ = [
     "GroupsConsumerMixin",
-    "HasMethods",
-    "Integers",
-    "InvalidParameterError",
-    "Interval",
-    "Options",
-    "StrOptions",
+    "INSTALL_HINT",
     "_fit_context",
     "_num_samples",
     "_routing_enabled",
@@ -64,6 +37,4 @@ __all__ = [
     "_safe_tags",
     "_Scorer",
     "get_tags",
-    "validate_parameter_constraints",
-    "validate_params",
 ]

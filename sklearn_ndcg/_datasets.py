@@ -7,7 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._compat import Integers, Interval, validate_params
+from ._validate_params import Integers, Interval, validate_params
 
 
 def _check_n_items(n_items) -> tuple[int, int]:

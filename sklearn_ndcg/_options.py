@@ -25,8 +25,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._compat import Integers, Interval, Options, StrOptions
 from ._engine import JudgmentPool, RankingOptions
+from ._validate_params import Integers, Interval, Options, StrOptions
 
 TIE_RULES = RankingOptions.TIE_RULES
 ARGSORT_TIES = RankingOptions.ARGSORT_TIES

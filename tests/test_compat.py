@@ -1,10 +1,11 @@
-"""_compat: the version shims and the one integer constraint of the package."""
+"""_compat: the version shims; the one integer constraint of the package (_validate_params)."""
 
 import numpy as np
 import pytest
 import sklearn
 
-from sklearn_ndcg._compat import INSTALL_HINT, Integers, _safe_tags, get_tags
+from sklearn_ndcg._compat import INSTALL_HINT, _safe_tags, get_tags
+from sklearn_ndcg._validate_params import Integers, sklearn_constraints
 
 SKLEARN_VERSION = tuple(int(part) for part in sklearn.__version__.split(".")[:2])
 
@@ -22,6 +23,9 @@ SKLEARN_VERSION = tuple(int(part) for part in sklearn.__version__.split(".")[:2]
 )
 def test_integers_refuse_booleans(value, ok):
     assert Integers(1, None).is_satisfied_by(value) is ok
+    # and so does its scikit-learn form, which estimators check with
+    (theirs,) = sklearn_constraints({"k": [Integers(1, None)]})["k"]
+    assert theirs.is_satisfied_by(value) is ok
 
 
 def test_a_way_to_read_tags_on_every_version():

@@ -1,8 +1,12 @@
-"""validate_params: scikit-learn's decorator's behaviour, with its per-call work done once.
+"""validate_params: scikit-learn's decorator's behaviour, with its per-call work done once
+and scikit-learn imported only for a refusal.
 
-The reference is scikit-learn's own ``validate_params``, applied to the same function:
+The reference is scikit-learn's own ``validate_params``, applied to the same function
+(with the package's constraints as scikit-learn's objects, ``sklearn_constraints``):
 every refusal must raise the same exception class with the same message, and
 ``skip_parameter_validation`` and ``prefer_skip_nested_validation`` must act the same.
+The package's constraint classes give scikit-learn's verdicts; what they accept without
+scikit-learn, scikit-learn accepts.
 """
 
 import inspect
@@ -13,21 +17,26 @@ import numpy as np
 import pytest
 from sklearn import config_context, get_config
 from sklearn.utils import _param_validation as sk_validation
-from sklearn.utils._param_validation import Hidden, MissingValues
+from sklearn.utils._param_validation import Hidden, InvalidParameterError, MissingValues
 
 import sklearn_ndcg
-from sklearn_ndcg import _validate_params
-from sklearn_ndcg._compat import (
+from sklearn_ndcg._validate_params import (
     HasMethods,
     Integers,
     Interval,
-    InvalidParameterError,
     Options,
     StrOptions,
+    _predicate,
+    sklearn_constraints,
     validate_params,
 )
 
-DECORATORS = {"package": validate_params, "scikit-learn": sk_validation.validate_params}
+
+def _sklearn_decorator(constraints, **kwargs):
+    return sk_validation.validate_params(sklearn_constraints(constraints), **kwargs)
+
+
+DECORATORS = {"package": validate_params, "scikit-learn": _sklearn_decorator}
 
 # one parameter per constraint kind; each row: constraints, then values that break them
 CONSTRAINT_KINDS = {
@@ -202,37 +211,97 @@ def _count(monkeypatch, module, name):
     return calls
 
 
-def test_constraints_are_made_once_at_decoration(monkeypatch):
-    ours = _count(monkeypatch, _validate_params, "make_constraint")
-    theirs = _count(monkeypatch, sk_validation, "make_constraint")
+def test_no_constraint_is_made_at_decoration_nor_per_accepted_call(monkeypatch):
+    made = _count(monkeypatch, sk_validation, "make_constraint")
     decorated = validate_params(THREE_CONSTRAINTS, prefer_skip_nested_validation=True)(_three)
-    assert len(ours) == sum(map(len, THREE_CONSTRAINTS.values()))  # 8, at decoration
-    ours.clear()
     for _ in range(5):
         decorated([1], [2], 1.0, k=3, ties="first", weight=[1])
-    assert ours == theirs == []
+    assert made == []
+    # a refusal: scikit-learn's constraint objects, made once and kept
+    with pytest.raises(InvalidParameterError):
+        decorated([1], [2], 1.0, k=0)
+    assert made
     # the reference: scikit-learn's decorator makes every constraint on every call
-    sk_decorated = sk_validation.validate_params(
-        THREE_CONSTRAINTS, prefer_skip_nested_validation=True
-    )(_three)
-    sk_decorated([1], [2], 1.0)
-    assert len(theirs) == sum(map(len, THREE_CONSTRAINTS.values()))
+    made.clear()
+    _sklearn_decorator(THREE_CONSTRAINTS, prefer_skip_nested_validation=True)(_three)([1], [2], 1.0)
+    assert len(made) == sum(map(len, THREE_CONSTRAINTS.values()))
 
 
 def test_public_function_neither_makes_constraints_nor_inspects_per_call(monkeypatch):
     y_true, y_score = [[3, 2, 0, 1]], [[0.4, 0.3, 0.2, 0.1]]
     expected = sklearn_ndcg.ndcg_score(y_true, y_score, k=3)  # loads the module first
-    made = _count(monkeypatch, _validate_params, "make_constraint")
     made_by_sklearn = _count(monkeypatch, sk_validation, "make_constraint")
     signatures = _count(monkeypatch, inspect, "signature")
     bindings = _count(monkeypatch, inspect.Signature, "bind")
     assert sklearn_ndcg.ndcg_score(y_true, y_score, k=3, ties="first", qid=None) == expected
     assert sklearn_ndcg.dcg_score(y_true, y_score, gain="exponential") > 0
-    assert made == made_by_sklearn == signatures == bindings == []
+    assert made_by_sklearn == signatures == bindings == []
     # a refused value is reported by scikit-learn's own function, which makes its constraints
     with pytest.raises(InvalidParameterError, match="'k' parameter of ndcg_score"):
         sklearn_ndcg.ndcg_score(y_true, y_score, k=0)
     assert made_by_sklearn
+
+
+def _every_package_constraint():
+    """Each constraint of a validated public function of the package and of this file."""
+    from sklearn_ndcg import dask, spark  # neither imports dask nor pyspark
+
+    functions = [getattr(module, name) for module in (sklearn_ndcg, dask, spark)
+                 for name in module.__all__]  # fmt: skip
+    tables = [getattr(f, "_skl_parameter_constraints", {}) for f in functions]
+    tables += [CONSTRAINTS, THREE_CONSTRAINTS]
+    seen = {}
+    for table in tables:
+        for constraints in table.values():
+            if not isinstance(constraints, str):
+                for constraint in constraints:
+                    seen.setdefault(_describe(constraint), constraint)
+    return [pytest.param(seen[name], id=name) for name in sorted(seen)]
+
+
+def _describe(constraint) -> str:
+    """A name of the constraint that is the same in every process (test ids)."""
+    if isinstance(constraint, Options):
+        return f"{type(constraint).__name__}{sorted(map(str, constraint.options))}"
+    if isinstance(constraint, Interval):
+        c = constraint
+        return f"{type(c).__name__}({c.type.__name__}, {c.left}, {c.right}, {c.closed})"
+    if isinstance(constraint, HasMethods):
+        return f"HasMethods{constraint.methods}"
+    if isinstance(constraint, str):
+        return constraint
+    return getattr(constraint, "__name__", None) or type(constraint).__name__
+
+
+class _Sparse:  # a class of scipy.sparse's module: "array-like" leaves it to scikit-learn
+    __module__ = "scipy.sparse._csr"
+    shape = (2, 2)
+
+    def __len__(self):
+        return 2
+
+
+PROBES = [
+    None, True, False, np.bool_(True), 0, 1, -1, 2, 5, 10, 2**32, np.int8(3), np.int64(-2),
+    np.uint64(7), 0.0, 0.5, 1.0, 1.5, -0.1, np.float32(0.25), np.nan, np.inf, -np.inf,
+    "average", "first", "docno", "zero", "drop", "ndcg", "exponential", "linear", "x", "",
+    b"x", [1, 2], (1,), [], np.array([1.0, 2.0]), np.array(3.0), np.float64(2.0), {"a": 1},
+    {1: 2.0}, len, np.mean, object(), _Model(), sklearn_ndcg, np.random.RandomState(0),
+    _Sparse(), type, int, float, str,
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("constraint", _every_package_constraint())
+def test_what_the_package_accepts_scikit_learn_accepts(constraint):
+    """Every value a predicate accepts without scikit-learn, scikit-learn's constraint
+    accepts; the package's own classes give scikit-learn's verdict on every value."""
+    accepts = _predicate(constraint)
+    theirs = sk_validation.make_constraint(sklearn_constraints({"p": [constraint]})["p"][0])
+    for value in PROBES:
+        ours, reference = accepts(value), theirs.is_satisfied_by(value)
+        assert not ours or reference, (value, "accepted here, refused by scikit-learn")
+        if isinstance(constraint, (Interval, Options, HasMethods)):
+            assert ours == reference, value
 
 
 @pytest.mark.parametrize("decorator", list(DECORATORS))

@@ -8,10 +8,10 @@ from contextlib import contextmanager
 import numpy as np
 from sklearn import config_context, get_config
 
-from .._compat import validate_params
 from .._engine import Queries, weighted_mean
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RankingScorer
+from .._validate_params import validate_params
 from ._counterfactual import PARAMS, SMALL_STOCHASTIC_LOG, counterfactual_dcg, identified_curve
 from ._estimators import ESTIMATORS
 from ._log import check_propensity

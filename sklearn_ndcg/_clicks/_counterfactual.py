@@ -8,9 +8,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._compat import Integers, Interval, StrOptions, validate_params
 from .._engine import Queries, check_qid
 from .._metrics import QueryScores
+from .._validate_params import Integers, Interval, StrOptions, validate_params
 from .._warn import warn
 from ._counterfactual_results import CounterfactualResult
 from ._estimators import ESTIMATORS, check_estimator_input, normaliser

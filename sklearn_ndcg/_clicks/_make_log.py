@@ -18,8 +18,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.utils import check_random_state
 
-from .._compat import Integers, Interval, StrOptions, validate_params
 from .._metrics import query_scores
+from .._validate_params import Integers, Interval, StrOptions, validate_params
 
 #: click probability of an examined document of each grade 0..4 (the relevance)
 ATTRACTIVENESS = np.array([0.05, 0.2, 0.4, 0.7, 0.95])

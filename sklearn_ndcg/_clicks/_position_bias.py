@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 from sklearn.exceptions import ConvergenceWarning
 
-from .._compat import Integers, Interval, StrOptions, validate_params
+from .._validate_params import Integers, Interval, StrOptions, validate_params
 from .._warn import warn
 from ._bias_log import BiasLog, cells, check_bias_log, pair_features
 from ._em import em_examination

@@ -7,8 +7,8 @@ from collections.abc import Callable, Hashable, Mapping
 
 from numpy.typing import ArrayLike
 
-from .._compat import StrOptions, validate_params
 from .._options import COMMON_PARAMS, LOG_BASE, NDCG_PARAMS, UNJUDGED_QUERIES, ranking_options
+from .._validate_params import StrOptions, validate_params
 from ._partitions import evaluate
 
 _PARAMS = {

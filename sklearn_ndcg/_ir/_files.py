@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 
-from .._compat import StrOptions, validate_params
+from .._validate_params import StrOptions, validate_params
 from ._read import QRELS, RUN, decoded, read_columns
 from ._tables import TrecQrels, TrecRun, remember_bytes
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from .._compat import StrOptions, validate_params
 from .._conventions import positive_part_gain
 from .._metrics import query_scores
+from .._validate_params import StrOptions, validate_params
 
 # ir_measures' measure -> query_scores' metric (trec_eval's -q name), with its cutoff
 _NAMES = {"nDCG": "ndcg", "RR": "recip_rank", "AP": "map", "P": "P", "R": "recall"}

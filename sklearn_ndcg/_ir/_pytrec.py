@@ -14,8 +14,8 @@ from numbers import Real
 
 import numpy as np
 
-from .._compat import StrOptions, validate_params
 from .._metrics import tables_of
+from .._validate_params import StrOptions, validate_params
 from ._dicts import join_dicts, qrels_levels
 from ._measures import measures_from, parse_measure
 from ._read import decoded

@@ -8,8 +8,8 @@ import os
 
 import numpy as np
 
-from .._compat import validate_params
 from .._engine import JudgmentPool, as_float_array
+from .._validate_params import validate_params
 from ._infndcg import Inferred, inferred_ndcg
 from ._read import SAMPLED_QRELS, decoded, read_columns
 from ._tables import SampledQrels, TrecQrels

@@ -11,7 +11,6 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import StrOptions, validate_params
 from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows, weighted_mean
 from .._metrics import QueryBounds, QueryScores, refuse_changed_rules
 from .._options import (
@@ -23,6 +22,7 @@ from .._options import (
     UNJUDGED,
     metric_names,
 )
+from .._validate_params import StrOptions, validate_params
 from .._warn import warn
 from ._evaluation import Settings, first_query_text, qrels_bytes, score_blocks, score_joined
 from ._files import read_trec_qrels, read_trec_run

@@ -9,8 +9,8 @@ from numbers import Real
 import numpy as np
 from scipy import stats
 
-from .._compat import Interval, validate_params
 from .._metrics import QueryScores
+from .._validate_params import Interval, validate_params
 from .._warn import warn
 from . import _inputs
 from ._estimate import estimate_and_error, tuned_lambda

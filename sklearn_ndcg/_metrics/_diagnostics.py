@@ -8,9 +8,9 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import validate_params
 from .._engine import RankingOptions, query_values, stage, weighted_mean
 from .._options import COMMON_PARAMS, NDCG_PARAMS
+from .._validate_params import validate_params
 
 
 class TieDiagnostics(NamedTuple):

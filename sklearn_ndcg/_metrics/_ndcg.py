@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import StrOptions, validate_params
 from .._engine import JudgmentPool, RankingOptions, query_values, stage, weighted_mean
 from .._options import (
     COMMON_PARAMS,
@@ -29,6 +28,7 @@ from .._options import (
     ZERO_DIVISION,
     ranking_options,
 )
+from .._validate_params import StrOptions, validate_params
 from ._query_scores import per_query, query_scores
 from ._results import QueryBounds, QueryScores
 

@@ -10,7 +10,6 @@ from typing import Literal, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import validate_params
 from .._engine import (
     JudgmentPool,
     RankingOptions,
@@ -33,6 +32,7 @@ from .._options import (
     ranking_options,
     resolve_zero_division,
 )
+from .._validate_params import validate_params
 from ._ids import dict_rows, trec_labels
 from ._inferred import INFNDCG, inferred_query_scores, refuse_changed_rules
 from ._measure_scores import measure_scores

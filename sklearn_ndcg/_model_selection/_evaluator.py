@@ -13,16 +13,7 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, proces
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import (
-    HasMethods,
-    Integers,
-    Interval,
-    StrOptions,
-    _fit_context,
-    _routing_enabled,
-    _safe_tags,
-    get_tags,
-)
+from .._compat import _fit_context, _routing_enabled, _safe_tags, get_tags
 from .._engine import RankingOptions, check_qid
 from .._metrics import ndcg_score
 from .._options import (
@@ -32,6 +23,7 @@ from .._options import (
     UNJUDGED_QUERIES,
     ranking_options,
 )
+from .._validate_params import HasMethods, Integers, Interval, StrOptions, sklearn_constraints
 from ._cut_queries import CUT_QUERIES, check_one_query, query_rows, warn_cut_queries
 from ._early_stopping import hold_out_queries, stop_early
 from ._fitting import check_fit_input, final_step, fit_estimator
@@ -269,21 +261,24 @@ class RankingEvaluator(MetaEstimatorMixin, BaseEstimator):
     array([0.4, 0.9])
     """
 
-    _parameter_constraints: dict = {
-        "estimator": [HasMethods(["fit", "predict"])],
-        "qid": QID_COLUMN,
-        "k": COMMON_PARAMS["k"],
-        "gain": COMMON_PARAMS["gain"],
-        "discount": COMMON_PARAMS["discount"],
-        "ties": COMMON_PARAMS["ties"],
-        **NDCG_PARAMS,
-        **UNJUDGED_QUERIES,
-        "early_stopping": [Integers(1), None],
-        "early_stopping_scoring": "no_validation",  # checked in fit
-        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
-        "random_state": ["random_state"],
-        "cut_queries": [StrOptions(set(CUT_QUERIES))],
-    }
+    # scikit-learn's objects: BaseEstimator._validate_params checks with its own function
+    _parameter_constraints: dict = sklearn_constraints(
+        {
+            "estimator": [HasMethods(["fit", "predict"])],
+            "qid": QID_COLUMN,
+            "k": COMMON_PARAMS["k"],
+            "gain": COMMON_PARAMS["gain"],
+            "discount": COMMON_PARAMS["discount"],
+            "ties": COMMON_PARAMS["ties"],
+            **NDCG_PARAMS,
+            **UNJUDGED_QUERIES,
+            "early_stopping": [Integers(1), None],
+            "early_stopping_scoring": "no_validation",  # checked in fit
+            "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+            "random_state": ["random_state"],
+            "cut_queries": [StrOptions(set(CUT_QUERIES))],
+        }
+    )
 
     # Requested by default, so that routing passes them without set_*_request.
     __metadata_request__fit = {

@@ -7,10 +7,10 @@ from numbers import Real
 
 from sklearn import config_context
 
-from .._compat import StrOptions, validate_params
 from .._engine import weighted_mean
 from .._metrics import query_scores
 from .._options import QID_COLUMN, TIES, ZERO_DIVISION, metric_names
+from .._validate_params import StrOptions, validate_params
 from ._response import RESPONSE_METHODS
 from ._scorer import _check_scorer_input, _RankingScorer
 

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn import config_context, get_config
 
-from .._compat import StrOptions, _Scorer, validate_params
+from .._compat import _Scorer
 from .._engine import weighted_mean
 from .._metrics import at_cutoffs, dcg_score, ndcg_score
 from .._options import (
@@ -22,6 +22,7 @@ from .._options import (
     check_cutoffs,
     resolve_zero_division,
 )
+from .._validate_params import StrOptions, validate_params
 from ._qid_column import split_qid_column
 from ._response import RESPONSE_METHODS, check_response_method, ranking_scores
 

@@ -6,10 +6,11 @@ import numpy as np
 from sklearn import get_config
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import INSTALL_HINT, validate_parameter_constraints
+from .._compat import INSTALL_HINT
 from .._engine import RankingOptions, query_values, stage, weighted_mean
 from .._model_selection._response import ranking_scores
 from .._options import COMMON_PARAMS, NDCG_PARAMS, UNJUDGED_QUERIES, check_cutoffs
+from .._validate_params import check_parameters
 from .._warn import warn
 
 _DEFAULT_MAX_K = 20
@@ -73,7 +74,7 @@ def _curve_values(
     pessimistic and the optimistic tie rule.
     """
     if not get_config()["skip_parameter_validation"]:  # as validate_params does
-        validate_parameter_constraints(
+        check_parameters(
             _OPTIONS,
             {
                 "y_true": y_true,

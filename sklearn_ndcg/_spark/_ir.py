@@ -8,7 +8,6 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import StrOptions, validate_params
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_UNJUDGED,
@@ -19,6 +18,7 @@ from .._options import (
     ranking_options,
     refuse_measures_beside_ndcg,
 )
+from .._validate_params import StrOptions, validate_params
 from ._frames import (
     check_columns,
     check_frame,

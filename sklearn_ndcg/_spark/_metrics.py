@@ -6,7 +6,6 @@ from collections.abc import Callable, Mapping
 
 from numpy.typing import ArrayLike
 
-from .._compat import validate_params
 from .._engine import RankingOptions
 from .._options import (
     COMMON_PARAMS,
@@ -21,6 +20,7 @@ from .._options import (
     ranking_options,
     refuse_measures_beside_ndcg,
 )
+from .._validate_params import validate_params
 from ._frames import (
     check_columns,
     check_frame,

@@ -12,9 +12,9 @@ from pyspark.ml.param import Param, Params, TypeConverters
 from pyspark.ml.param.shared import HasLabelCol, HasPredictionCol, HasWeightCol
 from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
-from .._compat import Integers, validate_params
 from .._conventions import _relevant_gain, positive_part_gain
 from .._engine import RankingOptions
+from .._validate_params import Integers, validate_params
 from ._frames import check_columns, check_frame
 from ._metrics import ndcg_score
 

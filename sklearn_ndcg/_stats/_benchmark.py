@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._compat import StrOptions, validate_params
+from .._validate_params import StrOptions, validate_params
 from . import _table
 from ._benchmark_comparison import BenchmarkComparison
 from ._benchmark_input import benchmark_data

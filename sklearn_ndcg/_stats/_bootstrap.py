@@ -11,8 +11,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._compat import Integers, Interval, StrOptions, validate_params
 from .._metrics import QueryScores
+from .._validate_params import Integers, Interval, StrOptions, validate_params
 from .._warn import warn as warn_user
 from ._query_values import _as_query_values, _seeds, _uniform
 from ._strata import check_strata, stratified_bootstrap, stratum_labels, subsets

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import StrOptions, validate_params
 from .._metrics import QueryScores
+from .._validate_params import StrOptions, validate_params
 from .._warn import warn
 from . import _table
 from ._bootstrap import _bootstrap_ci

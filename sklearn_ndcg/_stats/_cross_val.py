@@ -18,19 +18,13 @@ from sklearn.model_selection import GroupKFold, check_cv, cross_validate
 from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.validation import has_fit_parameter
 
-from .._compat import (
-    HasMethods,
-    StrOptions,
-    _num_samples,
-    _routing_enabled,
-    _safe_indexing,
-    validate_params,
-)
+from .._compat import _num_samples, _routing_enabled, _safe_indexing
 from .._engine import check_qid
 from .._metrics import QueryBounds, QueryScores, query_scores
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RESPONSE_METHOD
 from .._options import COMMON_PARAMS, NDCG_PARAMS, UNJUDGED_QUERIES
+from .._validate_params import HasMethods, StrOptions, validate_params
 
 _METRIC_OPTIONS = {
     "metric": [StrOptions({"ndcg", "dcg"})],

@@ -9,8 +9,8 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import Integers, Interval, StrOptions, validate_params
 from .._metrics import QueryScores
+from .._validate_params import Integers, Interval, StrOptions, validate_params
 from . import _table
 from ._bootstrap import _CONFIDENCE_LEVEL, _RANDOM_STATE
 from ._methods import METHODS, PAIRED_METHODS, Differences, Resampling, _effect_size

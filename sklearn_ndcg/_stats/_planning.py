@@ -10,8 +10,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._compat import Integers, Interval, validate_params
 from .._metrics import QueryScores
+from .._validate_params import Integers, Interval, validate_params
 from .._warn import warn
 from ._compare import _aligned_matrix
 from ._pairwise import two_way_anova

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._compat import validate_parameter_constraints
 from .._metrics import QueryScores
+from .._validate_params import check_parameters
 from .._warn import warn
 from ._compare import compare_models
 from ._cross_val import _PARAMS, _out_of_fold
@@ -170,9 +170,7 @@ class SimplestCompetitiveRefit:
                 f"SimplestCompetitiveRefit got unknown options {unknown}; the options are "
                 f"the metric's of cross_val_query_scores: {sorted(set(_PARAMS) - _DATA)}."
             )
-        validate_parameter_constraints(
-            {name: _PARAMS[name] for name in given}, given, "SimplestCompetitiveRefit"
-        )
+        check_parameters({name: _PARAMS[name] for name in given}, given, "SimplestCompetitiveRefit")
         runs = {
             name: _out_of_fold(
                 _candidate(self.estimator, cv_results["params"][i]),

@@ -83,6 +83,32 @@ def test_trec_eval_command_is_light_on_a_typical_run(tmp_path):
     assert any(row.startswith("ndcg ") for row in output[:-1]), output
 
 
+def test_trec_tools_in_python_are_light(tmp_path):
+    """evaluate_run of paths and of the readers' tables, and RelevanceEvaluator of dicts,
+    checked arguments included, import numpy alone: their cost at 1M lines is the
+    evaluation, not scikit-learn's import (issue 51's floor against trec_eval)."""
+    qrels, run = write_files(tmp_path)
+    code = (
+        "from sklearn_ndcg import CONVENTIONS, RelevanceEvaluator, evaluate_run\n"
+        "from sklearn_ndcg import read_trec_qrels, read_trec_run\n"
+        f"a = evaluate_run({run!r}, {qrels!r}, k=10, **CONVENTIONS['trec_eval'])\n"
+        f"b = evaluate_run(read_trec_run({run!r}), read_trec_qrels({qrels!r}), k=10,\n"
+        "                 **CONVENTIONS['trec_eval'])\n"
+        "assert abs(a.score - b.score) < 1e-12, (a.score, b.score)\n"
+        f"c = evaluate_run({run!r}, {qrels!r}, metric=['map', 'P_10'], ties='docno')\n"
+        "e = RelevanceEvaluator({'q': {'a': 1, 'b': 0}}, {'map', 'ndcg_cut.10'})\n"
+        "assert e.evaluate({'q': {'a': 0.5, 'b': 0.7}})['q']['map'] == 0.5\n"
+    )
+    assert _heavy_after(code) == ["[]"]
+    # a refused argument still gets scikit-learn's error (imported then)
+    refused = subprocess.run(
+        [sys.executable, "-c", f"{code}evaluate_run({run!r}, {qrels!r}, unjudged='keep')"],
+        capture_output=True,
+        text=True,
+    )
+    assert "InvalidParameterError: The 'unjudged' parameter of evaluate_run" in refused.stderr
+
+
 def test_help_is_light():
     code = _command(["trec-eval", "--help"]).replace(
         "assert not exit.code", "assert exit.code == 0"

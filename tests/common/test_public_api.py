@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import sklearn_ndcg
+from sklearn_ndcg._validate_params import sklearn_constraints
 
 ROOT = Path(__file__).resolve().parents[2]
 API_PAGE = ROOT / "docs" / "api.rst"
@@ -119,7 +120,7 @@ def test_scikit_learn_parameter_validation(name):
         func.__name__,
         [p.name for p in params],
         [p.name for p in params if p.default is p.empty],
-        func._skl_parameter_constraints,
+        sklearn_constraints(func._skl_parameter_constraints),  # scikit-learn's objects
     )
 
 
