@@ -39,7 +39,13 @@ from ._pipeline import Staged, ndcg_per_query
 from ._pool import PoolStaged
 from ._queries import Queries, block_columns, blocks, rows_by_query, take
 from ._ranking_options import DOCNO_TIES, RANK_MEASURES
-from ._ties import ideal_block, order_rows, ordered_gains, refuse_ties_without_docno
+from ._ties import (
+    group_means,
+    ideal_block,
+    order_rows,
+    ordered_gains,
+    refuse_ties_without_docno,
+)
 
 BY_RELEVANT = ("map", "recall")
 """The measures divided by the number of relevant documents of the query (undefined
@@ -87,7 +93,7 @@ def rank_sums(
     result = np.empty((queries.ids.shape[0], n_columns))
     n_relevant = np.empty(queries.ids.shape[0])
     queries, rel, score, gains = block_columns(queries, rel, score, gains)
-    for block in blocks(queries):
+    for block in blocks(queries, _BLOCK_CELLS):
         padding = block.padding()
         block_rel = take(rel, block, queries.layout, 0.0, padding)
         block_score = take(score, block, queries.layout, -np.inf, padding)
@@ -98,6 +104,13 @@ def rank_sums(
         result[block.queries] = _block_sums(block_rel, block_score, ties, requests, dcg)
         n_relevant[block.queries] = block_rel.sum(axis=1)
     return result, n_relevant
+
+
+_BLOCK_CELLS = 2**15
+"""Documents per block here, a quarter of the engine's blocks: the many passes over a
+block's ordered rows stay in cache. On 2,000 queries of 100 documents the sums took
+12-15 ms at 2**15 against 19-24 ms at 2**17; on 20,000 queries of 10, 21 against 33; on
+200 of 1,000, 15.5 and 15.6 (minimum CPU times, 5 measures)."""
 
 
 class _DcgInput(NamedTuple):
@@ -166,9 +179,8 @@ def _dcg_gains(order, flat, score, ties: str, dcg: _DcgInput, g: _Groups, n: int
     ``n`` ideal gains.
 
     Tie groups found already (``g``) are averaged from them: the gains of each group
-    starting in the first ``n`` columns summed by ``np.add.reduceat`` as in
-    ``ordered_gains`` (its pairs of bounds: only those groups), each cell reading
-    its group's mean.
+    starting in the first ``n`` columns summed as ``ordered_gains`` sums them
+    (:func:`._ties.group_means`), each cell reading its group's mean.
     """
     ideal = ideal_block(dcg.gain, n)
     if g.ties is None:
@@ -178,14 +190,12 @@ def _dcg_gains(order, flat, score, ties: str, dcg: _DcgInput, g: _Groups, n: int
     ranked = np.take(dcg.gain.reshape(-1), flat)
     if dcg.sizes.min() < width:  # padding (-inf, a group of its own) ranks no gain
         ranked = np.where(np.arange(width) < dcg.sizes[:, np.newaxis], ranked, 0.0)
+    if n == width:
+        mean = group_means(ranked.reshape(-1), starts, sizes)
+        return np.take(mean, number).reshape(n_rows, n), ideal
     starts_here = new_group[:, :n]
-    chosen = number.reshape(n_rows, width)[:, :n][starts_here] - 1
-    start, size = starts[chosen], sizes[chosen]
-    bounds = np.empty(2 * chosen.shape[0], dtype=np.intp)
-    bounds[0::2], bounds[1::2] = start, start + size
-    if bounds[-1] == ranked.size:  # the last group runs to the end
-        bounds = bounds[:-1]
-    mean = np.add.reduceat(ranked.reshape(-1), bounds)[0::2] / size
+    chosen = number.reshape(n_rows, width)[:, :n][starts_here]
+    mean = group_means(ranked.reshape(-1), starts[chosen], sizes[chosen])
     # the group of each of the first n cells, among those starting there
     group = np.cumsum(starts_here.reshape(-1), dtype=np.intp)
     group -= 1
@@ -215,7 +225,7 @@ def _dcg_columns(
 
 class _TieGroups(NamedTuple):
     """Every tie group of a block's ordered rows: where groups start (the block's
-    shape), each cell's group (flat, from 1), and each group's first flat position
+    shape), each cell's group (flat, from 0), and each group's first flat position
     and size."""
 
     new_group: np.ndarray
@@ -257,14 +267,15 @@ def _groups(rel: np.ndarray, new_group: np.ndarray | None) -> _Groups:
         c = np.arange(cells.shape[0]) - np.take(rows_above, row)
         ones = np.ones(cells.shape[0])
         return _Groups(None, cells, ones, row, ones, c.astype(np.float64), width)
-    number = np.cumsum(new_group.reshape(-1), dtype=np.intp)  # each cell's group, from 1
+    number = np.cumsum(new_group.reshape(-1), dtype=np.intp)  # each cell's group
+    number -= 1
     start = np.flatnonzero(new_group)
     size = np.diff(start, append=rel.size)
     group = np.take(number, cells)
     runs = np.ones(cells.shape[0], dtype=bool)  # a group's first relevant cell
     runs[1:] = group[1:] != group[:-1]
     at = np.flatnonzero(runs)
-    chosen = group[at] - 1
+    chosen = group[at]
     row = row[at]
     r = np.diff(at, append=cells.shape[0]).astype(np.float64)
     c = (at - np.take(rows_above, row)).astype(np.float64)
