@@ -351,9 +351,7 @@ def _average_over_groups(gain: np.ndarray, new_group: np.ndarray) -> np.ndarray:
     """Replace each gain by the mean gain of its group of consecutive documents."""
     starts = np.flatnonzero(new_group)
     counts = np.diff(np.append(starts, gain.size))
-    group = np.cumsum(new_group, dtype=np.intp)  # each document's group, from 1
-    group -= 1
-    return np.take(group_means(gain, starts, counts), group)
+    return np.repeat(np.add.reduceat(gain, starts) / counts, counts)
 
 
 def group_means(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
