@@ -314,10 +314,13 @@ def _cell_sums(kind: str, cells: _Cells, g: _Groups, at: list[int], n_rows: int)
     share = np.take(g.r / g.m, cells.group)  # a cell's chance to be relevant
     if kind == "count":
         values = share
-    else:  # map
-        r_1, m_1 = np.take(g.r - 1, cells.group), np.take(g.m - 1, cells.group)
-        within = np.divide(cells.j0 * r_1, m_1, out=np.zeros_like(m_1), where=m_1 > 0)
-        values = share * (np.take(g.c + 1, cells.group) + within) / (cells.column + 1.0)
+    else:  # map; (j - 1) (r - 1) / (m - 1) is 0 but in groups of several relevant ones
+        above = np.take(g.c + 1, cells.group)
+        several = np.flatnonzero(np.take(g.r > 1, cells.group))
+        if several.shape[0]:
+            group = cells.group[several]
+            above[several] += cells.j0[several] * (g.r[group] - 1) / (g.m[group] - 1)
+        values = share * above / (cells.column + 1.0)
     sums = []
     for k in at:
         top = slice(None) if k >= g.width else cells.column < k
