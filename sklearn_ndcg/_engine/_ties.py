@@ -354,6 +354,31 @@ def _average_over_groups(gain: np.ndarray, new_group: np.ndarray) -> np.ndarray:
     return np.repeat(np.add.reduceat(gain, starts) / counts, counts)
 
 
+def group_means(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The mean of each group of consecutive ``values`` (``sizes`` values from each of
+    ``starts``, increasing, the groups apart), as ``np.add.reduceat(values, starts) /
+    sizes`` gives them over groups that fill ``values``, bit for bit.
+
+    Only the groups of several values are summed: pairs by one addition, larger ones
+    by ``np.add.reduceat`` of pairs of bounds (their ends included); a value alone is
+    its own mean.
+    """
+    means = np.take(values, starts).astype(np.result_type(values.dtype, sizes.dtype))
+    pairs = np.flatnonzero(sizes == 2)
+    if pairs.shape[0]:
+        first = starts[pairs]
+        means[pairs] = (np.take(values, first) + np.take(values, first + 1)) / sizes[pairs]
+    several = np.flatnonzero(sizes > 2)
+    if several.shape[0]:
+        bounds = np.empty(2 * several.shape[0], dtype=np.intp)
+        bounds[0::2] = starts[several]
+        bounds[1::2] = bounds[0::2] + sizes[several]
+        if bounds[-1] == values.shape[0]:  # the last group runs to the end
+            bounds = bounds[:-1]
+        means[several] = np.add.reduceat(values, bounds)[0::2] / sizes[several]
+    return means
+
+
 def _take_along_rows(values: np.ndarray, index: np.ndarray) -> np.ndarray:
     """``np.take_along_axis(values, index, axis=1)`` by ``np.take`` of flat indices,
     several times faster than numpy's 2-D fancy indexing."""

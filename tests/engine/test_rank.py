@@ -184,3 +184,90 @@ def test_refusals():
     weighted = stage(np.ones(2), np.ones(2), options, qid=np.zeros(2), document_weight=np.ones(2))
     with pytest.raises(ValueError, match="document_weight weighs gains"):
         query_values(weighted, options.replace(k=1))
+
+
+def _running_sums(rel: np.ndarray, score: np.ndarray, tie_groups: bool) -> dict:
+    """The raw sums of one query at every position, by the closed forms of the
+    module at each position of the whole ranking (running sums down the ranking;
+    ``tie_groups`` False: every document a group of its own, input order kept)."""
+    order = np.argsort(-score, kind="stable")
+    rel, score = rel[order], score[order]
+    new = np.ones(rel.shape[0], dtype=bool)
+    if tie_groups:
+        new[1:] = score[1:] != score[:-1]
+    start = np.flatnonzero(new)
+    group = np.cumsum(new) - 1
+    m = np.diff(np.append(start, rel.shape[0]))[group].astype(float)
+    r = np.add.reduceat(rel, start)[group]
+    j = np.arange(rel.shape[0]) - start[group] + 1.0
+    c = (np.cumsum(rel) - rel)[start][group]
+    rank = np.arange(1.0, rel.shape[0] + 1)
+    within = np.divide((j - 1) * (r - 1), m - 1, out=np.zeros_like(m), where=m > 1)
+    none = np.cumprod(np.maximum(m - r - j + 1, 0.0) / (m - j + 1))
+    before = np.append(1.0, none[:-1])
+    return {
+        "P": np.cumsum(r / m),
+        "recall": np.cumsum(r / m),
+        "map": np.cumsum(r / m * (c + 1 + within) / rank),
+        "recip_rank": np.cumsum((before - none) / rank),
+        "success": 1.0 - none,
+    }
+
+
+@pytest.mark.parametrize("ties", ["average", "first"])
+@pytest.mark.parametrize("equal_sizes", [False, True])
+def test_sums_from_relevant_groups_equal_running_sums(ties, equal_sizes):
+    """The sums read from the groups holding relevant documents equal the running
+    sums over every position of the whole ranking, to the last bit: wide queries
+    (up to 150 documents), heavy ties, cutoffs inside and beyond the queries."""
+    rng = np.random.default_rng(7)
+    n_queries = 25
+    sizes = np.full(n_queries, 140) if equal_sizes else rng.integers(1, 150, n_queries)
+    qid = rng.permutation(np.repeat(np.arange(n_queries), sizes))
+    y = (rng.integers(0, 3, qid.shape[0]) * (rng.random(qid.shape[0]) < 0.4)).astype(float)
+    s = rng.integers(0, 6, qid.shape[0]) / 3.0
+    s[qid == 3] = 1.0  # a query of one tie group
+    ks = (1, 3, 10, 60, 200)
+    requests = (("map", None), ("recip_rank", None)) + tuple(
+        (name, ks) for name in ("P", "recall", "success", "map", "recip_rank")
+    )
+    options = RankingOptions(metric="map", ties=ties)
+    staged = stage(y, s, options, qid=qid)
+    got = query_values(staged, options, measures=requests).values
+    for q in range(n_queries):
+        rows = qid == q
+        rel = (y[rows] >= 1).astype(float)
+        sums = _running_sums(rel, s[rows], ties == "average")
+        n_rel = rel.sum()
+        expected = [sums["map"][-1] / n_rel if n_rel else 0.0, sums["recip_rank"][-1]]
+        for name, _ in requests[2:]:
+            for k in ks:
+                value = sums[name][min(k, rel.shape[0]) - 1]
+                if name == "P":
+                    value = value / k
+                elif name in ("recall", "map"):
+                    value = value / n_rel if n_rel else 0.0
+                expected.append(value)
+        np.testing.assert_array_equal(got[q], expected)
+
+
+@pytest.mark.parametrize("ties", ["average", "first"])
+def test_ndcg_of_wide_tied_queries_with_fractional_gains(ties):
+    """``measures=`` with NDCG at cutoffs and whole: the values of ``ks=`` and of the
+    whole ranking to the last bit, on queries wider than 128 documents (numpy's
+    sums by blocks) with large tie groups and fractional labels."""
+    rng = np.random.default_rng(11)
+    qid = rng.permutation(np.repeat(np.arange(12), rng.integers(100, 300, 12)))
+    y = np.round(rng.random(qid.shape[0]) * 3, 3) * (rng.random(qid.shape[0]) < 0.6)
+    s = rng.integers(0, 3, qid.shape[0]).astype(float)
+    options = RankingOptions(ties=ties)
+    staged = stage(y, s, options, qid=qid)
+    requests = (("ndcg", (1, 10, 150)), ("map", None), ("dcg", (5,)))
+    together = query_values(staged, options.replace(metric="map"), measures=requests).values
+    ndcg_ks = query_values(staged, options, ks=np.array([1, 10, 150])).values
+    np.testing.assert_array_equal(together[:, :3], ndcg_ks)
+    dcg = query_values(staged, options.replace(metric="dcg"), ks=np.array([5])).values
+    np.testing.assert_array_equal(together[:, 4], dcg[:, 0])
+    requests = (("ndcg", None), ("P", (3,)))
+    together = query_values(staged, options.replace(metric="map"), measures=requests).values
+    np.testing.assert_array_equal(together[:, 0], query_values(staged, options).values)

@@ -6,7 +6,7 @@ from sklearn import metrics as skm
 
 from sklearn_ndcg import dcg_score, ndcg_score
 from sklearn_ndcg._engine import RankingOptions
-from sklearn_ndcg._engine._ties import ideal_block, rank_block
+from sklearn_ndcg._engine._ties import group_means, ideal_block, rank_block
 
 DOCNO_TIES, TIE_RULES = RankingOptions.DOCNO_TIES, RankingOptions.TIE_RULES
 
@@ -206,3 +206,22 @@ def test_rank_block_of_wide_padded_rows_matches_plain_python(ties, k, levels):
         expected = _ranked_by_hand(s, g, ties, k)
         expected += [0.0] * (got.shape[1] - len(expected))  # padding ranks no gain
         np.testing.assert_allclose(got[row], expected, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_group_means_are_reduceat_means_bit_for_bit(dtype):
+    # reference: np.add.reduceat over every group, divided by the sizes; groups of
+    # one, two and many values (beyond numpy's blocks of 8), the last to the end
+    rng = np.random.default_rng(4)
+    sizes = rng.choice([1, 1, 2, 2, 3, 5, 9, 40, 200], 400)
+    values = (rng.random(sizes.sum()) * rng.choice([1e-3, 1.0, 1e6], sizes.sum())).astype(dtype)
+    values[rng.random(values.shape[0]) < 0.05] = -0.0
+    starts = np.cumsum(sizes) - sizes
+    expected = np.add.reduceat(values, starts) / sizes
+    got = group_means(values, starts, sizes)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+    # some groups only (as for a cutoff): their means alone
+    some = np.sort(rng.choice(sizes.shape[0], 50, replace=False))
+    np.testing.assert_array_equal(group_means(values, starts[some], sizes[some]), expected[some])
