@@ -134,8 +134,8 @@ def _tie_free(docnos: list[str], run_qid: np.ndarray, score: np.ndarray) -> np.n
     distinct ids of the tied documents, plus the number of the document's id among them
     in byte order of their UTF-8 encoding (only the tied documents' ids are sorted).
     """
-    values = np.unique(score)  # -0.0 and 0.0 are one value, as trec_eval compares them
-    rank = np.searchsorted(values, score)
+    # -0.0 and 0.0 are one value, as trec_eval compares them; rank from the same sort
+    values, rank = np.unique(score, return_inverse=True)
     rows = _tied_rows(run_qid, rank, values.shape[0], score)
     if not rows.shape[0]:
         return rank.astype(np.float64)
