@@ -109,6 +109,17 @@ def main(argv=None) -> int:
         f"{whole * 1e3:.2f} ms, {len(NAMES)} measures {every * 1e3:.2f} ms"
     )
     ratio_arrays = every / ndcg
+    # a constant scorer: every query one tie (the expected values over its orders)
+    wide = (10, 100_000) if not args.smoke else (2, 1_000)
+    tied_qid = np.repeat(np.arange(wide[0]), wide[1])
+    tied_label = (np.random.default_rng(1).random(tied_qid.shape[0]) < 0.01).astype(float)
+    tied = np.zeros(tied_qid.shape[0])
+    tied_every = _best(lambda: query_scores(tied_label, tied, qid=tied_qid, metric=NAMES), repeats)
+    tied_whole = _best(lambda: query_scores(tied_label, tied, qid=tied_qid, metric="ndcg"), repeats)
+    print(
+        f"a constant scorer, {wide[0]} queries x {wide[1]:,} tied documents: NDCG (whole "
+        f"queries) {tied_whole * 1e3:.1f} ms, {len(NAMES)} measures {tied_every * 1e3:.1f} ms"
+    )
 
     qrels, run = _dicts(qid, label, score)
     ours = RelevanceEvaluator(qrels, PYTREC)

@@ -356,22 +356,26 @@ def _first_relevant_sums(name: str, f: _First, at: list[int]) -> list[np.ndarray
     ``(m - r - j + 1) / (m - j + 1)`` at its place ``j``, 0 from ``j = m - r + 1`` on.
     The terms are summed as a running sum down the row would sum them (above and below
     that group it adds zeros)."""
-    if name == "success":  # q(k): 1 down to the group, 0 below it unless set below
-        sums = [np.where(k <= f.s, 1.0, 0.0) for k in at]
-    else:
-        sums = [np.zeros(f.rows.shape[0]) for _ in at]
-    before = np.ones(f.rows.shape[0])
-    for j in range(1, int((f.m - f.r).max(initial=0)) + 2):
-        # past the row's last step q stays 0 (the denominator held at 1 there)
-        factor = np.maximum(f.m - f.r - j + 1, 0.0) / np.maximum(f.m - j + 1, 1.0)
-        none = before * factor
-        rank = f.s + j
-        for i, k in enumerate(at):
-            if name == "success":
-                sums[i] = np.where(rank == k, none, sums[i])
-            else:
-                sums[i] += np.where(rank <= k, (before - none) / rank, 0.0)
-        before = none
+    # q at the group's places j = 1..n, a row each: running products along the rows
+    # (np.cumprod multiplies in order, as a loop over j would); past a row's last step
+    # the factor is 0 (the denominator held at 1 there), so q stays 0
+    n = int(min((f.m - f.r).max(initial=0) + 1, max(at)))
+    j = np.arange(1, n + 1, dtype=np.float64)
+    m, r = f.m[:, None], f.r[:, None]
+    q = np.cumprod(np.maximum(m - r - j + 1, 0.0) / np.maximum(m - j + 1, 1.0), axis=1)
+    rank = f.s[:, None] + j
+    sums = []
+    for k in at:
+        if name == "success":  # q(k - s): 1 where the group starts below k, 0 past n
+            place = (k - f.s).astype(np.intp)
+            inside = (place >= 1) & (place <= n)
+            value = np.where(place < 1, 1.0, 0.0)
+            value[inside] = q[inside, place[inside] - 1]
+        else:  # the terms (q(j - 1) - q(j)) / rank down to k, summed in order of j
+            before = np.concatenate([np.ones((q.shape[0], 1)), q[:, :-1]], axis=1)
+            terms = np.where(rank <= k, (before - q) / rank, 0.0)
+            value = np.cumsum(terms, axis=1)[:, -1] if n else np.zeros(q.shape[0])
+        sums.append(value)
     result = []
     for value in sums:
         column = np.zeros(f.n_rows)

@@ -99,3 +99,27 @@ def test_float_labels():
 def test_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
         query_scores(Y, S, qid=Q, **kwargs)
+
+
+@pytest.mark.parametrize("m, r", [(100_000, 1), (1_000, 3), (7, 7)])
+def test_a_constant_scorer_by_hand(m, r):
+    """One query of ``m`` documents, all tied (a constant scorer), ``r`` relevant: the
+    expected reciprocal rank over the orders of the tie is sum_j P(first = j) / j with
+    P(first = j) = C(m - j, r - 1) / C(m, r), and success@k is 1 - C(m - r, k) / C(m, k)
+    (hand computation, in fractions, summed exactly rounded)."""
+    import math
+    from fractions import Fraction
+    from math import comb
+
+    label = np.zeros((1, m))
+    label[0, np.linspace(0, m - 1, r).astype(int)] = 1.0
+    names = ["recip_rank", "success_10", "recip_rank_5"]
+    result = query_scores(label, np.zeros((1, m)), metric=names)
+    first = [Fraction(comb(m - j, r - 1), comb(m, r)) for j in range(1, m - r + 2)]
+    rr = math.fsum(float(p) / j for j, p in enumerate(first, 1))  # exactly rounded sums
+    rr5 = math.fsum(float(p) / j for j, p in enumerate(first[:5], 1))
+    top = min(10, m)  # success@10 of fewer documents: all of them
+    success = 1 - Fraction(comb(m - r, top), comb(m, top))
+    assert result["recip_rank"].score == pytest.approx(float(rr), rel=1e-12)
+    assert result["recip_rank_5"].score == pytest.approx(float(rr5), rel=1e-12)
+    assert result["success_10"].score == pytest.approx(float(success), rel=1e-12)
