@@ -364,6 +364,9 @@ def _first_relevant_sums(name: str, f: _First, at: list[int]) -> list[np.ndarray
     m, r = f.m[:, None], f.r[:, None]
     q = np.cumprod(np.maximum(m - r - j + 1, 0.0) / np.maximum(m - j + 1, 1.0), axis=1)
     rank = f.s[:, None] + j
+    if name == "recip_rank":  # its terms (q(j - 1) - q(j)) / rank, each cutoff a prefix
+        before = np.concatenate([np.ones((q.shape[0], 1)), q[:, :-1]], axis=1)
+        terms = (before - q) / rank
     sums = []
     for k in at:
         if name == "success":  # q(k - s): 1 where the group starts below k, 0 past n
@@ -371,10 +374,10 @@ def _first_relevant_sums(name: str, f: _First, at: list[int]) -> list[np.ndarray
             inside = (place >= 1) & (place <= n)
             value = np.where(place < 1, 1.0, 0.0)
             value[inside] = q[inside, place[inside] - 1]
-        else:  # the terms (q(j - 1) - q(j)) / rank down to k, summed in order of j
-            before = np.concatenate([np.ones((q.shape[0], 1)), q[:, :-1]], axis=1)
-            terms = np.where(rank <= k, (before - q) / rank, 0.0)
-            value = np.cumsum(terms, axis=1)[:, -1] if n else np.zeros(q.shape[0])
+        elif n:  # the terms down to k, summed in order of j (a running sum's order)
+            value = np.cumsum(np.where(rank <= k, terms, 0.0), axis=1)[:, -1]
+        else:
+            value = np.zeros(q.shape[0])
         sums.append(value)
     result = []
     for value in sums:
