@@ -287,6 +287,14 @@ each family at cutoff k."""
 
 _CUT_NAME = re.compile(r"(.+?)[._]([0-9]+)")
 
+_REPORT_ONLY = ("gm_map", "iprec_at_recall")
+"""trec_eval's measures that only the report computes (RelevanceEvaluator, the
+command)."""
+
+_WHOLE_RANKING = ("num_ret", "num_rel", "num_rel_ret", "Rprec", "bpref", "rbp")
+"""trec_eval's measures of the whole ranking, without a cutoff (``rbp``: persistence
+0.9)."""
+
 
 class MetricName(NamedTuple):
     """One metric asked for by name: the name as trec_eval writes it in ``-q`` lines,
@@ -324,6 +332,17 @@ def metric_names(metric, k: int | None = None) -> tuple[MetricName, ...]:
                     f"metric {text!r} has cutoff {cutoff} but k={k}; give the cutoff once."
                 )
             parsed.append(MetricName(f"{family}_{cutoff}", _CUT_FAMILIES[family], cutoff))
+        elif text in _REPORT_ONLY:
+            raise ValueError(
+                f"metric {text!r} is computed by RelevanceEvaluator and the trec-eval "
+                "command (its per-query values are not means of one scale: gm_map's are "
+                "logs, iprec_at_recall has a column per recall level); query_scores and "
+                "evaluate_run do not compute it."
+            )
+        elif text in _WHOLE_RANKING:
+            if k is not None:
+                raise ValueError(f"metric {text!r} takes no cutoff; leave k=None.")
+            parsed.append(MetricName(text, text, None))
         elif text in ("ndcg", "dcg", *RANK_MEASURES):
             if text in ("P", "success") and k is None:
                 raise ValueError(f"metric {text!r} needs a cutoff: write {text}_10 or give k.")
@@ -332,8 +351,9 @@ def metric_names(metric, k: int | None = None) -> tuple[MetricName, ...]:
         else:
             raise ValueError(
                 f"unknown metric {text!r}; the metrics are ndcg, dcg, "
-                f"{', '.join(RANK_MEASURES)} and the cutoffs ndcg_cut_<k>, map_cut_<k>, "
-                "P_<k>, recall_<k>, success_<k>, recip_rank_<k> (e.g. P_10)."
+                f"{', '.join(m for m in RANK_MEASURES if m not in _REPORT_ONLY)} and the "
+                "cutoffs ndcg_cut_<k>, map_cut_<k>, P_<k>, recall_<k>, success_<k>, "
+                "recip_rank_<k> (e.g. P_10)."
             )
     return tuple(parsed)
 

@@ -118,6 +118,22 @@ trec_eval's rules, which this command follows:
     divides by the relevant documents in the qrels (map_cut.K: those in the
     top K); 0 where the qrels hold none. Default cutoffs as trec_eval's
     (success: 1,5,10). Reported in trec_eval's order of measures.
+  - trec_eval's official set (-m official; what trec_eval prints without -m):
+    runid (the sixth field of the run's last line), num_q, num_ret, num_rel,
+    num_rel_ret (counts, summed on the 'all' line; with -c num_rel's sum
+    counts every qrels line of a level above 0), map, gm_map (on the 'all'
+    line only: the geometric mean of average precision, each floored at
+    0.00001), Rprec (precision at the query's number of relevant documents),
+    bpref (Buckley and Voorhees, 2004), recip_rank, iprec_at_recall.R,...
+    (interpolated precision at recall levels, default 0,0.1,...,1) and P.
+    Parameters of a measure that takes none are ignored, as in trec_eval
+    (recip_rank.5 is recip_rank).
+  - rbp (rank-biased precision, rbp.p=P sets the persistence, default 0.9;
+    printed 'rbp_p=P'): a level gains itself over the query's largest level
+    where that exceeds 1. trec_eval 10.0's m_rbp.c starts that normalization
+    from uninitialized values, so the binary's rbp of graded qrels can change
+    with the measures computed before it (-m iprec_at_recall -m rbp prints
+    unnormalized gains); this command always normalizes.
 
 infNDCG (-m infNDCG, never a default measure) is NIST's sample_eval.pl's
 inferred NDCG of a pool judged by stratified sampling. The qrels then have
@@ -158,7 +174,7 @@ Where this command differs from trec_eval:
     they are errors.
   - A UTF-8 byte-order mark at the start of a file is skipped; trec_eval
     reads it as part of the first query id.
-  - Only -q, -c, -J, -M, -l and -m of trec_eval's options are known, and -B;
+  - Only -q, -n, -c, -J, -M, -l and -m of trec_eval's options are known, and -B;
     -l has no effect on the ndcg measures. Errors exit with status 2.
   - -B is this command's own: after each measure M it prints M@judged,
     M@lower and M@upper (0 and the levels of the qrels that are not negative
@@ -170,14 +186,15 @@ Where this command differs from trec_eval:
 
 
 def _add_trec_eval(commands) -> None:
+    from .._ir._measures import MEASURES, OFFICIAL_SET  # numpy only: the help names them
+
     trec = commands.add_parser(
         "trec-eval",
-        help="trec_eval's ndcg, map, recip_rank, P, recall and success of a TREC run",
+        help="trec_eval's measures of a TREC run (ndcg, map, P, bpref, rbp...)",
         description=(
             "Evaluate a TREC run (lines 'qid Q0 docno rank score run_id') against "
             "relevance judgments (qrels, lines 'qid iter docno rel') and print "
-            "trec_eval's lines of ndcg, ndcg_cut, map, map_cut, recip_rank, P, recall and "
-            "success, computed with sklearn_ndcg's "
+            f"trec_eval's lines of {', '.join(MEASURES)}, computed with sklearn_ndcg's "
             "evaluate_run engine. Lines starting with '#' and blank lines are skipped."
         ),
         epilog=_TREC_EVAL_RULES,
@@ -185,6 +202,12 @@ def _add_trec_eval(commands) -> None:
     )
     trec.add_argument(
         "-q", dest="per_query", action="store_true", help="print each query's values too"
+    )
+    trec.add_argument(
+        "-n",
+        dest="no_summary",
+        action="store_true",
+        help="print no summary ('all') lines; with -q, only each query's values",
     )
     trec.add_argument(
         "-c",
@@ -239,10 +262,9 @@ def _add_trec_eval(commands) -> None:
         type=_measure,
         metavar="MEASURE",
         help=(
-            "ndcg, ndcg.<level>=<gain>,..., ndcg_cut, ndcg_cut.<k>,..., map, "
-            "recip_rank, P, P.<k>,..., recall, recall.<k>,..., map_cut, map_cut.<k>,..., "
-            "success, success.<k>,... or infNDCG (qrels with strata, as sample_eval.pl "
-            "reads them); repeat for several (default: ndcg and ndcg_cut)"
+            f"{'; '.join(measure.usage for measure in MEASURES.values())}; or official "
+            f"(trec_eval's default set: {', '.join(OFFICIAL_SET)}); repeat for several "
+            f"(default: {' and '.join(n for n, m in MEASURES.items() if m.in_default)})"
         ),
     )
     trec.add_argument("qrels", metavar="QRELS", help="the relevance judgments")
@@ -269,6 +291,7 @@ def _trec_eval(args) -> int:
             args.run,
             measures_from(args.measures),
             per_query=args.per_query,
+            summary=not args.no_summary,
             complete=args.complete,
             judged_only=args.judged_only,
             max_docs=args.max_docs,

@@ -194,6 +194,7 @@ def _rank_query_values(staged, options: RankingOptions, ks, measures) -> QueryVa
         ties=options.ties,
         relevance_level=options.relevance_level,
         zero_division=float(options.zero_division),
+        judged_only=options.pool is not None and options.unjudged == "drop",
     )
     ids = staged.ids if isinstance(staged, PoolStaged) else staged.queries.ids
     return QueryValues(ids, values[:, 0] if squeeze else values, staged.weight)

@@ -35,6 +35,16 @@ from typing import NamedTuple
 import numpy as np
 
 from ._aggregate import QueryDCG, check_overflow
+from ._official import (
+    IPREC_FRACTIONS,
+    OFFICIAL,
+    ORDER_DEPENDENT,
+    Ordered,
+    QueryCounts,
+    log_average_precision,
+    official_columns,
+    refuse_mixed_ties,
+)
 from ._pipeline import Staged, ndcg_per_query
 from ._pool import PoolStaged
 from ._queries import Queries, block_columns, blocks, rows_by_query, take
@@ -47,7 +57,7 @@ from ._ties import (
     refuse_ties_without_docno,
 )
 
-BY_RELEVANT = ("map", "recall")
+BY_RELEVANT = ("map", "recall", "gm_map")
 """The measures divided by the number of relevant documents of the query (undefined
 without any: ``zero_division``)."""
 
@@ -64,9 +74,14 @@ order as the measures of binary relevance); each cutoff sums two columns, the DC
 the ideal DCG."""
 
 
-def _n_sums(name: str, ks: tuple[int, ...] | None) -> int:
-    """The raw columns of one request: one per cutoff, two for NDCG and DCG."""
-    return (1 if ks is None else len(ks)) * (2 if name in DCG_MEASURES else 1)
+def _n_sums(name: str, ks: tuple[float, ...] | None) -> int:
+    """The raw columns of one request: one per cutoff (per recall level of
+    ``iprec_at_recall``; one for ``rbp``, whose parameter is its persistence), two for
+    NDCG and DCG."""
+    if name == "iprec_at_recall":
+        return len(ks or IPREC_FRACTIONS)
+    n_cutoffs = 1 if ks is None or name == "rbp" else len(ks)
+    return n_cutoffs * (2 if name in DCG_MEASURES else 1)
 
 
 def rank_sums(
@@ -74,9 +89,11 @@ def rank_sums(
     score: np.ndarray,
     queries: Queries,
     ties: str,
-    requests: tuple[tuple[str, tuple[int, ...] | None], ...],
+    requests: tuple[tuple[str, tuple[float, ...] | None], ...],
     gains: np.ndarray | None = None,
     discounts: np.ndarray | None = None,
+    levels: np.ndarray | None = None,
+    counts: QueryCounts | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The raw sums of every measure of ``requests`` for each query, from one ordering.
 
@@ -88,11 +105,15 @@ def rank_sums(
     :data:`DCG_MEASURES` (given ``gains`` and ``discounts``) sum the DCG and the
     ideal DCG, two columns per cutoff, from the same order. Also returns the number
     of relevant documents of each query.
+
+    Requests of :data:`._official.OFFICIAL` read ``levels`` (one per input row, NaN for
+    unjudged documents) and each query's ``counts`` (in the order of ``queries.ids``;
+    None: counted among its ranked documents).
     """
     n_columns = sum(_n_sums(name, ks) for name, ks in requests)
     result = np.empty((queries.ids.shape[0], n_columns))
     n_relevant = np.empty(queries.ids.shape[0])
-    queries, rel, score, gains = block_columns(queries, rel, score, gains)
+    queries, rel, score, gains, levels = block_columns(queries, rel, score, gains, levels)
     for block in blocks(queries, _BLOCK_CELLS):
         padding = block.padding()
         block_rel = take(rel, block, queries.layout, 0.0, padding)
@@ -101,7 +122,16 @@ def rank_sums(
         if gains is not None:  # padding -inf: last in the ideal order, ranked as 0
             block_gain = take(gains, block, queries.layout, -np.inf, padding)
             dcg = _DcgInput(block_gain, block.sizes, discounts)  # type: ignore[arg-type]
-        result[block.queries] = _block_sums(block_rel, block_score, ties, requests, dcg)
+        official = None
+        if levels is not None:
+            block_level = take(levels, block, queries.layout, np.nan, padding)
+            block_counts = (
+                _counts(block_level, block_rel, block.sizes)
+                if counts is None
+                else QueryCounts(*(column[block.queries] for column in counts))
+            )
+            official = (block_level, block_counts)
+        result[block.queries] = _block_sums(block_rel, block_score, ties, requests, dcg, official)
         n_relevant[block.queries] = block_rel.sum(axis=1)
     return result, n_relevant
 
@@ -121,8 +151,24 @@ class _DcgInput(NamedTuple):
     discounts: np.ndarray
 
 
+def _counts(level: np.ndarray, rel: np.ndarray, sizes: np.ndarray) -> QueryCounts:
+    """The counts of a block's rows among their ranked documents (no pool): each is
+    judged by its label."""
+    with np.errstate(invalid="ignore"):
+        nonrel = (level >= 0) & (rel == 0)
+        top = np.where(level >= 0, level, 0.0).max(axis=1, initial=0.0)
+    return QueryCounts(
+        sizes.astype(np.float64), rel.sum(axis=1), nonrel.sum(axis=1).astype(np.float64), top
+    )
+
+
 def _block_sums(
-    rel: np.ndarray, score: np.ndarray, ties: str, requests, dcg: _DcgInput | None = None
+    rel: np.ndarray,
+    score: np.ndarray,
+    ties: str,
+    requests,
+    dcg: _DcgInput | None = None,
+    official: tuple[np.ndarray, QueryCounts] | None = None,
 ) -> np.ndarray:
     """:func:`rank_sums` of one block (padding: score -inf, relevance 0)."""
     n_rows, width = rel.shape
@@ -149,9 +195,20 @@ def _block_sums(
         dcg_sums["gains"], dcg_sums["ideal"] = _dcg_gains(order, flat, score, ties, dcg, g, n)
     cells: _Cells | None = None
     first: _First | None = None
+    ordered: Ordered | None = None
     columns: list[np.ndarray] = []
     for name, ks in requests:
+        if name in OFFICIAL:
+            if ordered is None:
+                if official is None:  # never: rank_values gives the levels
+                    raise TypeError(f"{name} needs the levels of the ranked documents.")
+                level = np.take(official[0].reshape(-1), flat)
+                ordered = Ordered(ranked_rel, level, new_group, official[1])
+            columns.extend(official_columns(name, ks, ordered))
+            continue
         at = [width] if ks is None else [min(k, width) for k in ks]
+        if name in ORDER_DEPENDENT:  # gm_map: average precision's sums, one order only
+            refuse_mixed_ties(name, ranked_rel, new_group)
         if name in DCG_MEASURES:
             columns.extend(_dcg_columns(ks, at, dcg.discounts, dcg_sums))  # type: ignore[union-attr]
         elif name in ("recip_rank", "success"):
@@ -159,7 +216,7 @@ def _block_sums(
             columns.extend(_first_relevant_sums(name, first, at))
         else:
             cells = _relevant_cells(g) if cells is None else cells
-            kind = "count" if name in ("P", "recall") else name
+            kind = {"P": "count", "recall": "count", "gm_map": "map"}.get(name, name)
             columns.extend(_cell_sums(kind, cells, g, at, n_rows))
     return np.column_stack(columns) if columns else np.empty((n_rows, 0))
 
@@ -390,7 +447,7 @@ def _first_relevant_sums(name: str, f: _First, at: list[int]) -> list[np.ndarray
 def finish(
     name: str,
     sums: np.ndarray,
-    ks: tuple[int, ...] | None,
+    ks: tuple[float, ...] | None,
     n_relevant: np.ndarray,
     zero_division: float,
 ) -> np.ndarray:
@@ -402,15 +459,17 @@ def finish(
         if ks is None:
             raise ValueError("P needs a cutoff; give k (P_10 is precision at 10).")
         return sums / np.asarray(ks, dtype=np.float64)
+    if name == "num_rel":  # the pool's count where there is one
+        return n_relevant[:, np.newaxis].copy()
     if name in BY_RELEVANT:
         defined = n_relevant > 0
         values = np.full(sums.shape, float(zero_division))
         np.divide(sums, n_relevant[:, np.newaxis], out=values, where=defined[:, np.newaxis])
-        return values
+        return log_average_precision(values) if name == "gm_map" else values
     return sums
 
 
-Requests = tuple[tuple[str, "tuple[int, ...] | None"], ...]
+Requests = tuple[tuple[str, "tuple[float, ...] | None"], ...]
 
 
 def rank_values(
@@ -420,6 +479,7 @@ def rank_values(
     ties: str,
     relevance_level: float,
     zero_division: float,
+    judged_only: bool = False,
 ) -> np.ndarray:
     """Every measure of ``requests`` (``(measure, cutoffs)`` pairs) for each staged
     query, shape (n_queries, n_columns), queries in the order of the staging's ids.
@@ -430,6 +490,8 @@ def rank_values(
     (``missing_queries="zero"``) scores 0 everywhere, as in trec_eval's ``-c``.
     Without a pool, requests of :data:`DCG_MEASURES` sum the staged gains from the same
     order (NDCG: DCG over ideal DCG, ``zero_division`` where undefined).
+    ``judged_only`` (the pool's ``unjudged="drop"``, trec_eval's ``-J``): ``num_ret``
+    counts the judged documents only.
     """
     known = RANK_MEASURES if isinstance(staged, PoolStaged) else RANK_MEASURES + DCG_MEASURES
     for name, _ in requests:
@@ -437,9 +499,15 @@ def rank_values(
             raise ValueError(f"unknown measure {name!r}; the measures are {known}.")
     if isinstance(staged, PoolStaged):
         rel = relevant(staged.y_true, relevance_level)
-        sums, _ = rank_sums(rel, staged.score, staged.queries, ties, requests)
         pool_rel = relevant(staged.pool.y_true, relevance_level)
         n_relevant = _per_query_sum(pool_rel, staged.pooled)
+        levels = counts = None
+        if any(name in OFFICIAL for name, _ in requests):
+            levels = staged.y_true
+            counts = _pool_counts(staged, pool_rel, n_relevant, judged_only)
+        sums, _ = rank_sums(
+            rel, staged.score, staged.queries, ties, requests, levels=levels, counts=counts
+        )
         ranked = sums[staged.from_ranking]
         if isinstance(staged.to_result, slice):
             sums = ranked
@@ -451,8 +519,9 @@ def rank_values(
         rel = relevant(staged.gains, relevance_level)
         dcg = any(name in DCG_MEASURES for name, _ in requests)
         gains, discounts = (staged.gains, staged.discounts) if dcg else (None, None)
+        levels = staged.gains if any(name in OFFICIAL for name, _ in requests) else None
         sums, n_relevant = rank_sums(
-            rel, staged.score, staged.queries, ties, requests, gains, discounts
+            rel, staged.score, staged.queries, ties, requests, gains, discounts, levels
         )
     columns, start = [], 0
     for name, ks in requests:
@@ -474,6 +543,38 @@ def _finish_dcg(name: str, sums: np.ndarray, staged, zero_division: float) -> np
         return dcg
     flat = QueryDCG(dcg.ravel(), ideal.ravel(), None)
     return ndcg_per_query(flat, zero_division).reshape(dcg.shape)
+
+
+def _pool_counts(
+    staged: PoolStaged, pool_rel: np.ndarray, n_relevant: np.ndarray, judged_only: bool
+) -> QueryCounts:
+    """Each ranked query's :class:`QueryCounts` from its pool (0 for a query the pool
+    lacks, which is not scored): its judged relevant and non-relevant documents and its
+    largest level; its ranked documents, the judged ones only with ``judged_only``."""
+    level = staged.pool.y_true
+    with np.errstate(invalid="ignore"):
+        judged = level >= 0
+    n_nonrel = _per_query_sum((judged & (pool_rel == 0)).astype(np.float64), staged.pooled)
+    grouped = np.where(judged, level, 0.0)[rows_by_query(staged.pooled)]
+    starts = np.cumsum(staged.pooled.sizes) - staged.pooled.sizes
+    top = np.maximum.reduceat(grouped, starts) if grouped.shape[0] else grouped
+    n_ranking = staged.queries.ids.shape[0]
+    result = np.arange(staged.from_ranking.shape[0])
+    if not isinstance(staged.to_result, slice):
+        result = staged.to_result
+    of_result = staged.from_pool
+    if isinstance(of_result, slice):  # the pool's queries are the results
+        of_result = np.arange(staged.ids.shape[0])
+    pool = of_result[result]
+    counts = []
+    for column in (n_relevant, n_nonrel, np.maximum(top, 0.0)):
+        values = np.zeros(n_ranking)
+        values[staged.from_ranking] = column[pool]
+        counts.append(values)
+    with np.errstate(invalid="ignore"):
+        ranked = staged.y_true >= 0 if judged_only else np.ones(staged.y_true.shape, bool)
+    n_ret = _per_query_sum(ranked.astype(np.float64), staged.queries)
+    return QueryCounts(n_ret, *counts)
 
 
 def _per_query_sum(values: np.ndarray, queries: Queries) -> np.ndarray:

@@ -52,9 +52,23 @@ UNJUDGED_QUERIES = ("drop", "zero")
 METRICS = ("ndcg", "dcg")
 """The metrics of the data path's gains and discounts."""
 
-RANK_MEASURES = ("recip_rank", "map", "P", "recall", "success")
+RANK_MEASURES = (
+    "recip_rank",
+    "map",
+    "P",
+    "recall",
+    "success",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "Rprec",
+    "bpref",
+    "gm_map",
+    "iprec_at_recall",
+    "rbp",
+)
 """The measures of binary relevance beside NDCG, by trec_eval's names (``map``: average
-precision per query), summed from the same order (``_rank``)."""
+precision per query), summed from the same order (``_rank``, ``_official``)."""
 
 
 def check_log_base(log_base, discount) -> None:

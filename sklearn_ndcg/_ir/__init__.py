@@ -8,12 +8,23 @@ package itself, which loads them lazily.
 """
 
 from ._join import trec_order_score
-from ._measures import MEASURES, Measures, Request, measures_from, parse_measure, usage
+from ._measures import (
+    MEASURES,
+    SUMMARIES,
+    Measure,
+    Measures,
+    Request,
+    measures_from,
+    parse_measure,
+    usage,
+)
 from ._report import Report, evaluate_files, streamed_scores, trec_eval_scores
 from ._tables import TrecQrels, TrecRun, read_qrels_bytes, read_run_bytes
 
 __all__ = [
     "MEASURES",
+    "SUMMARIES",
+    "Measure",
     "Measures",
     "Report",
     "Request",

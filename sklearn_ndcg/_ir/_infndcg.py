@@ -34,6 +34,12 @@ class InfNdcg:
     usage = "infNDCG (qrels 'qid iter docno stratum rel', as sample_eval.pl reads them)"
     sampled_pool = True  # needs sampled qrels
     in_default = False
+    per_query = True
+    integer = False
+    summary = "mean"
+
+    def rank_requests(self, params: str | None) -> tuple | None:
+        return None
 
     def check(self, params: str) -> None:
         raise ValueError(f"infNDCG takes no parameters; got infNDCG.{params}.")

@@ -20,18 +20,37 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from .._engine import RankingOptions, query_values
+from .._engine._official import IPREC_FRACTIONS, RBP_P
 from ._infndcg import InfNdcg
 
 Columns = list[tuple[str, np.ndarray]]
 
 _PAIR = re.compile(r"([+-]?[0-9]+)=(.*)")
 _LEADING_INTEGER = re.compile(r"[ \t\n\r\f\v]*([+-]?[0-9]+)")
+_LEADING_NUMBER = re.compile(  # C's atof
+    r"[ \t\n\r\f\v]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+)
+
+
+SUMMARIES = ("mean", "sum", "count", "geometric", "runid")
+"""How a measure's ``all`` line summarizes its per-query values, as trec_eval's
+``calc_avg`` functions: the mean; the sum (``num_ret``...); the number of queries
+(``num_q``); the geometric mean (``gm_map``: its per-query values are logs, the mean
+exponentiated); the run's name (``runid``)."""
 
 
 class Measure(Protocol):
-    """What a measure of the registry does (see :class:`Ndcg`)."""
+    """What a measure of the registry does (see :class:`Ndcg`), and how the report
+    prints it: ``in_default`` (in the command's default set), ``sampled_pool`` (reads
+    qrels with strata), ``per_query`` (printed on ``-q`` lines), ``integer`` (printed
+    as a count), ``summary`` (one of :data:`SUMMARIES`)."""
 
     usage: str
+    in_default: bool
+    sampled_pool: bool
+    per_query: bool
+    integer: bool
+    summary: str
 
     def check(self, params: str) -> None: ...
 
@@ -44,6 +63,23 @@ class Measure(Protocol):
         params: str | None,
         bound_levels: np.ndarray | None,
     ) -> Columns: ...
+
+    def rank_requests(self, params: str | None) -> tuple | None: ...
+
+
+class _Reported:
+    """The defaults of a measure's capabilities (:class:`Measure`): a mean of per-query
+    values printed with 4 decimals, not in the default set, no strata, no engine
+    request (evaluated by its own ``columns``)."""
+
+    in_default = False
+    sampled_pool = False
+    per_query = True
+    integer = False
+    summary = "mean"
+
+    def rank_requests(self, params: str | None) -> tuple | None:
+        return None
 
 
 def _gains_of_judged(levels: np.ndarray, pairs: tuple[tuple[int, float], ...]) -> np.ndarray:
@@ -68,11 +104,12 @@ def _bound_columns(name: str, staged, options: RankingOptions, levels: np.ndarra
     ]
 
 
-class Ndcg:
+class Ndcg(_Reported):
     """``ndcg``: NDCG over the whole ranking; ``ndcg.<level>=<gain>,...`` gives levels
     their own gains, and is printed as ``ndcg_<parameters>``."""
 
     usage = "ndcg, ndcg.<level>=<gain>,... (e.g. ndcg.1=3,2=9)"
+    in_default = True
 
     def check(self, params: str) -> None:
         self.gains(params)
@@ -124,11 +161,12 @@ class Ndcg:
         return columns
 
 
-class NdcgCut:
+class NdcgCut(_Reported):
     """``ndcg_cut``: NDCG at each cutoff (trec_eval's nine by default), all summed from
     one ordering; ``ndcg_cut.<k>,...`` chooses the cutoffs."""
 
     usage = "ndcg_cut and ndcg_cut.<k>,... (e.g. ndcg_cut.10,20)"
+    in_default = True
     name = "ndcg_cut"
     default: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
@@ -180,50 +218,42 @@ def _refuse_bounds(name: str, bound_levels) -> None:
         )
 
 
-class RecipRank:
-    """``recip_rank``: the reciprocal rank of the first relevant document (level at
-    least ``-l``), 0 if none is ranked; trec_eval takes no parameters."""
+class Single(_Reported):
+    """A measure of one value per query from the engine's order (``map``,
+    ``recip_rank``, ``Rprec``, ``bpref``, the counts...). Like trec_eval, it takes no
+    parameters and ignores any given (``recip_rank.5`` is ``recip_rank``)."""
 
-    usage = "recip_rank"
-    in_default = False
-
-    def check(self, params: str) -> None:
-        raise ValueError(f"recip_rank takes no parameters; got recip_rank.{params}.")
-
-    def names(self, params: str | None) -> list[str]:
-        return ["recip_rank"]
-
-    def rank_requests(self, params: str | None) -> tuple:
-        """What the engine sums for it (``query_values(..., measures=)``)."""
-        return (("recip_rank", None),)
-
-    def columns(self, staged, options, params, bound_levels) -> Columns:
-        _refuse_bounds("recip_rank", bound_levels)
-        ranked = options.replace(metric="recip_rank", k=None)
-        return [("recip_rank", query_values(staged, ranked).values)]
-
-
-class Map:
-    """``map``: average precision over the whole ranking, divided by the number of
-    relevant documents in the qrels (0 without any)."""
-
-    usage = "map"
-    in_default = False
+    def __init__(self, name: str, *, summary: str = "mean", integer: bool = False):
+        self.name, self.usage, self.summary, self.integer = name, name, summary, integer
+        self.per_query = summary not in ("count", "geometric", "runid")
 
     def check(self, params: str) -> None:
-        raise ValueError(f"map takes no parameters; got map.{params}.")
+        pass
 
     def names(self, params: str | None) -> list[str]:
-        return ["map"]
+        return [self.name]
 
-    def rank_requests(self, params: str | None) -> tuple:
+    def rank_requests(self, params: str | None) -> tuple | None:
         """What the engine sums for it (``query_values(..., measures=)``)."""
-        return (("map", None),)
+        return ((self.name, None),)
 
     def columns(self, staged, options, params, bound_levels) -> Columns:
-        _refuse_bounds("map", bound_levels)
-        ranked = options.replace(metric="map", k=None)
-        return [("map", query_values(staged, ranked).values)]
+        _refuse_bounds(self.name, bound_levels)
+        ranked = options.replace(metric=self.name, k=None)
+        return [(self.name, query_values(staged, ranked).values)]
+
+
+class Counted(Single):
+    """``num_q`` (a count of the queries, 1 each) and ``runid`` (the run's name on the
+    ``all`` line; 0 for each query, as pytrec_eval gives it): nothing to compute."""
+
+    def rank_requests(self, params: str | None) -> tuple | None:
+        return None
+
+    def columns(self, staged, options, params, bound_levels) -> Columns:
+        _refuse_bounds(self.name, bound_levels)
+        value = 1.0 if self.summary == "count" else 0.0
+        return [(self.name, np.full(staged.ids.shape[0], value))]
 
 
 class AtCutoffs(NdcgCut):
@@ -252,13 +282,100 @@ class AtCutoffs(NdcgCut):
         return [(f"{self.name}_{k}", values[:, i]) for i, k in enumerate(cutoffs)]
 
 
+class AtRecall(_Reported):
+    """``iprec_at_recall``: interpolated precision at recall levels (trec_eval's
+    eleven by default); ``iprec_at_recall.<r>,...`` chooses them, read as C's ``atof``
+    reads them, and prints each as ``iprec_at_recall_<r>`` with two decimals."""
+
+    name = "iprec_at_recall"
+    usage = "iprec_at_recall and iprec_at_recall.<r>,... (e.g. iprec_at_recall.0.5,1)"
+
+    def check(self, params: str) -> None:
+        self.levels(params)
+
+    def levels(self, params: str | None) -> tuple[float, ...]:
+        if params is None:
+            return IPREC_FRACTIONS
+        levels = []
+        for item in params.split(","):
+            match = _LEADING_NUMBER.match(item)
+            levels.append(float(match[1]) if match else 0.0)
+        return tuple(levels)
+
+    def names(self, params: str | None) -> list[str]:
+        return [f"{self.name}_{level:3.2f}" for level in self.levels(params)]
+
+    def rank_requests(self, params: str | None) -> tuple | None:
+        return ((self.name, self.levels(params)),)
+
+    def columns(self, staged, options, params, bound_levels) -> Columns:
+        _refuse_bounds(self.name, bound_levels)
+        ranked = options.replace(metric="map", k=None)
+        request = ((self.name, self.levels(params)),)
+        values = query_values(staged, ranked, measures=request).values
+        return list(zip(self.names(params), values.T))
+
+
+class Rbp(_Reported):
+    """``rbp``: rank-biased precision (Moffat and Zobel, 2008), persistence 0.9;
+    ``rbp.p=<p>`` sets it and prints as ``rbp_p=<p>``. A judged level gains the level,
+    over the query's largest level where that exceeds 1."""
+
+    name = "rbp"
+    usage = "rbp and rbp.p=<persistence> (e.g. rbp.p=0.95)"
+
+    def check(self, params: str) -> None:
+        self.persistence(params)
+
+    @staticmethod
+    def persistence(params: str | None) -> float:
+        if params is None:
+            return RBP_P
+        p = RBP_P
+        for item in params.split(","):
+            name, equals, value = item.partition("=")
+            if name != "p" or not equals:
+                raise ValueError(
+                    f"rbp parameter {item!r} is not p=<persistence>; write e.g. rbp.p=0.95 "
+                    "(trec_eval's level=gain pairs of rbp are not supported)."
+                )
+            try:
+                p = float(value)
+            except ValueError:
+                p = math.nan
+            if not 0 < p < 1:
+                raise ValueError(f"rbp's persistence p must be in (0, 1); got {value!r}.")
+        return p
+
+    def names(self, params: str | None) -> list[str]:
+        return ["rbp" if params is None else f"rbp_{params}"]
+
+    def rank_requests(self, params: str | None) -> tuple | None:
+        return (("rbp", (self.persistence(params),)),)
+
+    def columns(self, staged, options, params, bound_levels) -> Columns:
+        _refuse_bounds(self.name, bound_levels)
+        ranked = options.replace(metric="map", k=None)
+        values = query_values(staged, ranked, measures=self.rank_requests(params)).values
+        return [(self.names(params)[0], values[:, 0])]
+
+
 _CUTOFFS = NdcgCut.default
 
 # every measure, in trec_eval's order of the report; with no -m, ndcg and ndcg_cut
 # (the measures whose in_default is not False; infNDCG reads qrels with strata)
 MEASURES: dict[str, Measure] = {
-    "map": Map(),
-    "recip_rank": RecipRank(),
+    "runid": Counted("runid", summary="runid"),
+    "num_q": Counted("num_q", summary="count", integer=True),
+    "num_ret": Single("num_ret", summary="sum", integer=True),
+    "num_rel": Single("num_rel", summary="sum", integer=True),
+    "num_rel_ret": Single("num_rel_ret", summary="sum", integer=True),
+    "map": Single("map"),
+    "gm_map": Single("gm_map", summary="geometric"),
+    "Rprec": Single("Rprec"),
+    "bpref": Single("bpref"),
+    "recip_rank": Single("recip_rank"),
+    "iprec_at_recall": AtRecall(),
     "P": AtCutoffs("P", "P", _CUTOFFS),
     "recall": AtCutoffs("recall", "recall", _CUTOFFS),
     "ndcg": Ndcg(),
@@ -266,19 +383,37 @@ MEASURES: dict[str, Measure] = {
     "map_cut": AtCutoffs("map_cut", "map", _CUTOFFS),
     "success": AtCutoffs("success", "success", (1, 5, 10)),
     "infNDCG": InfNdcg(),
+    "rbp": Rbp(),
 }
+
+OFFICIAL_SET = (
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+)
+"""trec_eval's ``official`` measures (its measures.c), which it prints without ``-m``:
+``-m official``."""
 
 
 def measure_columns(staged, options: RankingOptions, measures: Measures, bound_levels) -> Columns:
     """Every measure's report columns, in the order of ``measures``: those of binary
     relevance (with ``rank_requests``) summed together from one order of the staged
     rows, the others by their own ``columns``."""
-    summers = {r: getattr(r.measure, "rank_requests", None) for r in measures}
-    rank = [r for r in measures if summers[r] is not None]
+    requested = {r: r.measure.rank_requests(r.params) for r in measures}
+    rank = [r for r in measures if requested[r] is not None]
     summed: dict = {}
     if rank and bound_levels is None:
-        requests = [summers[r](r.params) for r in rank]  # type: ignore[misc]  # not None
-        ranked = options.replace(metric=requests[0][0][0], k=None)
+        requests = [requested[r] or () for r in rank]
+        ranked = options.replace(metric="map", k=None)
         flat = tuple(request for group in requests for request in group)
         values = query_values(staged, ranked, measures=flat).values
         start = 0
@@ -297,7 +432,7 @@ def measure_columns(staged, options: RankingOptions, measures: Measures, bound_l
 
 def needs_strata(measures: Measures) -> bool:
     """Whether some of the measures read qrels with strata (sample_eval.pl's)."""
-    return any(getattr(request.measure, "sampled_pool", False) for request in measures)
+    return any(request.measure.sampled_pool for request in measures)
 
 
 def usage() -> str:
@@ -327,6 +462,8 @@ def parse_measure(text: str) -> tuple[str, str | None]:
     ValueError for an unknown measure or bad parameters.
     """
     name, dot, params = text.partition(".")
+    if name == "official":  # trec_eval's nickname: measures_from expands it
+        return name, None
     if name not in MEASURES:
         raise ValueError(f"unknown measure {text!r}; {usage()}.")
     if not dot:
@@ -346,11 +483,14 @@ def measures_from(specs: list[tuple[str, str | None]] | None) -> Measures:
     """
     if not specs:
         return tuple(
-            Request(name, None)
-            for name, measure in MEASURES.items()
-            if getattr(measure, "in_default", True)
+            Request(name, None) for name, measure in MEASURES.items() if measure.in_default
         )
     params: dict[str, str | None] = {}
+    specs = [
+        (member, None) if name == "official" else (name, given)
+        for name, given in specs
+        for member in (OFFICIAL_SET if name == "official" else (name,))
+    ]
     for name, given in specs:
         previous = params.get(name)
         if given is None:

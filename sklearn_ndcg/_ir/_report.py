@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._engine import JudgmentPool, RankingOptions, stage
+from .._engine._official import log_average_precision
 from ._infndcg import inferred_ndcg
 from ._join import (
     Joined,
@@ -42,10 +43,13 @@ from ._tables import (
 
 
 class Report(NamedTuple):
-    """The evaluated queries in trec_eval's order, and each measure's values."""
+    """The evaluated queries in trec_eval's order, and each measure's values;
+    ``totals``, summaries that trec_eval reads from the whole qrels rather than from
+    the per-query values (``num_rel`` under ``-c``)."""
 
     qid: np.ndarray
     columns: list[tuple[str, np.ndarray]]
+    totals: dict[str, float] | None = None
 
 
 def _top_of_each_query(qid_code: np.ndarray, score: np.ndarray, n: int) -> np.ndarray:
@@ -191,6 +195,9 @@ def evaluate_files(
     if report is None:  # -B, no qrels, or a run not grouped by query: the whole run
         run = read_run_bytes(run_path)
         report = trec_eval_scores(qrels, run, measures, bounds=bounds, **options)
+    if options.get("complete") and any(request.name == "num_rel" for request in measures):
+        # trec_eval's -c sums num_rel over the whole qrels, counting levels above 0
+        report = report._replace(totals={"num_rel": float((qrels.relevance > 0).sum())})
     return report
 
 
@@ -254,11 +261,33 @@ def streamed_scores(
         for i in range(len(names))
     ]
     if complete:  # queries of the qrels the run lacks score 0 (trec_eval's -c)
-        missing = decoded(np.setdiff1d(index.ids, id_bytes(qid)))
-        qid = np.concatenate([qid, missing])
-        columns = [np.concatenate([values, np.zeros(missing.shape[0])]) for values in columns]
+        missing = np.setdiff1d(index.ids, id_bytes(qid))
+        filled = _missing_values(names, missing, qrels, relevance_level)
+        qid = np.concatenate([qid, decoded(missing)])
+        columns = [np.concatenate([values, fill]) for values, fill in zip(columns, filled)]
     order = np.argsort(id_bytes(qid), kind="stable")  # byte-wise, as strcmp
     return Report(qid[order], [(name, values[order]) for name, values in zip(names, columns)])
+
+
+def _missing_values(
+    names: list[str], missing: np.ndarray, qrels: TrecQrels, relevance_level: float
+) -> list[np.ndarray]:
+    """Each column's values for the qrels' queries the run lacks (``-c``), as trec_eval
+    scores them: 0, but ``num_rel`` (their relevant documents) and ``gm_map`` (the log
+    of its floor)."""
+    filled = []
+    for name in names:
+        values = np.zeros(missing.shape[0])
+        if name == "gm_map":
+            values[:] = log_average_precision(values)
+        elif name == "num_rel":
+            relevant = np.sort(id_bytes(qrels.qid)[qrels.relevance >= relevance_level])
+            after = np.searchsorted(relevant, missing, side="right")
+            values = (after - np.searchsorted(relevant, missing, side="left")).astype(np.float64)
+        elif name == "num_q":
+            values[:] = 1.0
+        filled.append(values)
+    return filled
 
 
 def sampled_scores(

@@ -21,7 +21,7 @@ def test_python_m_trec_eval_help():
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("usage: sklearn-ndcg trec-eval [-h] [-q] [-c] [-J] [-M N]")
+    assert result.stdout.startswith("usage: sklearn-ndcg trec-eval [-h] [-q] [-n] [-c] [-J] [-M N]")
     assert "truncates their" in result.stdout  # the custom-gain sorting difference
 
 

@@ -67,7 +67,7 @@ def test_command_default_measures(files, capsys):
 @pytest.mark.parametrize(
     "measure, match",
     [
-        ("Rprec", "unknown measure 'Rprec'"),
+        ("infAP", "unknown measure 'infAP'"),
         ("ndcg_rel", "unknown measure 'ndcg_rel'"),
         ("ndcg.", "no parameters after"),
         ("ndcg.1=x", "gain 'x' of level 1 is not a finite number"),

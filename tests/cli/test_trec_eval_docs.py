@@ -44,7 +44,7 @@ def test_page_holds_the_help_rules_verbatim():
 def test_page_lists_every_option_with_its_help():
     page = " ".join(PAGE.read_text(encoding="utf-8").split())
     options = [a for a in _trec_parser()._actions if a.option_strings and a.dest != "help"]
-    assert len(options) == 7
+    assert len(options) == 8
     for action in options:
         name = action.option_strings[0] + (f" {action.metavar}" if action.metavar else "")
         assert f"``{name}``" in page
@@ -57,7 +57,7 @@ DEPARTURE_TESTS = {
     "trec_eval sorts custom ndcg gains": "test_custom_gains_sorted_by_value",
     "Errors where trec_eval guesses": "test_errors_where_trec_eval_guesses",
     "A query of the qrels that the run lacks": "test_query_the_run_lacks_left_out",
-    "Only -q, -c, -J, -M, -l and -m": "test_only_these_options",
+    "Only -q, -n, -c, -J, -M, -l and -m": "test_only_these_options",
     "A query whose qrels hold negative levels only": "test_all_negative_query_scores_zero",
     "A (query, document) pair listed twice": "test_duplicate_refused_in_every_query",
     "A score must be a number": "test_scores_trec_eval_would_guess",
@@ -120,8 +120,10 @@ def test_query_the_run_lacks_left_out(tmp_path, capsys):
 
 
 def test_only_these_options(tmp_path, capsys):
-    status, out, err = _run(tmp_path, capsys, "q 0 a 1\n", "q Q0 a 1 1 r\n", "-n")  # trec_eval's
-    assert status == 2 and out == "" and "-n" in err
+    status, out, err = _run(
+        tmp_path, capsys, "q 0 a 1\n", "q Q0 a 1 1 r\n", "-Z", "z"
+    )  # trec_eval's
+    assert status == 2 and out == "" and "-Z" in err
     # -l changes nothing here
     plain = _run(tmp_path, capsys, "q 0 a 1\nq 0 b 2\n", "q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
     level = _run(tmp_path, capsys, "q 0 a 1\nq 0 b 2\n", "q Q0 a 1 2 r\nq Q0 b 2 1 r\n", "-l2")

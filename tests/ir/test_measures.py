@@ -27,7 +27,9 @@ def test_defaults_are_ndcg_and_ndcg_cut_in_registry_order():
     infNDCG among them (it reads qrels with strata), only with -m; the registry in
     trec_eval's order of its report (measures.c), infNDCG last."""
     assert list(MEASURES) == [
-        "map", "recip_rank", "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success", "infNDCG"
+        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
+        "bpref", "recip_rank", "iprec_at_recall", "P", "recall", "ndcg", "ndcg_cut",
+        "map_cut", "success", "infNDCG", "rbp",
     ]  # fmt: skip
     assert measures_from(None) == (Request("ndcg", None), Request("ndcg_cut", None))
     # the report follows the registry, whatever the order of -m
@@ -53,6 +55,12 @@ def test_defaults_are_ndcg_and_ndcg_cut_in_registry_order():
         ("recall.100", ["recall_100"]),
         ("map_cut.10", ["map_cut_10"]),
         ("success", ["success_1", "success_5", "success_10"]),  # m_success.c's defaults
+        # trec_eval ignores the parameters of a measure that takes none
+        ("map.5", ["map"]),
+        ("recip_rank.10", ["recip_rank"]),
+        ("iprec_at_recall.0.5,.25", ["iprec_at_recall_0.50", "iprec_at_recall_0.25"]),
+        ("rbp", ["rbp"]),
+        ("rbp.p=0.95", ["rbp_p=0.95"]),
     ],
 )
 def test_names(text, names):
@@ -63,9 +71,9 @@ def test_names(text, names):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("Rprec", "unknown measure 'Rprec'; this command computes map, "),
-        ("map.5", "map takes no parameters"),
-        ("recip_rank.10", "recip_rank takes no parameters"),
+        ("infAP", "unknown measure 'infAP'; this command computes runid, num_q, "),
+        ("rbp.q=2", "rbp parameter 'q=2' is not p=<persistence>"),
+        ("rbp.p=1", "persistence p must be in"),
         ("P.0", "the cutoffs of P.0"),
         ("ndcg.", "has no parameters after the '.'"),
         ("ndcg.1", "not of the form level=gain"),
@@ -88,7 +96,7 @@ def test_different_parameters_twice():
     assert measures_from([("ndcg_cut", None), ("ndcg_cut", "5")]) == (Request("ndcg_cut", "5"),)
 
 
-class _Evaluated:
+class _Evaluated(_measures._Reported):
     """A made-up measure: 1 for each evaluated query."""
 
     usage = "evaluated"

@@ -106,7 +106,7 @@ def test_float_judgments():
         ({"q": [1]}, {"map"}, TypeError, "query_relevance must be a dict of dicts"),
         ({"q": {"a": "x"}}, {"map"}, TypeError, "holds a relevance that is not a number"),
         ({"q": {"a": float("nan")}}, {"map"}, ValueError, "not finite"),
-        ({"q": {"a": 1}}, {"Rprec"}, ValueError, "unknown measure 'Rprec'"),
+        ({"q": {"a": 1}}, {"infAP"}, ValueError, "unknown measure 'infAP'"),
         ({"q": {"a": 1}}, set(), TypeError, "non-empty set of names"),
     ],
 )

@@ -87,7 +87,7 @@ def test_float_labels():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"metric": "Rprec"}, "unknown metric 'Rprec'"),
+        ({"metric": "infAP"}, "unknown metric 'infAP'"),
         ({"metric": "P"}, "'P' needs a cutoff"),
         ({"metric": "P_5", "k": 3}, "has cutoff 5 but k=3"),
         ({"metric": []}, "non-empty list of names"),

@@ -1,0 +1,228 @@
+"""The kernels of trec_eval's official measures beside the cutoff families: the counts
+(``num_ret``, ``num_rel``, ``num_rel_ret``), R-precision, bpref, interpolated precision
+at recall levels, the geometric mean's log of average precision and rank-biased
+precision, each summed from the one order of a block's rows (:func:`._rank._block_sums`).
+
+Each follows its trec_eval 10.0 source (``m_<name>.c``) term by term, in the order of
+its loop, so that the values print as the binary prints them. A query's relevant (``R``)
+and judged non-relevant (``N``) documents and its largest level are counted among its
+judged documents (the pool's, else the ranked ones: :class:`QueryCounts`).
+
+With ``ties="average"`` a value is its expected value over the orders of the tied
+documents where it has one in closed form: the counts do not depend on the order;
+R-precision and rank-biased precision are linear in each rank's relevance or gain (a
+tied document's expected value is its group's mean); bpref's term of a relevant
+document reads the judged non-relevant documents above it, of which a tie group's are
+above it in a uniformly random number from 0 to their count. Interpolated precision and
+the log of average precision have no closed form: where a tie group mixes relevant and
+other documents they are refused, naming the tie rules that order them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+OFFICIAL = ("num_ret", "num_rel", "num_rel_ret", "Rprec", "bpref", "iprec_at_recall", "rbp")
+"""The requests these kernels compute (``gm_map`` is average precision's sums, finished
+by :func:`log_average_precision`)."""
+
+ORDER_DEPENDENT = ("iprec_at_recall", "gm_map")
+"""The measures without a closed-form expected value over the orders of tied
+documents."""
+
+IPREC_FRACTIONS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+"""trec_eval's recall levels of ``iprec_at_recall``."""
+
+RBP_P = 0.9
+"""trec_eval's persistence of ``rbp``."""
+
+with np.errstate(invalid="ignore"):
+    _ZERO_BY_ZERO = np.float64(0.0) / np.float64(0.0)  # the processor's NaN, as C's
+
+MIN_GEO_MEAN = 0.00001
+"""trec_eval's floor of average precision before its log (``MIN_GEO_MEAN``)."""
+
+
+class QueryCounts(NamedTuple):
+    """Per row of a block: its ranked documents (``-J`` removes the unjudged ones), its
+    judged relevant (``R``) and judged non-relevant (``N``) documents, and its largest
+    judged level (at least 0)."""
+
+    n_ret: np.ndarray
+    n_rel: np.ndarray
+    n_nonrel: np.ndarray
+    max_level: np.ndarray
+
+
+class Ordered(NamedTuple):
+    """A block's rows in the tie rule's order: relevance (0/1), levels (NaN unjudged or
+    padding), where tie groups start (None: every document a group of its own) and the
+    rows' counts."""
+
+    rel: np.ndarray
+    level: np.ndarray
+    new_group: np.ndarray | None
+    counts: QueryCounts
+
+
+def official_columns(name: str, params, o: Ordered) -> list[np.ndarray]:
+    """The values of ``name`` for each row of the block (one column per parameter of
+    ``iprec_at_recall``)."""
+    c = o.counts
+    if name == "num_ret":
+        return [c.n_ret]
+    if name == "num_rel":
+        return [c.n_rel]
+    if name == "num_rel_ret":
+        return [_expected(o.rel, o.new_group).sum(axis=1)]
+    if name == "Rprec":
+        return [_r_precision(o)]
+    if name == "bpref":
+        return [_bpref(o)]
+    if name == "iprec_at_recall":
+        refuse_mixed_ties(name, o.rel, o.new_group)
+        return _interpolated_precision(o, params or IPREC_FRACTIONS)
+    if name == "rbp":
+        return [_rank_biased_precision(o, RBP_P if params is None else params[0])]
+    raise ValueError(f"unknown measure {name!r}; these kernels compute {OFFICIAL}.")
+
+
+def refuse_mixed_ties(name: str, rel: np.ndarray, new_group: np.ndarray | None) -> None:
+    """Refuse a measure of :data:`ORDER_DEPENDENT` where a tie group holds relevant and
+    other documents (its value would depend on their order)."""
+    if new_group is None:
+        return
+    mean = _group_mean(rel, new_group)
+    if ((mean > 0) & (mean < 1)).any():
+        raise ValueError(
+            f"{name} has no closed-form mean over the orders of tied documents, and some "
+            "query ranks relevant and other documents with the same score; pass "
+            "ties='docno' (trec_eval's order, by document id, where ids are known) or "
+            "ties='first' (the input order) to order them."
+        )
+
+
+def log_average_precision(ap: np.ndarray) -> np.ndarray:
+    """``gm_map``'s value per query: the log of average precision floored at
+    :data:`MIN_GEO_MEAN`, as trec_eval's m_gm_map.c (its mean, exponentiated, is the
+    geometric mean)."""
+    return np.log(np.maximum(ap, MIN_GEO_MEAN))
+
+
+def _group_mean(values: np.ndarray, new_group: np.ndarray) -> np.ndarray:
+    """Each cell's tie-group mean of ``values`` (rows laid flat, groups within rows)."""
+    number = np.cumsum(new_group.reshape(-1), dtype=np.intp) - 1
+    sums = np.bincount(number, weights=values.reshape(-1))
+    sizes = np.bincount(number)
+    return np.take(sums / sizes, number).reshape(values.shape)
+
+
+def _expected(values: np.ndarray, new_group: np.ndarray | None) -> np.ndarray:
+    """Each cell's expected value over the orders of its tie group."""
+    return values if new_group is None else _group_mean(values, new_group)
+
+
+def _r_precision(o: Ordered) -> np.ndarray:
+    """m_Rprec.c: relevant documents in the top min(num_ret, R), over R; 0 where that
+    is 0 documents."""
+    rel = _expected(o.rel, o.new_group)
+    look = np.minimum(o.counts.n_ret, o.counts.n_rel)
+    top = np.arange(rel.shape[1]) < look[:, np.newaxis]
+    found = np.cumsum(np.where(top, rel, 0.0), axis=1)[:, -1] if rel.shape[1] else look * 0
+    values = np.zeros(rel.shape[0])
+    np.divide(found, o.counts.n_rel, out=values, where=look > 0)
+    return values
+
+
+def _bpref(o: Ordered) -> np.ndarray:
+    """m_bpref.c: over the judged documents in rank order, each relevant one adds
+    ``1 - min(n, R) / min(N, R)`` for the ``n`` judged non-relevant ones above it (1
+    where none is); the sum over R."""
+    c = o.counts
+    with np.errstate(invalid="ignore"):
+        nonrel = ((o.level >= 0) & (o.rel == 0)).astype(np.float64)
+    n_rows, width = nonrel.shape
+    r_cap = c.n_rel[:, np.newaxis]
+    denominator = np.minimum(c.n_nonrel, c.n_rel)[:, np.newaxis]
+
+    def term(n_above: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = 1.0 - np.minimum(n_above, r_cap) / denominator
+        return np.where(n_above > 0, value, 1.0)
+
+    above = np.cumsum(nonrel, axis=1) - nonrel  # judged non-relevant above each cell
+    if o.new_group is None:
+        terms = np.where(o.rel > 0, term(above), 0.0)
+    else:  # a relevant document sees c + X of them, X uniform on 0..n of its group
+        first = _at_group_start(above, o.new_group)
+        n_group = _group_mean(nonrel, o.new_group) * _group_sizes(o.new_group)
+        # the sum of term(m) for m below each count: prefix sums along m = 0..width
+        m = np.arange(width + 1, dtype=np.float64)[np.newaxis, :]
+        prefix = np.zeros((n_rows, width + 2))
+        prefix[:, 1:] = np.cumsum(term(np.broadcast_to(m, (n_rows, width + 1))), axis=1)
+        rows = np.arange(n_rows)[:, np.newaxis]
+        lo, hi = first.astype(np.intp), (first + n_group + 1).astype(np.intp)
+        mean_term = (prefix[rows, hi] - prefix[rows, lo]) / (n_group + 1)
+        terms = _expected(o.rel, o.new_group) * mean_term
+    total = np.cumsum(terms, axis=1)[:, -1] if width else np.zeros(n_rows)
+    values = np.zeros(n_rows)
+    np.divide(total, c.n_rel, out=values, where=c.n_rel > 0)
+    return values
+
+
+def _group_sizes(new_group: np.ndarray) -> np.ndarray:
+    """Each cell's tie-group size."""
+    number = np.cumsum(new_group.reshape(-1), dtype=np.intp) - 1
+    return np.take(np.bincount(number), number).reshape(new_group.shape).astype(np.float64)
+
+
+def _at_group_start(values: np.ndarray, new_group: np.ndarray) -> np.ndarray:
+    """Each cell's value of ``values`` at its tie group's first cell."""
+    flat = new_group.reshape(-1)
+    start = np.flatnonzero(flat)
+    number = np.cumsum(flat, dtype=np.intp) - 1
+    return np.take(values.reshape(-1)[start], number).reshape(values.shape)
+
+
+def _interpolated_precision(o: Ordered, fractions) -> list[np.ndarray]:
+    """m_iprec_at_recall.c: at each recall fraction, the cutoff ``lround(fraction * R)``
+    relevant documents; the largest precision at or below the rank where that many are
+    retrieved (the first relevant one's for 0), 0 where fewer are retrieved."""
+    c = o.counts
+    n_rows, width = o.rel.shape
+    found = np.cumsum(o.rel, axis=1)
+    ranks = np.arange(1, width + 1, dtype=np.float64)
+    ranked = np.arange(width) < c.n_ret[:, np.newaxis]
+    precision = np.where(ranked, found / ranks, -np.inf)
+    best_below = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
+    n_rel_ret = found[:, -1] if width else np.zeros(n_rows)
+    rows = np.arange(n_rows)
+    columns = []
+    for fraction in fractions:
+        product = fraction * c.n_rel
+        whole = np.floor(product)
+        cutoff = whole + (product - whole >= 0.5)  # C's lround (half away from zero)
+        reached = np.maximum(cutoff, 1.0)
+        rank = np.argmax(found >= reached[:, np.newaxis], axis=1) if width else rows * 0
+        value = np.where(n_rel_ret >= reached, best_below[rows, rank] if width else 0.0, 0.0)
+        # a cutoff of 0 documents without any retrieved: C's precision 0 / 0, a NaN
+        columns.append(np.where((cutoff == 0) & (c.n_ret == 0), _ZERO_BY_ZERO, value))
+    return columns
+
+
+def _rank_biased_precision(o: Ordered, p: float) -> np.ndarray:
+    """m_rbp.c: ``(1 - p)`` times the sum of each rank's gain times ``p`` to the rank
+    less one; the gain of a judged level is the level, over the query's largest level
+    where that exceeds 1 (trec_eval's normalization to [0, 1])."""
+    c = o.counts
+    n_rows, width = o.level.shape
+    scale = np.where(c.max_level > 1, c.max_level, 1.0)[:, np.newaxis]
+    with np.errstate(invalid="ignore"):
+        gain = np.where(o.level > 0, o.level / scale, 0.0)
+    ranked = np.arange(width) < c.n_ret[:, np.newaxis]
+    gain = np.where(ranked, _expected(gain, o.new_group), 0.0)
+    weight = np.cumprod(np.concatenate([[1.0], np.full(max(width - 1, 0), p)]))[:width]
+    total = np.cumsum(gain * weight, axis=1)[:, -1] if width else np.zeros(n_rows)
+    return (1.0 - p) * total

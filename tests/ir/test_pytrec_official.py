@@ -1,0 +1,38 @@
+"""RelevanceEvaluator against pytrec_eval on trec_eval's official measures (runid,
+num_q, the counts, map, gm_map's per-query log, Rprec, bpref, recip_rank, P), on random
+dicts with ties, unjudged and negative levels. Skipped without pytrec_eval (the bench
+extra). iprec_at_recall is not among them: pytrec_eval bundles trec_eval 9, whose
+recall cutoffs round as ``(long)(fraction * R + 0.9)``; RelevanceEvaluator and the
+command follow trec_eval 10.0's ``lround`` (tests/cli/test_trec_eval_measures.py)."""
+
+import numpy as np
+import pytest
+
+from sklearn_ndcg import RelevanceEvaluator
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+OFFICIAL = {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map"}
+OFFICIAL |= {"Rprec", "bpref", "recip_rank", "P"}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_official_set_equals_pytrec_eval(seed):
+    rng = np.random.default_rng(seed)
+    qrels = {
+        f"q{i}": {f"d{j}": int(rng.integers(-1, 4)) for j in range(12) if rng.random() < 0.7}
+        for i in range(30)
+    }
+    run = {
+        f"q{i}": {f"d{j}": float(rng.integers(0, 8)) for j in range(15) if rng.random() < 0.8}
+        for i in range(30)
+    }
+    qrels = {q: judged for q, judged in qrels.items() if judged}
+    run = {q: ranked for q, ranked in run.items() if ranked}
+    expected = pytrec_eval.RelevanceEvaluator(qrels, OFFICIAL).evaluate(run)
+    got = RelevanceEvaluator(qrels, OFFICIAL).evaluate(run)
+    assert got.keys() == expected.keys()
+    for qid, values in expected.items():
+        assert got[qid].keys() == values.keys()
+        for name, value in values.items():
+            assert got[qid][name] == pytest.approx(value, rel=1e-12, abs=1e-12), (qid, name)
