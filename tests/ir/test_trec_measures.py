@@ -35,7 +35,7 @@ def test_relevance_level_and_negative_levels():
     assert evaluate_run(run, qrels, metric="recip_rank", relevance_level=2).score == 1 / 3
     # -J: a removed, b moves to rank 1
     assert evaluate_run(run, qrels, metric="recip_rank", unjudged="drop").score == 1.0
-    with pytest.raises(ValueError, match="negative relevance levels"):
+    with pytest.raises(ValueError, match="negative relevance labels"):
         evaluate_run(run, qrels, metric="ndcg")  # NDCG's named gains refuse them
 
 

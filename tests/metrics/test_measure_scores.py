@@ -91,7 +91,6 @@ def test_float_labels():
         ({"metric": "P"}, "'P' needs a cutoff"),
         ({"metric": "P_5", "k": 3}, "has cutoff 5 but k=3"),
         ({"metric": []}, "non-empty list of names"),
-        ({"metric": "map", "gain": "exponential"}, "gain shape"),
         ({"metric": "map", "document_weight": [1, 1, 1, 1, 1]}, "document_weight shape"),
         ({"metric": "map", "bounds": True}, "bounds=True needs a pool"),
     ],
@@ -99,6 +98,28 @@ def test_float_labels():
 def test_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
         query_scores(Y, S, qid=Q, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"gain": "exponential"},
+        {"discount": "reciprocal"},
+        {"normalize": "minmax"},
+        {"log_base": 10.0},
+        {"gain": lambda y: 2 * y},
+    ],
+)
+def test_the_measures_of_binary_relevance_ignore_ndcg_options(options):
+    # one rule (query_scores and evaluate_run): map, P... read no gain option, so a
+    # preset or NDCG's options combine with them; their values are those of the defaults
+    names = ["map", "P_1", "recip_rank", "recall_1", "success_1"]
+    plain = query_scores(Y, S, qid=Q, metric=names)
+    shaped = query_scores(Y, S, qid=Q, metric=[*names, "ndcg"], **options)
+    for name in names:
+        np.testing.assert_array_equal(shaped[name].score, plain[name].score)
+    alone = query_scores(Y, S, qid=Q, metric="ndcg", **options)
+    np.testing.assert_array_equal(shaped["ndcg"].score, alone.score)
 
 
 @pytest.mark.parametrize("m, r", [(100_000, 1), (1_000, 3), (7, 7)])
