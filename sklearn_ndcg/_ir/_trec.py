@@ -44,10 +44,25 @@ __all__ = [
 
 
 class RunEvaluation(NamedTuple):
-    """NDCG (or DCG) of a run against qrels, returned by :func:`evaluate_run`."""
+    """NDCG (or DCG) of a run against qrels, returned by :func:`evaluate_run`.
+
+    ``ties`` says the tie rule the values were computed with: ``evaluate_run``'s
+    default "average" (the mean over the orders of tied documents), or "docno"
+    (trec_eval's and :class:`RelevanceEvaluator`'s order by document id).
+    """
 
     score: float
     per_query: QueryScores | QueryBounds
+
+    @property
+    def ties(self) -> str | None:
+        """The tie rule of the values ("average", "docno"...)."""
+        return self.per_query.ties
+
+    def __repr__(self) -> str:
+        return (
+            f"RunEvaluation(score={self.score!r}, per_query={self.per_query!r}, ties={self.ties!r})"
+        )
 
 
 RunEvaluation.score.__doc__ = "Mean over the evaluated queries (NaN values left out)."
