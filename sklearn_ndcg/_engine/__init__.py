@@ -13,10 +13,18 @@ pool. Nothing here imports from outside ``_engine``, and nothing outside imports
 
 from ._aggregate import WeightedSums, weighted_mean
 from ._entry import query_values, stage
+from ._gain import negative_labels_fix
 from ._pool import JudgmentPool
 from ._queries import Queries
 from ._ranking_options import RankingOptions
-from ._validation import as_float_array, as_score_array, check_qid, check_weight, missing_rows
+from ._validation import (
+    as_float_array,
+    as_score_array,
+    bad_value_error,
+    check_qid,
+    check_weight,
+    missing_rows,
+)
 
 __all__ = [
     "JudgmentPool",
@@ -25,9 +33,11 @@ __all__ = [
     "WeightedSums",
     "as_float_array",
     "as_score_array",
+    "bad_value_error",
     "check_qid",
     "check_weight",
     "missing_rows",
+    "negative_labels_fix",
     "query_values",
     "stage",
     "weighted_mean",

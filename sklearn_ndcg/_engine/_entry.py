@@ -83,7 +83,10 @@ def stage(
             missing_queries=options.missing_queries,
             unjudged_queries=options.unjudged_queries,
         )
-    rank = options.metric in RANK_MEASURES  # relevance from the labels: the linear gain
+    # the measures of binary relevance read the labels as they are (the linear gain),
+    # negative ones too (not relevant, as trec_eval reads them): staged as minmax
+    # NDCG's, which keeps their sign
+    rank = options.metric in RANK_MEASURES
     return stage_ranking(
         y_true,
         y_score,
@@ -94,7 +97,7 @@ def stage(
         gain="linear" if rank else options.gain,
         discount=options.discount,
         log_base=options.dcg_log_base,
-        normalize=options.normalization,
+        normalize="minmax" if rank else options.normalization,
         ties=options.ties,
         rows=rows,
         n_bad=n_bad,

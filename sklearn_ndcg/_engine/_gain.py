@@ -50,10 +50,7 @@ def compute_gain(
             raise where.error(
                 f"y_true has negative relevance labels (min {np.nanmin(y_true):g})",
                 y_true < 0,
-                f'; gain="{gain}" does not accept them (as in scikit-learn: ndcg_score should '
-                "not be used on negative y_true values). To penalise bad "
-                'documents, use normalize="minmax" (NDCG stays in [0, 1]), or give gain '
-                "as a mapping or callable, e.g. gain={1: 1.0, 0: 0.0, -1: -1.0}.",
+                negative_labels_fix(gain),
             )
         if gain == "linear":
             return y_true  # the stages never write to their inputs
@@ -76,6 +73,19 @@ def compute_gain(
     if callable(gain):
         return _gain_from_callable(y_true, gain, where)
     return _gain_from_sequence(y_true, gain, where)
+
+
+def negative_labels_fix(gain: str) -> str:
+    """The end of the one message for negative labels under a named gain (every door:
+    the metric functions, query_scores, evaluate_run): why, and the fixes."""
+    return (
+        f'; gain="{gain}" does not accept them (as in scikit-learn: ndcg_score should not '
+        "be used on negative y_true values). To read them as trec_eval does (a negative "
+        "level: in the pool, not judged, gain 0; not relevant for the measures of binary "
+        "relevance), pass gain=positive_part_gain (from sklearn_ndcg); to penalise bad "
+        'documents, use normalize="minmax" (NDCG stays in [0, 1]), or give gain as a '
+        "mapping or callable, e.g. gain={1: 1.0, 0: 0.0, -1: -1.0}."
+    )
 
 
 class _Where:

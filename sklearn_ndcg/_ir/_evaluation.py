@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._engine import JudgmentPool
-from .._metrics import QueryBounds, QueryScores, query_scores, trec_labels
+from .._metrics import QueryBounds, QueryScores, scores_of_arrays, trec_labels
 from ._join import Joined, id_bytes, id_runs, join_run, refuse_duplicate_pairs, trec_order
 from ._stream import QrelsIndex
 from ._tables import TrecQrels, TrecRun
@@ -27,7 +27,7 @@ from ._tables import TrecQrels, TrecRun
 class Settings(NamedTuple):
     """evaluate_run's options, validated and resolved (``unjudged`` from its alias)."""
 
-    metric: str
+    metric: str | list[str] | tuple[str, ...]
     k: int | None
     gain: str | Mapping | Callable | ArrayLike
     discount: str | Callable
@@ -42,8 +42,9 @@ class Settings(NamedTuple):
 
 
 def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, settings: Settings):
-    """The per-query values (:class:`QueryScores`, :class:`QueryBounds` with bounds) of
-    a joined run, its queries named by their ids (str) and sorted by them."""
+    """The per-query values (:class:`QueryScores`, :class:`QueryBounds` with bounds; a
+    dict of them by name for a list of metrics, all from one staging) of a joined run,
+    its queries named by their ids (str) and sorted by them, saying the tie rule."""
     label = trec_labels(joined.label, settings.unjudged, settings.bounds)
     run_qid, ties = joined.run_qid, settings.ties
     if ties == "docno":
@@ -51,10 +52,9 @@ def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, setti
         if permutation is not None:
             label, score, run_qid = label[permutation], score[permutation], run_qid[permutation]
     # the engine gets the query codes (in the order of the ids), not the strings
-    per_query = query_scores(
+    per_query = scores_of_arrays(
         label,
         score,
-        qid=run_qid,
         metric=settings.metric,
         k=settings.k,
         gain=settings.gain,
@@ -68,15 +68,29 @@ def score_joined(joined: Joined, score: np.ndarray, relevance: np.ndarray, setti
         relevance_level=settings.relevance_level,
         bounds=settings.bounds,
         levels=settings.levels if settings.bounds else None,
+        qid=run_qid,
+        sample_weight=None,
+        log_base=None,
+        document_weight=None,
+        unjudged_queries="drop",
     )
-    return per_query._replace(qid=joined.qids[per_query.qid])
+    if isinstance(per_query, dict):
+        return {name: _named(values, joined, settings) for name, values in per_query.items()}
+    return _named(per_query, joined, settings)
+
+
+def _named(per_query, joined: Joined, settings: Settings):
+    """Values with the queries' ids, saying the tie rule asked for ("docno" is applied
+    here, by the document ids, then kept as "first")."""
+    return per_query._replace(qid=joined.qids[per_query.qid], ties=str(settings.ties))
 
 
 class Streamed(NamedTuple):
     """What :func:`score_blocks` found: the values, whether any ranked document is
     judged, the run's first query id and its number of lines."""
 
-    per_query: QueryScores | QueryBounds | None  # None when no query was evaluated
+    # None when no query was evaluated; a dict by name for a list of metrics
+    per_query: QueryScores | QueryBounds | dict[str, QueryScores] | None
     matched: bool
     first_qid: bytes | None
     n_rows: int
@@ -142,12 +156,16 @@ def _joined_tables(first: TrecQrels, second: TrecQrels) -> TrecQrels:
 
 
 def _concatenated(parts: list):
-    """The blocks' per-query values as one, queries sorted by id (byte-wise)."""
+    """The blocks' per-query values as one (a dict of them by name for a list of
+    metrics), queries sorted by id (byte-wise)."""
     if not parts:
         return None
-    joined = type(parts[0])._make(np.concatenate(field) for field in zip(*parts))
+    if isinstance(parts[0], dict):
+        return {name: _concatenated([part[name] for part in parts]) for name in parts[0]}
+    first = parts[0]
+    joined = type(first)._make((np.concatenate(field) for field in zip(*parts)), ties=first.ties)
     order = np.argsort(id_bytes(joined.qid), kind="stable")
-    return joined._make(field[order] for field in joined)
+    return joined._make((field[order] for field in joined), ties=first.ties)
 
 
 def qrels_bytes(qid: np.ndarray, docno: np.ndarray, relevance: np.ndarray) -> TrecQrels:

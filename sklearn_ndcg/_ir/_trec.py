@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows, weighted_mean
-from .._metrics import QueryBounds, QueryScores, refuse_changed_rules
+from .._metrics import QueryBounds, QueryScores, check_levels, refuse_changed_rules
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_UNJUDGED,
@@ -44,10 +44,25 @@ __all__ = [
 
 
 class RunEvaluation(NamedTuple):
-    """NDCG (or DCG) of a run against qrels, returned by :func:`evaluate_run`."""
+    """NDCG (or DCG) of a run against qrels, returned by :func:`evaluate_run`.
+
+    ``ties`` says the tie rule the values were computed with: ``evaluate_run``'s
+    default "average" (the mean over the orders of tied documents), or "docno"
+    (trec_eval's and :class:`RelevanceEvaluator`'s order by document id).
+    """
 
     score: float
     per_query: QueryScores | QueryBounds
+
+    @property
+    def ties(self) -> str | None:
+        """The tie rule of the values ("average", "docno"...)."""
+        return self.per_query.ties
+
+    def __repr__(self) -> str:
+        return (
+            f"RunEvaluation(score={self.score!r}, per_query={self.per_query!r}, ties={self.ties!r})"
+        )
 
 
 RunEvaluation.score.__doc__ = "Mean over the evaluated queries (NaN values left out)."
@@ -422,18 +437,16 @@ def evaluate_run(
         run = tables_of_text(run, "run", "score")
     if isinstance(qrels, Mapping):
         qrels = tables_of_text(qrels, "qrels", "relevance")
-    if not isinstance(metric, str):  # several measures: one evaluation each, by name
-        given = {key: value for key, value in locals().items() if key not in ("metric", "k")}
-        return {n.name: evaluate_run(metric=n.name, **given) for n in metric_names(metric, k)}
-    if metric == INFNDCG:
+    if isinstance(metric, str) and metric == INFNDCG:
         return _evaluate_inferred(run, qrels, missing_queries, locals())
+    names = metric_names(metric, k)  # a list: one join and one staging for every name
+    unjudged = _resolve_judged_only(unjudged, judged_only)
     settings = Settings(
         metric, k, gain, discount, ties, zero_division, normalize, unjudged,
         missing_queries, bounds, levels, relevance_level,
     )  # fmt: skip
     if _is_path(run):  # the trec-eval command's path: the run streamed by queries
-        unjudged = _resolve_judged_only(unjudged, judged_only)
-        return _evaluate_run_file(run, qrels, settings._replace(unjudged=unjudged))
+        return _evaluation(_evaluate_run_file(run, qrels, names, settings))
     if _is_path(qrels):
         qrels = _read_qrels(qrels)
     run_qid, run_docno, score, run_given = _check_table(
@@ -442,16 +455,26 @@ def evaluate_run(
     qrels_qid, qrels_docno, relevance, qrels_given = _check_table(
         qrels, "qrels", ("qid", "docno", "relevance"), as_read=True
     )
-    _refuse_negative_levels(relevance, qrels_qid, gain, normalize, metric)
+    _check_levels(relevance, qrels_qid, names, settings)
     qrels = TrecQrels(qrels_qid, qrels_docno, relevance)
     joined = join_run(run_qid, run_docno, qrels)
     if missing_queries == "drop":
         refuse_unjudged_run(joined)
     _warn_nothing_matches(joined, run_given, qrels_given)
-    unjudged = _resolve_judged_only(unjudged, judged_only)
-    per_query = score_joined(joined, score, relevance, settings._replace(unjudged=unjudged))
+    per_query = score_joined(joined, score, relevance, settings)
     if levels is not None and not bounds:
         raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
+    return _evaluation(per_query)
+
+
+def _evaluation(per_query) -> RunEvaluation | dict[str, RunEvaluation]:
+    """The RunEvaluation of per-query values (a dict of them by name for a list)."""
+    if isinstance(per_query, dict):
+        return {name: _one(values) for name, values in per_query.items()}
+    return _one(per_query)
+
+
+def _one(per_query) -> RunEvaluation:
     return RunEvaluation(weighted_mean(per_query.score, None), per_query)
 
 
@@ -465,24 +488,22 @@ def _read_qrels(path) -> TrecQrels:
     return TrecQrels(decoded(qid), decoded(docno), relevance)
 
 
-def _refuse_negative_levels(relevance, qid, gain, normalize: str, metric: str) -> None:
-    """Refuse negative levels under a named gain of NDCG or DCG, naming how many rows
-    hold one and the first one's row (of the qrels table, or line of the file) and
-    query. The measures of binary relevance read them as not relevant."""
-    by_gain = metric.startswith(("ndcg", "dcg"))
-    if by_gain and isinstance(gain, str) and normalize != "minmax" and (relevance < 0).any():
-        rows = np.flatnonzero(relevance < 0)
-        query = qid[rows[0]]
-        query = query.decode() if isinstance(query, bytes) else query
-        raise ValueError(
-            f"qrels has negative relevance levels (min {relevance.min():g}) in "
-            f"{rows.size} row(s); the first is row {rows[0]}, of query {query!r}; "
-            f'gain="{gain}" refuses them; trec_eval counts them as 0: pass '
-            "gain=positive_part_gain (from sklearn_ndcg)."
-        )
+def _check_levels(relevance, qid, names, settings: Settings) -> None:
+    """The qrels' levels checked as every door checks them (:func:`check_levels`):
+    negative levels refused under a named gain of NDCG or DCG, naming the first one's
+    query; a relevance level above every level warned."""
+    check_levels(
+        relevance,
+        names,
+        gain=settings.gain,
+        normalize=settings.normalize,
+        relevance_level=settings.relevance_level,
+        what="qrels",
+        qid=lambda: qid,
+    )
 
 
-def _evaluate_run_file(run_path, qrels, settings: Settings) -> RunEvaluation:
+def _evaluate_run_file(run_path, qrels, names, settings: Settings):
     """evaluate_run of a run file: read and evaluated block by block, as the
     ``trec-eval`` command does (the whole run at once where it is not grouped by
     query)."""
@@ -496,9 +517,7 @@ def _evaluate_run_file(run_path, qrels, settings: Settings) -> RunEvaluation:
             qrels, "qrels", ("qid", "docno", "relevance"), as_read=True
         )
         qrels = qrels_bytes(*columns)
-    _refuse_negative_levels(
-        qrels.relevance, qrels.qid, settings.gain, settings.normalize, settings.metric
-    )
+    _check_levels(qrels.relevance, qrels.qid, names, settings)
     refuse_duplicate_pairs(qrels.qid, qrels.docno, "qrels")
     if settings.bounds and settings.levels is None:  # the levels of all the qrels
         settings = settings._replace(
@@ -520,8 +539,7 @@ def _evaluate_run_file(run_path, qrels, settings: Settings) -> RunEvaluation:
         _warn_nothing_matches_types("str", "str" if qrels_docno is None else _id_types(qrels_docno))
     if settings.levels is not None and not settings.bounds:
         raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
-    per_query = streamed.per_query
-    return RunEvaluation(weighted_mean(per_query.score, None), per_query)
+    return streamed.per_query
 
 
 # evaluate_run's options that infNDCG fixes (sample_eval.pl's rules), with their defaults

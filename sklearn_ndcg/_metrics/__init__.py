@@ -22,8 +22,9 @@ if TYPE_CHECKING:  # the real imports, for type checkers
     from ._frame_checks import LOCATED, checked_columns, raise_for_frame, refused_rows
     from ._ids import tables_of, trec_labels
     from ._inferred import DEPTH, inferred_values, refuse_changed_rules
+    from ._levels import check_levels
     from ._ndcg import at_cutoffs, dcg_score, ndcg_score
-    from ._query_scores import _check_bounds_request, per_query, query_scores
+    from ._query_scores import _check_bounds_request, per_query, query_scores, scores_of_arrays
     from ._results import QueryBounds, QueryScores, query_score_arrays
 
 # each name of the door -> the module that defines it
@@ -40,6 +41,8 @@ _SOURCES = {
     "ndcg_score": "_ndcg",
     "LOCATED": "_frame_checks",
     "_check_bounds_request": "_query_scores",
+    "check_levels": "_levels",
+    "scores_of_arrays": "_query_scores",
     "checked_columns": "_frame_checks",
     "per_query": "_query_scores",
     "query_scores": "_query_scores",
@@ -58,6 +61,7 @@ __all__ = [
     "TieDiagnostics",
     "_check_bounds_request",
     "at_cutoffs",
+    "check_levels",
     "checked_columns",
     "dcg_score",
     "inferred_values",
@@ -68,6 +72,7 @@ __all__ = [
     "raise_for_frame",
     "refuse_changed_rules",
     "refused_rows",
+    "scores_of_arrays",
     "tables_of",
     "tie_diagnostics",
     "trec_labels",

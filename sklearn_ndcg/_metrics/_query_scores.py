@@ -35,6 +35,7 @@ from .._options import (
 from .._validate_params import validate_params
 from ._ids import dict_rows, trec_labels
 from ._inferred import INFNDCG, inferred_query_scores, refuse_changed_rules
+from ._levels import check_levels
 from ._measure_scores import measure_scores
 from ._results import QueryBounds, QueryScores
 
@@ -100,9 +101,14 @@ def _inferred(y_true, y_score, qid, docno, pool, missing_queries, given: dict) -
     """``query_scores(..., metric="infNDCG")``: the options it fixes must keep their
     defaults (as ``evaluate_run``'s)."""
     refuse_changed_rules(_FIXED_BY_INFNDCG, given)
-    return inferred_query_scores(
+    result = inferred_query_scores(
         y_true, y_score, qid=qid, docno=docno, pool=pool, missing_queries=missing_queries
     )
+    return result._replace(ties=INFNDCG_TIES)
+
+
+# sample_eval.pl's order of tied scores: by decreasing document id, trec_eval's
+INFNDCG_TIES = "docno"
 
 
 def per_query(
@@ -147,10 +153,29 @@ def _of_dicts(y_true, y_score, given: dict):
         )
     ties = given["ties"]
     rows = dict_rows(y_true, y_score, docno_ties=ties == "docno")
-    options = {key: value for key, value in given.items() if key not in ("y_true", "y_score")}
+    check_levels(
+        rows.pool.y_true,
+        metric_names(given["metric"], given["k"]),
+        gain=given["gain"],
+        normalize=given["normalize"],
+        relevance_level=given["relevance_level"],
+        what="y_true",
+        qid=lambda: rows.ids[rows.pool.qid],
+    )
+    options = {key: value for key, value in given.items() if key not in _NOT_OPTIONS}
     options.update(qid=rows.qid, pool=rows.pool, ties="first" if ties == "docno" else ties)
+    options["zero_division"] = resolve_zero_division(
+        given["zero_division"], given["replace_undefined_by"]
+    )
     label = trec_labels(rows.label, given["unjudged"], given["bounds"])
-    return rows.named(query_scores(label, rows.score, **options))
+    result = rows.named(scores_of_arrays(label, rows.score, **options))
+    if isinstance(result, dict):
+        return {name: values._replace(ties=str(ties)) for name, values in result.items()}
+    return result._replace(ties=str(ties))
+
+
+# query_scores' arguments that are no option of scores_of_arrays
+_NOT_OPTIONS = ("y_true", "y_score", "docno", "replace_undefined_by")
 
 
 # The types of a call (the implementation's are their union): a list of metrics gives a
@@ -457,14 +482,91 @@ def query_scores(
             f'y_true is None; only metric="{INFNDCG}" reads the labels from the pool. Give '
             "the relevance label of each document."
         )
+    _check_labels(y_true, qid, pool, names, gain, normalize, relevance_level)
+    return scores_of_arrays(
+        y_true,
+        y_score,
+        metric=metric,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        qid=qid,
+        sample_weight=sample_weight,
+        zero_division=resolve_zero_division(zero_division, replace_undefined_by),
+        log_base=log_base,
+        normalize=normalize,
+        document_weight=document_weight,
+        pool=pool,
+        unjudged=unjudged,
+        missing_queries=missing_queries,
+        unjudged_queries=unjudged_queries,
+        bounds=bounds,
+        levels=levels,
+        relevance_level=relevance_level,
+    )
+
+
+def _check_labels(y_true, qid, pool, names, gain, normalize: str, relevance_level) -> None:
+    """:func:`check_levels` of the judgments of an array call: the pool's levels (by
+    the pool's query ids), else the labels (by ``qid``; 2-D input, by row)."""
+    ids: Callable[[], np.ndarray] | None
+    if pool is not None:
+        levels, ids, what = pool.y_true, (lambda: pool.qid), "the pool's y_true"
+    else:
+        try:
+            levels = np.asarray(y_true, dtype=np.float64)
+        except (TypeError, ValueError):  # labels the engine refuses with its own message
+            return
+        given = None if qid is None or levels.ndim != 1 else qid
+        ids, what = (None if given is None else (lambda: np.asarray(given))), "y_true"
+    check_levels(
+        levels,
+        names,
+        gain=gain,
+        normalize=normalize,
+        relevance_level=relevance_level,
+        what=what,
+        qid=ids,
+    )
+
+
+def scores_of_arrays(
+    y_true,
+    y_score,
+    *,
+    metric,
+    k,
+    gain,
+    discount,
+    ties: str,
+    qid,
+    sample_weight,
+    zero_division: float,
+    log_base,
+    normalize: str,
+    document_weight,
+    pool,
+    unjudged: str,
+    missing_queries: str,
+    unjudged_queries: str,
+    bounds: bool,
+    levels,
+    relevance_level: float,
+) -> QueryScores | QueryBounds | dict[str, QueryScores]:
+    """:func:`query_scores` of arrays, its options validated and its levels checked
+    (:func:`check_levels`) by the door it came through (``query_scores`` itself, its
+    dicts, ``evaluate_run``); each result says its tie rule (``ties``)."""
+    names = metric_names(metric, k)
     single = isinstance(metric, str)
+    said = str(ties)
     if not (single and metric in ("ndcg", "dcg")) and not bounds:
         options = ranking_options(
             "ndcg",
             gain=gain,
             discount=discount,
             ties=ties,
-            zero_division=resolve_zero_division(zero_division, replace_undefined_by),
+            zero_division=zero_division,
             normalize=normalize,
             log_base=log_base,
             pool=pool,
@@ -483,8 +585,8 @@ def query_scores(
             sample_weight=sample_weight,
             document_weight=document_weight,
         )
+        results = {name: values._replace(ties=said) for name, values in results.items()}
         return results[names[0].name] if single else results
-    zero_division = resolve_zero_division(zero_division, replace_undefined_by)
     if bounds:
         _check_bounds_request(
             pool=pool,
@@ -514,7 +616,7 @@ def query_scores(
     if bounds:
         return _bounded_query_scores(
             y_true, y_score, options, qid=qid, sample_weight=sample_weight, levels=levels
-        )
+        )._replace(ties=said)
     ids, score, weight = per_query(
         y_true,
         y_score,
@@ -524,4 +626,4 @@ def query_scores(
         document_weight=document_weight,
     )
     weight = np.ones(ids.shape[0]) if weight is None else weight
-    return QueryScores(ids, score, weight)
+    return QueryScores(ids, score, weight, ties=said)

@@ -2,19 +2,61 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._engine import weighted_mean
 
 
-class QueryScores(NamedTuple):
-    """Per-query values of a ranking metric, returned by :func:`query_scores`."""
+class _SaysTies:
+    """A named tuple of per-query values that also says the tie rule it was computed
+    with (``ties``: "average", "docno"...; None where unknown, e.g. values built by
+    hand). The rule is an attribute beside the fields, not a field: unpacking and
+    ``len`` stay those of the tuple, and equality compares the values only."""
 
+    ties: str | None
+
+    def __new__(cls, *args, ties: str | None = None, **kwargs):
+        self = super().__new__(cls, *args, **kwargs)
+        self.ties = None if ties is None else str(ties)
+        return self
+
+    @classmethod
+    def _make(cls, iterable, *, ties: str | None = None):
+        """A new instance from a sequence of fields (and a tie rule)."""
+        return cls(*iterable, ties=ties)
+
+    def _replace(self, **changes):
+        """A copy with some fields (or ``ties``) changed."""
+        ties = changes.pop("ties", self.ties)
+        fields = [changes.pop(name, value) for name, value in zip(self._fields, self)]
+        if changes:
+            raise ValueError(f"got unexpected field names: {list(changes)!r}")
+        return type(self)(*fields, ties=ties)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self))  # type: ignore[attr-defined, call-overload]  # a tuple
+        ties = "" if self.ties is None else f", ties={self.ties!r}"
+        return f"{type(self).__name__}({fields}{ties})"
+
+
+class _QueryScoresFields(NamedTuple):
     qid: np.ndarray
     score: np.ndarray
     weight: np.ndarray
+
+
+class QueryScores(_SaysTies, _QueryScoresFields):  # type: ignore[misc]  # _make takes ties
+    """Per-query values of a ranking metric, returned by :func:`query_scores`.
+
+    A named tuple ``(qid, score, weight)``; ``ties`` says the tie rule the values were
+    computed with (``query_scores`` and ``evaluate_run`` default to "average", the
+    ``trec-eval`` command and :class:`RelevanceEvaluator` to trec_eval's "docno").
+    """
+
+    def __new__(cls, qid: Any, score: Any, weight: Any, *, ties: str | None = None):
+        return super().__new__(cls, qid, score, weight, ties=ties)
 
     def to_frame(self):
         """The per-query values as a pandas DataFrame.
@@ -66,20 +108,36 @@ def query_score_arrays(values: QueryScores, name: str) -> tuple[np.ndarray, ...]
     return qid, score, weight
 
 
-class QueryBounds(NamedTuple):
-    """Per-query NDCG, Judged@k and the NDCG bounds, returned with ``bounds=True``.
-
-    Returned by :func:`query_scores` and :func:`evaluate_run`: the bounds are the
-    extremes of NDCG over every assignment of the judgment scale's levels to the
-    unjudged documents of the ranking.
-    """
-
+class _QueryBoundsFields(NamedTuple):
     qid: np.ndarray
     score: np.ndarray
     weight: np.ndarray
     judged: np.ndarray
     lower: np.ndarray
     upper: np.ndarray
+
+
+class QueryBounds(_SaysTies, _QueryBoundsFields):  # type: ignore[misc]  # _make takes ties
+    """Per-query NDCG, Judged@k and the NDCG bounds, returned with ``bounds=True``.
+
+    Returned by :func:`query_scores` and :func:`evaluate_run`: the bounds are the
+    extremes of NDCG over every assignment of the judgment scale's levels to the
+    unjudged documents of the ranking. ``ties`` says the tie rule, as for
+    :class:`QueryScores`.
+    """
+
+    def __new__(
+        cls,
+        qid: Any,
+        score: Any,
+        weight: Any,
+        judged: Any,
+        lower: Any,
+        upper: Any,
+        *,
+        ties: str | None = None,
+    ):
+        return super().__new__(cls, qid, score, weight, judged, lower, upper, ties=ties)
 
     def mean(self) -> dict[str, float]:
         """The weighted means of ``score``, ``judged``, ``lower`` and ``upper``.

@@ -260,7 +260,7 @@ def _write(tmp_path, run: str, qrels: str = QRELS):
         ("q9 Q0 d1 1 1 s\nq9 Q0 d1 2 0 s\n" + RUN, QRELS, {}, "run lists document 'd1' of "),
         (RUN, QRELS + "q1 0 d1 2\n", {}, "qrels lists document 'd1' of query 'q1' more"),
         ("q1 Q0 d1 1 nan sys\n", QRELS, {}, "score of document 'd1' of query 'q1' is nan"),
-        (RUN, QRELS.replace("d4 0", "d4 -1"), {"gain": "linear"}, "negative relevance levels"),
+        (RUN, QRELS.replace("d4 0", "d4 -1"), {"gain": "linear"}, "negative relevance labels"),
         (RUN, QRELS, {**TREC, "levels": [0, 1]}, "levels is the judgment scale of bounds"),
         ("q1 Q0 d1 1 sys\n", QRELS, {}, r"run, line 1: 5 fields; expected 'qid Q0 docno"),
     ],
@@ -294,7 +294,8 @@ def test_inputs_not_mutated_and_paths_unchanged(tmp_path):
 @pytest.mark.parametrize("run_as_path", [False, True])
 @pytest.mark.parametrize("as_path", [False, True])
 def test_negative_levels_name_their_count_first_row_and_query(tmp_path, as_path, run_as_path):
-    # two negative levels; the first in the qrels' order is the line of d4 (row 3)
+    # two negative levels; the first in the qrels' order is the line of d4 (row 3); the
+    # message is the one of every door (query_scores and ndcg_score too)
     qrels_text = QRELS.replace("d4 0", "d4 -1") + "q2 0 d9 -3\n"
     lines = qrels_text.splitlines()
     negative = [i for i, line in enumerate(lines) if int(line.split()[3]) < 0]
@@ -302,8 +303,10 @@ def test_negative_levels_name_their_count_first_row_and_query(tmp_path, as_path,
     qrels = qrels_path if as_path else read_trec_qrels(qrels_path)
     first = lines[negative[0]].split()[0]
     message = (
-        rf"negative relevance levels \(min -3\) in {len(negative)} row\(s\); the first is "
-        rf"row {negative[0]}, of query '{first}'; gain=\"linear\" refuses them"
+        rf"qrels has negative relevance labels \(min -3\) at {len(negative)} position\(s\) "
+        rf"of the flattened input \(e.g. {negative[0]}, .*\); the first is in row "
+        rf"{negative[0]}, of query '{first}'; gain=\"linear\" does not accept them .* pass "
+        "gain=positive_part_gain"
     )
     with pytest.raises(ValueError, match=message):
         evaluate_run(run_path if run_as_path else read_trec_run(run_path), qrels, gain="linear")

@@ -160,7 +160,7 @@ def test_cutoff_dcg_and_negative_levels():
     assert result.score == pytest.approx(2 * D[1] / (3 * D[0] + 2 * D[1]), rel=1e-15)
     dcg = evaluate_run(run, qrels, gain=positive_part_gain, metric="dcg")
     assert dcg.score == pytest.approx(2 * D[1] + D[2], rel=1e-15)
-    with pytest.raises(ValueError, match="negative relevance levels .*positive_part_gain"):
+    with pytest.raises(ValueError, match="negative relevance labels .*positive_part_gain"):
         evaluate_run(run, qrels)
 
 

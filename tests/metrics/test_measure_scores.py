@@ -5,7 +5,7 @@ the same names asked one at a time."""
 import numpy as np
 import pytest
 
-from sklearn_ndcg import JudgmentPool, query_scores
+from sklearn_ndcg import CONVENTIONS, JudgmentPool, evaluate_run, query_scores
 
 # two queries; b: relevance 1, 0, 0 at scores .9, .1, .5; a: 1 and 0 tied at .4
 Y = [1, 0, 0, 1, 0]
@@ -91,7 +91,6 @@ def test_float_labels():
         ({"metric": "P"}, "'P' needs a cutoff"),
         ({"metric": "P_5", "k": 3}, "has cutoff 5 but k=3"),
         ({"metric": []}, "non-empty list of names"),
-        ({"metric": "map", "gain": "exponential"}, "gain shape"),
         ({"metric": "map", "document_weight": [1, 1, 1, 1, 1]}, "document_weight shape"),
         ({"metric": "map", "bounds": True}, "bounds=True needs a pool"),
     ],
@@ -99,6 +98,28 @@ def test_float_labels():
 def test_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
         query_scores(Y, S, qid=Q, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"gain": "exponential"},
+        {"discount": "reciprocal"},
+        {"normalize": "minmax"},
+        {"log_base": 10.0},
+        {"gain": lambda y: 2 * y},
+    ],
+)
+def test_the_measures_of_binary_relevance_ignore_ndcg_options(options):
+    # one rule (query_scores and evaluate_run): map, P... read no gain option, so a
+    # preset or NDCG's options combine with them; their values are those of the defaults
+    names = ["map", "P_1", "recip_rank", "recall_1", "success_1"]
+    plain = query_scores(Y, S, qid=Q, metric=names)
+    shaped = query_scores(Y, S, qid=Q, metric=[*names, "ndcg"], **options)
+    for name in names:
+        np.testing.assert_array_equal(shaped[name].score, plain[name].score)
+    alone = query_scores(Y, S, qid=Q, metric="ndcg", **options)
+    np.testing.assert_array_equal(shaped["ndcg"].score, alone.score)
 
 
 @pytest.mark.parametrize("m, r", [(100_000, 1), (1_000, 3), (7, 7)])
@@ -123,3 +144,40 @@ def test_a_constant_scorer_by_hand(m, r):
     assert result["recip_rank"].score == pytest.approx(float(rr), rel=1e-12)
     assert result["recip_rank_5"].score == pytest.approx(float(rr5), rel=1e-12)
     assert result["success_10"].score == pytest.approx(float(success), rel=1e-12)
+
+
+def _preset_input():
+    """A run (tie-free scores: every preset's tie rule applies, "docno" too) and its
+    qrels, as tables and as query_scores' arrays with a pool."""
+    rng = np.random.default_rng(11)
+    qid = np.repeat(["q1", "q2", "q3", "q4"], 8)
+    docno = np.array([f"d{i}" for i in range(qid.shape[0])])
+    score = rng.permutation(qid.shape[0]).astype(float)
+    level = rng.integers(0, 3, qid.shape[0]).astype(float)
+    judged = rng.random(qid.shape[0]) < 0.8
+    qrels = (qid[judged], docno[judged], level[judged])
+    label = np.where(judged, level, np.nan)
+    return (qid, docno, score), qrels, (label, score, qid, JudgmentPool(qid[judged], level[judged]))
+
+
+@pytest.mark.parametrize("preset", sorted(CONVENTIONS))
+def test_every_preset_combines_with_every_measure_at_both_doors(preset):
+    # the binary measures ignore the preset's gain and discount (they read its ties and
+    # zero_division); NDCG reads it all: each name as asked alone with the preset
+    run, qrels, (label, score, qid, pool) = _preset_input()
+    names = ["ndcg_cut_5", "map", "recip_rank", "P_5", "recall_10", "ndcg"]
+    options = dict(CONVENTIONS[preset])
+    rank_options = {k: v for k, v in options.items() if k in ("ties", "zero_division")}
+    arrays = query_scores(label, score, qid=qid, pool=pool, metric=names, **options)
+    for name in names:
+        alone = query_scores(label, score, qid=qid, pool=pool, metric=name, **options)
+        np.testing.assert_array_equal(arrays[name].score, alone.score)
+        if not name.startswith("ndcg"):
+            plain = query_scores(label, score, qid=qid, pool=pool, metric=name, **rank_options)
+            np.testing.assert_array_equal(arrays[name].score, plain.score)
+    if "unjudged_queries" in options:  # evaluate_run scores the judged queries only
+        options.pop("unjudged_queries")
+    tables = evaluate_run(run, qrels, metric=names, **options)
+    for name in names:
+        np.testing.assert_allclose(tables[name].per_query.score, arrays[name].score, atol=1e-15)
+        assert tables[name].ties == arrays[name].ties == options["ties"]

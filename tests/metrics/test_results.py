@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from sklearn_ndcg import QueryBounds, query_scores
+from sklearn_ndcg import QueryBounds, QueryScores, query_scores
 
 
 def test_to_frame():
@@ -60,3 +60,23 @@ def test_query_score_arrays_are_float_and_checked():
     # one qid too many: the shapes (2,), (1,) and (1,) named in the error
     with pytest.raises(ValueError, match=r"a is a QueryScores whose .* shapes \(2,\), \(1,\)"):
         query_score_arrays(QueryScores([1, 2], [0.5], [1.0]), "a")
+
+
+@pytest.mark.parametrize("ties", ["average", "first", "docno"])
+def test_each_result_says_its_tie_rule(ties):
+    import pickle
+
+    from sklearn_ndcg import evaluate_run
+
+    qrels, run = {"q": {"a": 1, "b": 0}}, {"q": {"a": 1.0, "b": 1.0}}
+    result = evaluate_run(run, qrels, ties=ties)
+    assert result.ties == result.per_query.ties == ties
+    assert f"ties={ties!r}" in repr(result) and f"ties={ties!r}" in repr(result.per_query)
+    assert query_scores(qrels, run, metric=["map"], ties=ties)["map"].ties == ties
+    if ties != "docno":  # arrays: tied documents of different labels need ids
+        assert query_scores([1, 0], [1, 1], qid=[0, 0], ties=ties).ties == ties
+    values = result.per_query
+    assert pickle.loads(pickle.dumps(values)).ties == ties
+    assert values._replace(score=values.score * 0).ties == ties
+    qid, score, weight = values  # still the named tuple of three fields
+    assert QueryScores([1], [0.5], [1.0]).ties is None  # built by hand: not said

@@ -85,7 +85,7 @@ def test_evaluate_run_refuses_as_memory(spark):
     # a frame's rows have no order: the count, the lowest level and the smallest query id
     negative = sorted(row for row in rows if row[2] < 0)
     message = (
-        rf"negative relevance levels \(min -2\) in {len(negative)} row\(s\), e.g. of query "
+        rf"negative relevance labels \(min -2\) in {len(negative)} row\(s\), e.g. of query "
         rf"'{negative[0][0]}'; gain=\"linear\" refuses them"
     )
     with pytest.raises(ValueError, match=message):
