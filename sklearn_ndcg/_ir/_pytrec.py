@@ -17,10 +17,12 @@ import numpy as np
 from .._metrics import tables_of
 from .._validate_params import StrOptions, validate_params
 from ._dicts import join_dicts, qrels_levels
-from ._measures import measures_from, parse_measure
 from ._read import decoded
 from ._report import joined_scores, trec_eval_scores
+from ._spellings import pytrec_measures
 from ._tables import TrecQrels, TrecRun
+
+_WHERE = "RelevanceEvaluator (measures=)"  # who takes the measures, in messages
 
 
 class RelevanceEvaluator:
@@ -43,7 +45,10 @@ class RelevanceEvaluator:
         The measure names of trec_eval as pytrec_eval takes them: "ndcg", "ndcg_cut"
         (its cutoffs 5, 10, ..., 1000) or "ndcg_cut.10", "map", "map_cut.10",
         "recip_rank", "P" or "P.10", "recall" or "recall.100", "success" or
-        "success.1"; several cutoffs as "P.5,10".
+        "success.1"; several cutoffs as "P.5,10". Every spelling of pytrec_eval is
+        read as it reads it: "ndcg_cut_10", "P_5,10", cutoffs given for one measure
+        in several spellings merged ("P.5" and "P_10" is "P.5,10"), and its nicknames
+        ("official", ...) where this package has all the measures they stand for.
     relevance_level : float, default=1
         A document is relevant when its relevance is at least this, for every
         measure but NDCG (trec_eval's ``-l``).
@@ -102,7 +107,7 @@ class RelevanceEvaluator:
             self._tables = TrecQrels(qid, docno, relevance)
         if not all(isinstance(text, str) for text in measures) or not measures:
             raise TypeError(f"measures must be a non-empty set of names; got {measures!r}.")
-        self.measures_ = measures_from([parse_measure(text) for text in sorted(measures)])
+        self.measures_ = pytrec_measures(sorted(measures), where=_WHERE)
         self.relevance_level = relevance_level
         self.judged_docs_only_flag = judged_docs_only_flag
         self.ties = ties
