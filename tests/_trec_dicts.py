@@ -19,3 +19,17 @@ def random_dicts(rng, n_queries, n_documents, *, score_levels=3, key=None, unjud
         if ranked and (judged or rng.random() < unjudged):
             run[key(q)] = ranked
     return qrels, run
+
+
+def trec_eval_binary():
+    """The trec_eval 10.0 binary (``SKLEARN_NDCG_TREC_EVAL``, or the one beside
+    ``SKLEARN_NDCG_TREC_EVAL_TESTS``, or /tmp/te/trec_eval), or None if absent."""
+    import os
+    from pathlib import Path
+
+    tests = os.environ.get("SKLEARN_NDCG_TREC_EVAL_TESTS")
+    candidates = [os.environ.get("SKLEARN_NDCG_TREC_EVAL"), tests and f"{tests}/../trec_eval"]
+    for candidate in [*candidates, "/tmp/te/trec_eval"]:
+        if candidate and Path(candidate).is_file():
+            return Path(candidate).resolve()
+    return None

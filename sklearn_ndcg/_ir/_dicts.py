@@ -78,13 +78,21 @@ def qrels_levels(nested) -> QrelsLevels | None:
     return QrelsLevels(list(nested), levels, sizes, level)
 
 
+def float32_scores(score: np.ndarray) -> np.ndarray:
+    """Scores rounded to float32, as pytrec_eval stores them (its ``RelevanceEvaluator``
+    keeps them as C floats; beyond float32's range they become infinite), as float64."""
+    with np.errstate(over="ignore"):
+        return score.astype(np.float32).astype(np.float64)
+
+
 def join_dicts(
-    qrels: QrelsLevels, run, docno_ties: bool
+    qrels: QrelsLevels, run, docno_ties: bool, *, float32: bool = False
 ) -> tuple[Joined, np.ndarray, np.ndarray | None] | None:
     """The run ``{qid: {docno: score}}`` joined with ``qrels``: the rows (documents in
     the order of the run), their scores and, with ``docno_ties``, the permutation of
     trec_eval's order of tied scores (None without ties). None where the run is not a
-    dict of dicts of finite numbers with ``str`` ids.
+    dict of dicts of finite numbers with ``str`` ids. ``float32``: the scores rounded
+    to float32 first (pytrec_eval's ranking).
 
     Query ids are coded in their sorted order over both (``str`` order, which is the
     byte order of their UTF-8 encoding), as :func:`._join.join_run` codes them.
@@ -98,6 +106,8 @@ def join_dicts(
     score = _numbers(inner, len(docnos))
     if score is None:
         return None
+    if float32:  # before the order of tied scores is found: float32 creates ties
+        score = float32_scores(score)
     qids = _byte_sorted(set(qrels.qids).union(run))
     code = {qid: i for i, qid in enumerate(qids)}
     sizes = np.fromiter(map(len, inner), np.intp, len(inner))

@@ -88,6 +88,12 @@ def _provider_class(ir_measures):
             self.ties = ties
 
         def _evaluator(self, measures, qrels):
+            # ir_measures' own error, before anything is computed (its providers raise
+            # it from their evaluators; the registry asks supports() first)
+            measures = list(measures)
+            for measure in measures:
+                if not self.supports(measure):
+                    raise ValueError(f"unsupported measure {measure}")
             return Evaluator(measures, qrels, self.ties)
 
         def install_instructions(self) -> str:
@@ -125,9 +131,11 @@ def register_ir_measures(*, ties: str = "docno"):
     provider : ir_measures.providers.Provider
         The provider, also in ``ir_measures.providers.registry`` under its name. Its
         ``calc_aggregate(measures, qrels, run)``, ``iter_calc`` and ``evaluator`` are
-        ir_measures' own. Measures it does not support (nDCG with custom ``gains``,
-        other measures) raise ir_measures' error; place it first in a
-        ``FallbackProvider`` to let others compute them.
+        ir_measures' own. A measure it does not support (its ``supports()`` says
+        False: nDCG with custom ``gains`` or ``dcg="exp-log2"``, other measures) raises
+        ir_measures' error, ``ValueError("unsupported measure ...")``, before anything
+        is computed; place it first in a ``FallbackProvider`` to let others compute
+        them.
 
     Raises
     ------

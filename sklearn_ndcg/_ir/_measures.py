@@ -435,10 +435,13 @@ def needs_strata(measures: Measures) -> bool:
     return any(request.measure.sampled_pool for request in measures)
 
 
-def usage() -> str:
-    """What the measures are called, for messages."""
+COMMAND = "this command"  # who takes the measures, in messages: the trec-eval command
+
+
+def usage(where: str = COMMAND) -> str:
+    """What the measures are called, for messages; ``where`` names who takes them."""
     names = ", ".join(measure.usage for measure in MEASURES.values())
-    return f"this command computes {names}"
+    return f"{where} computes {names}"
 
 
 class Request(NamedTuple):
@@ -455,23 +458,34 @@ class Request(NamedTuple):
 Measures = tuple[Request, ...]
 
 
-def parse_measure(text: str) -> tuple[str, str | None]:
+def parse_measure(text: str, *, where: str = COMMAND) -> tuple[str, str | None]:
     """One ``-m`` value: the measure's name and its parameters (None if none).
 
     The name is everything before the first '.', as trec_eval reads it. Raises
-    ValueError for an unknown measure or bad parameters.
+    ValueError for an unknown measure or bad parameters; ``where`` names who takes
+    the measures in the messages (:func:`usage`).
     """
     name, dot, params = text.partition(".")
     if name == "official":  # trec_eval's nickname: measures_from expands it
         return name, None
     if name not in MEASURES:
-        raise ValueError(f"unknown measure {text!r}; {usage()}.")
+        raise ValueError(f"unknown measure {text!r}; {usage(where)}.")
     if not dot:
         return name, None
     if not params:
-        raise ValueError(f"measure {text!r} has no parameters after the '.'; {usage()}.")
-    MEASURES[name].check(params)
+        raise ValueError(f"measure {text!r} has no parameters after the '.'; {usage(where)}.")
+    check_params(name, params, where=where)
     return name, params
+
+
+def check_params(name: str, params: str, *, where: str = COMMAND) -> None:
+    """A measure's ``check`` of its parameters, its messages naming ``where``."""
+    try:
+        MEASURES[name].check(params)
+    except ValueError as error:
+        if where == COMMAND:
+            raise
+        raise ValueError(str(error).replace(usage(), usage(where))) from None
 
 
 def measures_from(specs: list[tuple[str, str | None]] | None) -> Measures:

@@ -43,6 +43,37 @@ def tables_of(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:
     return qid, docno, numbers
 
 
+def without_own_documents(run: Mapping) -> Mapping:
+    """``{qid: {docno: score}}`` without the documents whose id is their query's
+    (``ignore_identical_ids``): a copy of each query that holds one, the others shared
+    (the input is not changed). Ids are compared as the dicts hold them; the tables
+    compare them as text (``own_documents``)."""
+    own = [qid for qid, docs in run.items() if qid in docs]
+    if not own:
+        return run
+    copied = dict(run)
+    for qid in own:
+        copied[qid] = {docno: score for docno, score in run[qid].items() if docno != qid}
+    return copied
+
+
+def own_documents(qid: np.ndarray, docno: np.ndarray) -> np.ndarray:
+    """Which rows rank the document whose id is their query's (ids compared as text:
+    both str, or both bytes)."""
+    return np.asarray(qid == docno, dtype=bool)
+
+
+def query_bytes(nested: Mapping) -> np.ndarray:
+    """The query ids of ``{qid: {...}}`` (every key, empty or not) as :func:`tables_of`
+    gives them."""
+    return _bytes_of(list(nested))
+
+
+def empty_rankings(run: Mapping) -> list:
+    """The queries of ``{qid: {docno: score}}`` that rank no document."""
+    return [qid for qid, docs in run.items() if not docs]
+
+
 def _bytes_of(ids: list) -> np.ndarray:
     """Ids (str, or anything ``str`` turns into one) as numpy bytes (``S``, UTF-8), from
     one encoding of their concatenation (numpy's own conversions of str take a Python
@@ -134,6 +165,15 @@ class DictRows(NamedTuple):
     qid: np.ndarray
     pool: JudgmentPool
     ids: np.ndarray
+    ranked: np.ndarray  # the code of each query of the run, its ranking empty or not
+    empty: bool  # whether a query of the qrels has an empty ranking in the run
+
+    def of_ranked(self, result):
+        """A result (or a dict of them) without the queries the run lacks."""
+        if isinstance(result, dict):
+            return {name: self.of_ranked(values) for name, values in result.items()}
+        keep = np.isin(result.qid, self.ranked)
+        return result._make(field[keep] for field in result)
 
     def named(self, result):
         """A result of query_scores (or a dict of them) with the caller's query ids,
@@ -145,12 +185,19 @@ class DictRows(NamedTuple):
         return result._make(field[order] for field in result._replace(qid=ids))
 
 
-def dict_rows(qrels: Mapping, run: Mapping, *, docno_ties: bool) -> DictRows:
+def dict_rows(
+    qrels: Mapping, run: Mapping, *, docno_ties: bool, ignore_identical_ids: bool = False
+) -> DictRows:
     """pytrec_eval's qrels (``y_true``) and run (``y_score``) dicts as rows, joined by
     (qid, docno) compared as text; with ``docno_ties`` the rows are ordered by query,
     decreasing score and, among tied scores, decreasing document id (trec_eval's
-    order, which ``ties="first"`` then keeps)."""
+    order, which ``ties="first"`` then keeps). ``ignore_identical_ids`` drops the
+    ranked documents whose id is their query's; a query of the run whose ranking is
+    (then) empty stays one of the run's (``ranked``)."""
     run_q, run_d, score = tables_of(run, "y_score", "score")
+    keep = ~own_documents(run_q, run_d) if ignore_identical_ids else None
+    if keep is not None:
+        run_q, run_d, score = run_q[keep], run_d[keep], score[keep]
     pool_q, pool_d, relevance = tables_of(qrels, "y_true", "relevance")
     for table, name in ((score, "y_score"), (relevance, "y_true")):
         if not table.shape[0]:
@@ -158,14 +205,22 @@ def dict_rows(qrels: Mapping, run: Mapping, *, docno_ties: bool) -> DictRows:
     matched = match_ids(run_q, run_d, pool_q, pool_d, "y_score", "y_true")
     label = np.where(matched.row >= 0, relevance[matched.row], np.nan)
     ids = np.empty(matched.qids.shape[0], dtype=object)
-    for nested, codes in ((qrels, matched.pool_query), (run, matched.ranked_query)):
+    for nested, codes, rows in (
+        (qrels, matched.pool_query, None),
+        (run, matched.ranked_query, keep),
+    ):
         sizes = np.fromiter((len(docs) for docs in nested.values()), np.intp, len(nested))
         keys = np.empty(len(nested), dtype=object)
         keys[:] = list(nested)
-        ids[codes] = np.repeat(keys, sizes)  # the run's own id where both have one
+        repeated = np.repeat(keys, sizes)
+        ids[codes] = repeated if rows is None else repeated[rows]  # the run's id if both have one
     query = matched.ranked_query
     if docno_ties:
         order = np.lexsort((-matched.ranked_docno, -score, query))
         label, score, query = label[order], score[order], query[order]
     pool = JudgmentPool(matched.pool_query, relevance)
-    return DictRows(label, score, query, pool, ids)
+    queries = query_bytes(run)  # every query of the run, empty rankings too
+    at = np.minimum(np.searchsorted(matched.qids, queries), matched.qids.shape[0] - 1)
+    ranked = np.unique(at[matched.qids[at] == queries])  # of the queries coded here
+    empty = np.setdiff1d(ranked, matched.ranked_query).shape[0] > 0  # so in the qrels
+    return DictRows(label, score, query, pool, ids, ranked, empty)

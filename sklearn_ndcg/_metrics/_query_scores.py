@@ -152,7 +152,12 @@ def _of_dicts(y_true, y_score, given: dict):
             "SampledQrels) or as arrays with a JudgmentPool."
         )
     ties = given["ties"]
-    rows = dict_rows(y_true, y_score, docno_ties=ties == "docno")
+    rows = dict_rows(
+        y_true,
+        y_score,
+        docno_ties=ties == "docno",
+        ignore_identical_ids=given["ignore_identical_ids"],
+    )
     check_levels(
         rows.pool.y_true,
         metric_names(given["metric"], given["k"]),
@@ -167,15 +172,21 @@ def _of_dicts(y_true, y_score, given: dict):
     options["zero_division"] = resolve_zero_division(
         given["zero_division"], given["replace_undefined_by"]
     )
+    # a judged query with an empty ranking scores as trec_eval -c scores a judged query
+    # the run lacks (pytrec_eval's value); the queries the run lacks stay left out
+    only_ranked = rows.empty and given["missing_queries"] == "drop"
+    if only_ranked:
+        options["missing_queries"] = "zero"
     label = trec_labels(rows.label, given["unjudged"], given["bounds"])
-    result = rows.named(scores_of_arrays(label, rows.score, **options))
+    result = scores_of_arrays(label, rows.score, **options)
+    result = rows.named(rows.of_ranked(result) if only_ranked else result)
     if isinstance(result, dict):
         return {name: values._replace(ties=str(ties)) for name, values in result.items()}
     return result._replace(ties=str(ties))
 
 
 # query_scores' arguments that are no option of scores_of_arrays
-_NOT_OPTIONS = ("y_true", "y_score", "docno", "replace_undefined_by")
+_NOT_OPTIONS = ("y_true", "y_score", "docno", "replace_undefined_by", "ignore_identical_ids")
 
 
 # The types of a call (the implementation's are their union): a list of metrics gives a
@@ -193,6 +204,7 @@ def query_scores(
     replace_undefined_by: float | None = ...,
     bounds: bool = ...,
     levels: ArrayLike | None = ..., docno: ArrayLike | None = ..., relevance_level: float = ...,
+    ignore_identical_ids: bool = ...,
 ) -> dict[str, QueryScores]: ...
 @overload
 def query_scores(
@@ -205,6 +217,7 @@ def query_scores(
     replace_undefined_by: float | None = ...,
     bounds: Literal[False] = ...,
     levels: ArrayLike | None = ..., docno: ArrayLike | None = ..., relevance_level: float = ...,
+    ignore_identical_ids: bool = ...,
 ) -> QueryScores: ...
 @overload
 def query_scores(
@@ -217,6 +230,7 @@ def query_scores(
     replace_undefined_by: float | None = ...,
     bounds: Literal[True],
     levels: ArrayLike | None = ..., docno: ArrayLike | None = ..., relevance_level: float = ...,
+    ignore_identical_ids: bool = ...,
 ) -> QueryBounds: ...
 @overload
 def query_scores(
@@ -229,6 +243,7 @@ def query_scores(
     replace_undefined_by: float | None = ...,
     bounds: bool = ...,
     levels: ArrayLike | None = ..., docno: ArrayLike | None = ..., relevance_level: float = ...,
+    ignore_identical_ids: bool = ...,
 ) -> QueryScores | QueryBounds: ...
 # fmt: on
 
@@ -247,6 +262,7 @@ def query_scores(
         "bounds": ["boolean"],
         "levels": ["array-like", None],
         "docno": ["array-like", None],
+        "ignore_identical_ids": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
@@ -274,6 +290,7 @@ def query_scores(
     levels: ArrayLike | None = None,
     docno: ArrayLike | None = None,
     relevance_level: float = 1,
+    ignore_identical_ids: bool = False,
 ) -> QueryScores | QueryBounds | dict[str, QueryScores]:
     """NDCG, DCG or the measures beside them (MAP, MRR, P@k...) of each query.
 
@@ -295,7 +312,10 @@ def query_scores(
         (``qid``, ``pool``, ``docno``, ``sample_weight``, ``document_weight`` are not
         read, so refused), and ``ties="docno"`` orders tied scores by decreasing
         document id, as trec_eval and pytrec_eval do. Queries are named by the dicts'
-        keys.
+        keys. Queries without judgments are left out; a judged query whose ranking is
+        empty (``{qid: {}}``) scores as trec_eval ``-c`` scores a judged query the run
+        lacks (0 for every measure but NDCG with ``zero_division`` where it has no
+        relevant document), as pytrec_eval scores it.
     y_score : array-like of the same shape as y_true, or dict
         Predicted scores; higher ranks first. Or pytrec_eval's run, ``{qid: {docno:
         score}}``, with the qrels' dict as ``y_true``.
@@ -410,6 +430,14 @@ def query_scores(
         The measures of binary relevance (``map``, ``P_10``...): a document is relevant
         when its label is at least this (trec_eval's ``-l``, pytrec_eval's
         ``relevance_level``). NDCG and DCG do not read it.
+    ignore_identical_ids : bool, default=False
+        With pytrec_eval's dicts only (refused with arrays): drop every ranked document
+        whose id is its query's id (compared as text) before scoring, the qrels
+        untouched (BEIR's and MTEB's name). BEIR's ``EvaluateRetrieval.evaluate`` does
+        it by default, since in ArguAna, Quora and CQADupStack the query is itself a
+        document of the corpus, which a retriever finds first; on MIRACL dropping them
+        loses score (mteb PRs #642 and #833), so it is a choice per call. A query whose
+        ranking is then empty scores as an empty ranking does (see ``y_true``).
 
     Returns
     -------
@@ -469,6 +497,11 @@ def query_scores(
     """
     if isinstance(y_true, Mapping) or isinstance(y_score, Mapping):  # pytrec_eval's dicts
         return _of_dicts(y_true, y_score, locals())
+    if ignore_identical_ids:
+        raise ValueError(
+            "ignore_identical_ids compares document ids with query ids, which arrays do "
+            "not hold; pass pytrec_eval's dicts (y_true the qrels, y_score the run)."
+        )
     if isinstance(metric, str) and metric == INFNDCG:
         return _inferred(y_true, y_score, qid, docno, pool, missing_queries, locals())
     names = metric_names(metric, k)  # an unknown name first: it may be infNDCG misspelled

@@ -103,3 +103,31 @@ def test_without_ir_measures_the_error_names_the_extra(monkeypatch):
 def test_bad_ties():
     with pytest.raises(ValueError, match="ties"):
         register_ir_measures(ties="first")
+
+
+def _unsupported(ir_measures):
+    from ir_measures import ERR, Bpref, Judged, nDCG
+
+    return [nDCG(gains={0: 0, 1: 1, 2: 10}), nDCG(dcg="exp-log2"), Judged @ 10, Bpref, ERR @ 5]
+
+
+def test_unsupported_measures_raise_ir_measures_error():
+    # ir_measures' providers raise ValueError("unsupported measure <measure>")
+    ir_measures = pytest.importorskip("ir_measures")
+    provider = register_ir_measures()
+    qrels = {"q1": {"a": 1, "b": 2, "c": 0}}
+    run = {"q1": {"a": 0.9, "b": 0.5, "c": 0.7}}
+    for measure in _unsupported(ir_measures):
+        assert not provider.supports(measure)
+        for call in (provider.calc_aggregate, provider.iter_calc, provider.calc):
+            with pytest.raises(ValueError, match=r"^unsupported measure ") as caught:
+                call([ir_measures.nDCG @ 10, measure], qrels, run)
+            assert str(caught.value) == f"unsupported measure {measure}"
+        with pytest.raises(ValueError, match=r"^unsupported measure "):
+            provider.evaluator([measure], qrels)
+    # the same error as ir_measures' own providers give
+    with pytest.raises(ValueError) as reference:
+        ir_measures.pytrec_eval.calc_aggregate([ir_measures.Judged @ 10], qrels, run)
+    with pytest.raises(ValueError) as ours:
+        provider.calc_aggregate([ir_measures.Judged @ 10], qrels, run)
+    assert str(ours.value) == str(reference.value)

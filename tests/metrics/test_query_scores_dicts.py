@@ -118,3 +118,56 @@ def test_float_judgments_and_inputs_untouched():
 def test_bad_dicts(y_true, y_score, options, error, match):
     with pytest.raises(error, match=match):
         query_scores(y_true, y_score, **options)
+
+
+# pytrec_eval's names of the measures that trec_eval -q prints
+_PYTREC = {"map": "map", "ndcg": "ndcg", "recip_rank": "recip_rank", "P_5": "P.5"}
+_PYTREC.update({"ndcg_cut_3": "ndcg_cut.3", "recall_3": "recall.3", "success_1": "success.1"})
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        {"q1": {}, "q2": {"a": 1.0}},  # issue 56: q1 scores 0, mean MAP 0.5
+        {"q1": {}, "q2": {"a": 1.0}, "q3": {}},  # q3 unjudged: left out
+        {"q1": {}, "q3": {"a": 2.0}, "q2": {"b": 1.0, "a": 0.5}},
+    ],
+)
+def test_empty_rankings_equal_pytrec_eval(run):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels = {"q1": {"a": 1}, "q2": {"a": 1, "b": 0}}
+    expected = pytrec_eval.RelevanceEvaluator(qrels, set(_PYTREC.values())).evaluate(run)
+    results = query_scores(qrels, run, metric=list(_PYTREC), ties="docno")
+    for name, values in results.items():
+        assert values.qid.tolist() == sorted(expected)
+        reference = [expected[q][name] for q in sorted(expected)]
+        np.testing.assert_allclose(values.score, reference, atol=1e-12)
+    assert query_scores(qrels, run, metric="map", ties="docno").qid.tolist() == sorted(expected)
+
+
+def test_ignore_identical_ids_equals_pytrec_eval_without_them():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(642)
+    for _ in range(30):
+        qrels, run = random_dicts(rng, 5, 8)
+        run = {q: {q: 3.0, **docs} if rng.random() < 0.7 else docs for q, docs in run.items()}
+        if run:
+            run[next(iter(run))] = {next(iter(run)): 1.0}  # emptied: scores as empty
+        given = copy.deepcopy(run)
+        by_hand = {q: {d: s for d, s in docs.items() if d != q} for q, docs in run.items()}
+        expected = pytrec_eval.RelevanceEvaluator(qrels, set(_PYTREC.values())).evaluate(by_hand)
+        if not expected:
+            continue
+        results = query_scores(
+            qrels, run, metric=list(_PYTREC), ties="docno", ignore_identical_ids=True
+        )
+        assert run == given  # not modified
+        for name, values in results.items():
+            assert values.qid.tolist() == sorted(expected)
+            reference = [expected[q][name] for q in sorted(expected)]
+            np.testing.assert_allclose(values.score, reference, atol=1e-12)
+
+
+def test_ignore_identical_ids_needs_dicts():
+    with pytest.raises(ValueError, match="ignore_identical_ids compares document ids"):
+        query_scores([1, 0], [0.5, 0.2], qid=[1, 1], ignore_identical_ids=True)
