@@ -15,6 +15,7 @@ from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows
 from .._metrics import QueryBounds, QueryScores, check_levels, refuse_changed_rules
 from .._options import (
     COMMON_PARAMS,
+    DEFAULT_TIES,
     DEFAULT_UNJUDGED,
     MISSING_QUERIES,
     NDCG_PARAMS,
@@ -232,7 +233,7 @@ def evaluate_run(
     k: int | None = None,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     zero_division: float = 0.0,
     normalize: str = "ideal",
     unjudged: str = DEFAULT_UNJUDGED,
