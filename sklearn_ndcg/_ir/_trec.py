@@ -279,7 +279,10 @@ def evaluate_run(
         trec_eval writes it in its ``-q`` lines ("ndcg_cut_10", "map", "map_cut_10",
         "recip_rank", "P_10", "recall_100", "success_1"; see :func:`query_scores`),
         a document being relevant when its level is at least ``relevance_level``. A
-        list of names returns a dict of :class:`RunEvaluation` by name. "infNDCG" is
+        list of names returns a dict of :class:`RunEvaluation` by name, all from one
+        join of the run with the qrels and one staging. The measures of binary
+        relevance ignore ``gain``, ``discount`` and ``normalize`` (a preset combines
+        with them) and read a negative level as not relevant. "infNDCG" is
         the inferred NDCG of a
         pool judged by stratified sampling, as NIST's ``sample_eval.pl``
         computes it: ``qrels`` then needs a stratum column (a
