@@ -7,7 +7,14 @@ from collections.abc import Callable, Hashable, Mapping
 
 from numpy.typing import ArrayLike
 
-from .._options import COMMON_PARAMS, LOG_BASE, NDCG_PARAMS, UNJUDGED_QUERIES, ranking_options
+from .._options import (
+    COMMON_PARAMS,
+    DEFAULT_TIES,
+    LOG_BASE,
+    NDCG_PARAMS,
+    UNJUDGED_QUERIES,
+    ranking_options,
+)
 from .._validate_params import StrOptions, validate_params
 from ._partitions import evaluate
 
@@ -37,7 +44,7 @@ def ndcg_score(
     k: int | None = None,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     zero_division: float = 0.0,
     per_query: bool = False,
     shuffle_method: str | None = None,
@@ -201,7 +208,7 @@ def dcg_score(
     k: int | None = None,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     log_base: float | None = None,
     per_query: bool = False,
     shuffle_method: str | None = None,

@@ -15,6 +15,7 @@ from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows
 from .._metrics import QueryBounds, QueryScores, check_levels, refuse_changed_rules
 from .._options import (
     COMMON_PARAMS,
+    DEFAULT_TIES,
     DEFAULT_UNJUDGED,
     MISSING_QUERIES,
     NDCG_PARAMS,
@@ -232,7 +233,7 @@ def evaluate_run(
     k: int | None = None,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     zero_division: float = 0.0,
     normalize: str = "ideal",
     unjudged: str = DEFAULT_UNJUDGED,
@@ -278,7 +279,10 @@ def evaluate_run(
         trec_eval writes it in its ``-q`` lines ("ndcg_cut_10", "map", "map_cut_10",
         "recip_rank", "P_10", "recall_100", "success_1"; see :func:`query_scores`),
         a document being relevant when its level is at least ``relevance_level``. A
-        list of names returns a dict of :class:`RunEvaluation` by name. "infNDCG" is
+        list of names returns a dict of :class:`RunEvaluation` by name, all from one
+        join of the run with the qrels and one staging. The measures of binary
+        relevance ignore ``gain``, ``discount`` and ``normalize`` (a preset combines
+        with them) and read a negative level as not relevant. "infNDCG" is
         the inferred NDCG of a
         pool judged by stratified sampling, as NIST's ``sample_eval.pl``
         computes it: ``qrels`` then needs a stratum column (a

@@ -60,7 +60,7 @@ def at_cutoffs(
     document_weight=None,
     gain="linear",
     discount="log2",
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     zero_division: float = 0.0,
     normalize: str = "ideal",
     pool: JudgmentPool | None = None,

@@ -330,8 +330,9 @@ def query_scores(
         label is at least ``relevance_level``; with a pool, average precision and recall
         divide by the pool's relevant documents (0 without any, or ``zero_division``).
         With ``ties="average"`` each is its exact expected value over the orders of the
-        tied documents; "docno" is trec_eval's order. They read none of ``gain``,
-        ``discount``, ``normalize``, ``log_base``, ``document_weight`` (refused if given).
+        tied documents; "docno" is trec_eval's order. They ignore NDCG's ``gain``,
+        ``discount``, ``normalize`` and ``log_base`` (so a preset combines with them),
+        refuse ``document_weight``, and read a negative label as not relevant.
         Read more in the :ref:`User Guide <trec_measures>`. "infNDCG" is the inferred NDCG of a pool
         judged by stratified sampling, as NIST's ``sample_eval.pl`` computes it (as
         :func:`evaluate_run` with ``metric="infNDCG"``): ``y_true`` is None, ``pool`` a

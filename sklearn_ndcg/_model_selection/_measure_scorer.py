@@ -9,7 +9,7 @@ from sklearn import config_context
 
 from .._engine import weighted_mean
 from .._metrics import query_scores
-from .._options import QID_COLUMN, TIES, ZERO_DIVISION, metric_names
+from .._options import DEFAULT_TIES, QID_COLUMN, TIES, ZERO_DIVISION, metric_names
 from .._validate_params import StrOptions, validate_params
 from ._response import RESPONSE_METHODS
 from ._scorer import _check_scorer_input, _RankingScorer
@@ -48,7 +48,7 @@ def _measure_score(
 def make_ranking_scorer(
     metric: str,
     *,
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     zero_division: float = ZERO_DIVISION,
     relevance_level: float = 1,
     response_method="auto",

@@ -14,6 +14,7 @@ from .._engine import weighted_mean
 from .._metrics import at_cutoffs, dcg_score, ndcg_score
 from .._options import (
     COMMON_PARAMS,
+    DEFAULT_TIES,
     NDCG_PARAMS,
     QID_COLUMN,
     REPLACE_UNDEFINED,
@@ -174,7 +175,7 @@ def make_ndcg_scorer(
     *,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     zero_division: float = ZERO_DIVISION,
     response_method: str | tuple[str, ...] = "auto",
     normalize: str = "ideal",
@@ -346,7 +347,7 @@ def make_dcg_scorer(
     *,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     response_method: str | tuple[str, ...] = "auto",
     qid: str | int | None = None,
 ):

@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike
 
 from .._options import (
     COMMON_PARAMS,
+    DEFAULT_TIES,
     DEFAULT_UNJUDGED,
     MISSING_QUERIES,
     NDCG_PARAMS,
@@ -63,7 +64,7 @@ def evaluate_run(
     k: int | None = None,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     zero_division: float = 0.0,
     normalize: str = "ideal",
     unjudged: str = DEFAULT_UNJUDGED,

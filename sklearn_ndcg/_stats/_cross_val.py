@@ -23,7 +23,7 @@ from .._engine import check_qid
 from .._metrics import QueryBounds, QueryScores, query_scores
 from .._model_selection._response import ranking_scores
 from .._model_selection._scorer import _RESPONSE_METHOD
-from .._options import COMMON_PARAMS, NDCG_PARAMS, UNJUDGED_QUERIES
+from .._options import COMMON_PARAMS, DEFAULT_TIES, NDCG_PARAMS, UNJUDGED_QUERIES
 from .._validate_params import HasMethods, StrOptions, validate_params
 
 _METRIC_OPTIONS = {
@@ -74,7 +74,7 @@ def cross_val_query_scores(
     k: int | None = None,
     gain: str | Mapping | Callable | ArrayLike = "linear",
     discount: str | Callable = "log2",
-    ties: str = "average",
+    ties: str = DEFAULT_TIES,
     zero_division: float = 0.0,
     normalize: str = "ideal",
     unjudged_queries: str = "drop",
