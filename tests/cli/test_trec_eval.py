@@ -174,3 +174,28 @@ def test_ignore_identical_ids_equals_the_binary_without_them(tmp_path, capsys):
         line for line in per_query if "\tall\t" not in line
     ]
     assert "recip_rank            \tq2\t0.0000" in got
+
+
+def test_levels_written_with_decimals_as_the_binary(tmp_path, capsys):
+    """Qrels levels written 1.0 / 0.0 / 2.00 / -1.0: trec_eval's lines, byte for byte."""
+    import subprocess
+
+    from _trec_dicts import trec_eval_binary
+
+    binary = trec_eval_binary()
+    if binary is None:
+        pytest.skip("needs the trec_eval binary (SKLEARN_NDCG_TREC_EVAL)")
+    (tmp_path / "qrels").write_text(
+        "q1 0 d1 1.0\nq1 0 d2 0.0\nq1 0 d3 2.00\nq2 0 d1 -1.0\nq2 0 d2 1.0\n"
+    )
+    run = "q1 Q0 d2 1 3 r\nq1 Q0 d1 2 2 r\nq1 Q0 d3 3 1 r\nq2 Q0 d1 1 2 r\nq2 Q0 d2 2 1 r\n"
+    (tmp_path / "run").write_text(run)
+    for flags in ([], ["-J"], ["-l", "2"]):
+        argv = [*flags, "-q", "-m", "map", "-m", "ndcg", "-m", "P.2", "-m", "recip_rank"]
+        argv += [str(tmp_path / "qrels"), str(tmp_path / "run")]
+        real = subprocess.run([str(binary), *argv], capture_output=True, text=True, check=True)
+        assert main(["trec-eval", *argv]) == 0
+        assert capsys.readouterr().out == real.stdout
+    (tmp_path / "half").write_text("q1 0 d1 0.5\n")
+    assert main(["trec-eval", str(tmp_path / "half"), str(tmp_path / "run")]) == 2
+    assert 'relevance="float"' in capsys.readouterr().err
