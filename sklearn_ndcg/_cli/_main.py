@@ -244,6 +244,18 @@ def _add_trec_eval(commands) -> None:
         ),
     )
     trec.add_argument(
+        "--ignore-identical-ids",
+        dest="ignore_identical_ids",
+        action="store_true",
+        help=(
+            "drop every ranked document whose id is its query's id before scoring, the "
+            "qrels untouched (BEIR's and MTEB's ignore_identical_ids: on in BEIR, whose "
+            "ArguAna, Quora and CQADupStack queries are documents of the corpus; off for "
+            "MIRACL, which loses score with it); a judged query left without documents "
+            "scores 0; not a trec_eval option"
+        ),
+    )
+    trec.add_argument(
         "-l",
         dest="level",
         type=int,
@@ -297,6 +309,7 @@ def _trec_eval(args) -> int:
             max_docs=args.max_docs,
             bounds=args.bounds,
             relevance_level=args.level,
+            ignore_identical_ids=args.ignore_identical_ids,
         )
     except OSError as error:
         reason = error.strerror or str(error)

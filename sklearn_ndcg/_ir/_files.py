@@ -102,8 +102,10 @@ def read_trec_qrels(path: str | os.PathLike, *, relevance: str = "integer") -> T
     relevance : {"integer", "float"}, default="integer"
         What a relevance may be:
 
-        - "integer": an integer level, as trec_eval reads them (a "1.5" is refused
-          rather than truncated to 1, as trec_eval's ``atol`` would).
+        - "integer": an integer level, as trec_eval reads them, also written with
+          zero decimals ("1.0", "2.00", "-1.0": the integers they are); a "1.5" is
+          refused rather than truncated to 1, as trec_eval's ``atol`` would, with a
+          message naming ``relevance="float"``.
         - "float": any finite number (graded or model-made judgments, e.g. 0.7): NDCG
           gains the number itself with the linear gain, and the measures of binary
           relevance (``map``, ``P_10``...) count it relevant when at least their
@@ -144,6 +146,15 @@ def read_trec_qrels(path: str | os.PathLike, *, relevance: str = "integer") -> T
     ...     qrels = read_trec_qrels(path)
     >>> qrels.docno.tolist(), qrels.relevance.tolist()
     (['doc-a', 'doc-b', 'doc-c'], [0.0, 2.0, -1.0])
+
+    Levels written with decimals, as some tools write them, are the integers they are:
+
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "qrels.txt"
+    ...     _ = path.write_text("1 0 doc-a 1.0\\n1 0 doc-b 0.0\\n1 0 doc-c -1.0\\n")
+    ...     qrels = read_trec_qrels(path)
+    >>> qrels.relevance.tolist()
+    [1.0, 0.0, -1.0]
 
     Float judgments need ``relevance="float"``:
 

@@ -44,10 +44,12 @@ class Layout(NamedTuple):
     number_name: str
     integer: bool
     extra_fields: bool
+    integral_decimals: bool = False  # integer: also "1.0", "2.00" (as trec_eval's atol)
 
 
 RUN = Layout("qid Q0 docno rank score run_id", (0, 2, 5), 4, "score", False, True)
-QRELS = Layout("qid iter docno rel", (0, 2), 3, "relevance", True, False)
+# levels written 1.0 / 0.0 read as the integers they are (trec_eval reads them with atol)
+QRELS = Layout("qid iter docno rel", (0, 2), 3, "relevance", True, False, True)
 # sample_eval.pl's qrels of a stratified sampled pool (rel -1: pooled, not sampled)
 SAMPLED_QRELS = Layout("qid iter docno stratum rel", (0, 2, 3), 4, "relevance", True, False)
 
@@ -262,10 +264,17 @@ def _numbers(matrix: np.ndarray, lengths: np.ndarray, integer: bool, arrow):
     return value, plain
 
 
-def _python_number(token: bytes, integer: bool) -> float | None:
-    """The number of a token by Python's rules (None: refused)."""
+_INTEGRAL = re.compile(rb"([+-]?[0-9]+)\.0*")
+
+
+def _python_number(token: bytes, integer: bool, integral_decimals: bool = False) -> float | None:
+    """The number of a token by Python's rules (None: refused); with
+    ``integral_decimals``, an integer may be written with zero decimals (``1.0``)."""
     if integer:
-        return float(int(token)) if _INTEGER.fullmatch(token) else None
+        if _INTEGER.fullmatch(token):
+            return float(int(token))
+        match = _INTEGRAL.fullmatch(token) if integral_decimals else None
+        return None if match is None else float(int(match[1]))
     if b"_" in token:  # 1_000: Python's spelling, no number for C's atof
         return None
     try:
@@ -315,11 +324,18 @@ def iter_columns(path: str | os.PathLike, layout: Layout, *, chunk_size: int | N
             _refuse_padded_levels(matrix, lengths, lines, problems)
         for row in np.flatnonzero(~plain).tolist():
             raw = bytes(matrix[row, : lengths[row]])
-            number = _python_number(raw, layout.integer)
+            number = _python_number(raw, layout.integer, layout.integral_decimals)
             if number is None:
                 kind = "an integer" if layout.integer else "a number"
                 text = raw.decode(errors="replace")
-                problems.append((lines[row], f"the {layout.number_name} {text!r} is not {kind}"))
+                hint = ""
+                if layout.integral_decimals and _python_number(raw, False) is not None:
+                    hint = (
+                        " (trec_eval would truncate it); float judgments are read by "
+                        'read_trec_qrels(path, relevance="float")'
+                    )
+                problem = f"the {layout.number_name} {text!r} is not {kind}{hint}"
+                problems.append((lines[row], problem))
                 break
             value[row] = number
         if problems:

@@ -76,6 +76,7 @@ def trec_eval_scores(
     bounds: bool = False,
     relevance_level: int = 1,
     ties: str = "docno",
+    ignore_identical_ids: bool = False,
 ) -> Report:
     """The values trec_eval reports for ``measures``, per evaluated query.
 
@@ -87,6 +88,8 @@ def trec_eval_scores(
     this is relevant);
     ``bounds`` (``-B``) adds ``M@judged``, ``M@lower`` and ``M@upper`` after each
     measure ``M`` (:func:`._engine.query_values` with ``levels``).
+    ``ignore_identical_ids`` drops the documents whose id is their query's first; a
+    judged query left without documents scores 0, as with ``-c``.
     """
     if bounds and judged_only:
         raise ValueError(
@@ -97,23 +100,53 @@ def trec_eval_scores(
         if table.qid.shape[0] == 0:
             raise ValueError(f"the {name} file has no entries.")
     _refuse_nan(run)
+    queries = None  # with documents dropped: the run's queries, emptied ones too
+    if ignore_identical_ids:
+        own = run.qid == run.docno
+        if own.any():
+            queries = np.unique(run.qid)
+            if own.all():  # nothing left: the judged queries score 0
+                return _only(_zeros(qrels, measures), queries, complete)
+            run = run._replace(qid=run.qid[~own], docno=run.docno[~own], score=run.score[~own])
     joined = join_run(run.qid, run.docno, qrels)
-    if not complete:
+    if not complete and queries is None:
         refuse_unjudged_run(joined)
     permutation = trec_order(joined, run.score) if ties == "docno" else None
-    return joined_scores(
+    report = joined_scores(
         joined,
         run.score,
         permutation,
         qrels.relevance,
         measures,
-        complete=complete,
+        complete=complete or queries is not None,
         judged_only=judged_only,
         max_docs=max_docs,
         bounds=bounds,
         relevance_level=relevance_level,
         ties=ties,
     )
+    return report if queries is None else _only(report, queries, complete)
+
+
+def _zeros(qrels: TrecQrels, measures: Measures) -> Report:
+    """Every measure 0 for each query of the qrels (as text, in byte order)."""
+    names = [name for request in measures for name in request.measure.names(request.params)]
+    qid = np.unique(id_bytes(qrels.qid))
+    return Report(decoded(qid), [(name, np.zeros(qid.shape[0])) for name in names])
+
+
+def _only(report: Report, queries: np.ndarray, complete: bool) -> Report:
+    """The report's queries that are among ``queries`` (all of them with ``complete``),
+    refusing a report left empty as :func:`._join.refuse_unjudged_run` does."""
+    if complete:
+        return report
+    keep = np.isin(id_bytes(report.qid), id_bytes(queries))
+    if not keep.any():
+        raise ValueError(
+            "no query of the run is in the qrels (the run has queries such as "
+            f"{_shown(queries[0])!r}); do the query ids match?"
+        )
+    return Report(report.qid[keep], [(name, values[keep]) for name, values in report.columns])
 
 
 def joined_scores(
@@ -211,6 +244,7 @@ def streamed_scores(
     max_docs: int | None = None,
     chunk_size: int | None = None,
     relevance_level: int = 1,
+    ignore_identical_ids: bool = False,
 ) -> Report | None:
     """:func:`trec_eval_scores` of a run file read chunk by chunk, its queries
     evaluated as they complete: memory holds one chunk, not the run.
@@ -226,6 +260,7 @@ def streamed_scores(
         "judged_only": judged_only,
         "max_docs": max_docs,
         "relevance_level": relevance_level,
+        "ignore_identical_ids": ignore_identical_ids,
     }
     reports, first_qid, n_rows = [], None, 0
     try:
@@ -300,6 +335,7 @@ def sampled_scores(
     max_docs: int | None = None,
     bounds: bool = False,
     relevance_level: int = 1,
+    ignore_identical_ids: bool = False,
 ) -> Report:
     """The report of measures that include infNDCG: the qrels read with strata
     (``qid iter docno stratum rel``), infNDCG as sample_eval.pl computes it
@@ -308,7 +344,9 @@ def sampled_scores(
 
     ``-c`` (``complete``) applies; ``-J``, ``-M`` and ``-B`` are refused.
     """
-    given = [flag for flag, on in (("-J", judged_only), ("-M", max_docs), ("-B", bounds)) if on]
+    flags = [("-J", judged_only), ("-M", max_docs), ("-B", bounds)]
+    flags.append(("--ignore-identical-ids", ignore_identical_ids))
+    given = [flag for flag, on in flags if on]
     if given:
         raise ValueError(
             f"infNDCG follows sample_eval.pl's rules (the first 1000 documents, unsampled "

@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike
 
 from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows, weighted_mean
 from .._metrics import QueryBounds, QueryScores, check_levels, refuse_changed_rules
+from .._metrics._ids import own_documents, query_bytes
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_TIES,
@@ -222,6 +223,7 @@ def _resolve_judged_only(unjudged: str, judged_only: bool | None) -> str:
         "missing_queries": [StrOptions(set(MISSING_QUERIES))],
         "bounds": ["boolean"],
         "levels": ["array-like", None],
+        "ignore_identical_ids": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
@@ -242,6 +244,7 @@ def evaluate_run(
     bounds: bool = False,
     levels: ArrayLike | None = None,
     relevance_level: float = 1,
+    ignore_identical_ids: bool = False,
 ) -> RunEvaluation | dict[str, RunEvaluation]:
     """NDCG of a run against relevance judgments (qrels), matched by document id.
 
@@ -251,7 +254,10 @@ def evaluate_run(
     document the qrels do not list is unjudged and gains 0, and the ideal DCG
     of a query comes from all its judged documents, retrieved or not, so
     relevant documents the run missed count against it (see
-    :class:`JudgmentPool`). Queries of the run without judgments are left out.
+    :class:`JudgmentPool`). Queries of the run without judgments are left out; a
+    judged query whose ranking is empty (``{qid: {}}`` in pytrec_eval's dicts, or
+    emptied by ``ignore_identical_ids``) scores as with ``missing_queries="zero"``
+    (0), as pytrec_eval scores it.
 
     Read more in the :ref:`User Guide <judgment_pools>`.
 
@@ -355,6 +361,14 @@ def evaluate_run(
         The measures of binary relevance (``map``, ``P_10``...): a document is relevant
         when its label is at least this (trec_eval's ``-l``, pytrec_eval's
         ``relevance_level``). NDCG and DCG do not read it.
+    ignore_identical_ids : bool, default=False
+        Drop every ranked document whose id is its query's id (compared as text)
+        before scoring, the qrels untouched (BEIR's and MTEB's name). BEIR's
+        ``EvaluateRetrieval.evaluate`` does it by default, since in ArguAna, Quora and
+        CQADupStack the query is itself a document of the corpus, which a retriever
+        finds first; on MIRACL dropping them loses score (mteb PRs #642 and #833), so
+        it is a choice per call. A judged query whose ranking is then empty scores 0
+        (see above). A run file is then read whole (:func:`read_trec_run`).
 
     Returns
     -------
@@ -437,7 +451,9 @@ def evaluate_run(
     >>> round(result.score, 4)
     0.2398
     """
+    queries = None  # the run's queries, empty rankings too (dicts; ignore_identical_ids)
     if isinstance(run, Mapping):  # pytrec_eval's dicts
+        queries = decoded(query_bytes(run))
         run = tables_of_text(run, "run", "score")
     if isinstance(qrels, Mapping):
         qrels = tables_of_text(qrels, "qrels", "relevance")
@@ -449,6 +465,8 @@ def evaluate_run(
         metric, k, gain, discount, ties, zero_division, normalize, unjudged,
         missing_queries, bounds, levels, relevance_level,
     )  # fmt: skip
+    if ignore_identical_ids and isinstance(run, (str, os.PathLike)):  # read whole
+        run = read_trec_run(run)
     if _is_path(run):  # the trec-eval command's path: the run streamed by queries
         return _evaluation(_evaluate_run_file(run, qrels, names, settings))
     if _is_path(qrels):
@@ -460,12 +478,27 @@ def evaluate_run(
         qrels, "qrels", ("qid", "docno", "relevance"), as_read=True
     )
     _check_levels(relevance, qrels_qid, names, settings)
+    if ignore_identical_ids:
+        run_qid, run_docno, score, queries = _without_own_documents(
+            run_qid, run_docno, score, queries
+        )
+    # a judged query with an empty ranking scores as a judged query the run lacks
+    # with missing_queries="zero" (pytrec_eval's value); the others stay left out
+    only_ranked = (
+        missing_queries == "drop"
+        and queries is not None
+        and np.setdiff1d(np.intersect1d(queries, _text(qrels_qid)), _text(run_qid)).shape[0] > 0
+    )
+    if only_ranked:
+        settings = settings._replace(missing_queries="zero")
     qrels = TrecQrels(qrels_qid, qrels_docno, relevance)
     joined = join_run(run_qid, run_docno, qrels)
-    if missing_queries == "drop":
+    if missing_queries == "drop" and not only_ranked:
         refuse_unjudged_run(joined)
     _warn_nothing_matches(joined, run_given, qrels_given)
     per_query = score_joined(joined, score, relevance, settings)
+    if only_ranked and queries is not None:
+        per_query = _of_queries(per_query, queries)
     if levels is not None and not bounds:
         raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
     return _evaluation(per_query)
@@ -478,8 +511,35 @@ def _evaluation(per_query) -> RunEvaluation | dict[str, RunEvaluation]:
     return _one(per_query)
 
 
+def _of_queries(per_query, queries: np.ndarray):
+    """Per-query values (a dict of them by name) of ``queries`` only."""
+    if isinstance(per_query, dict):
+        return {name: _of_queries(values, queries) for name, values in per_query.items()}
+    keep = np.isin(_text(per_query.qid), queries)
+    return per_query._make(field[keep] for field in per_query)
+
+
 def _one(per_query) -> RunEvaluation:
     return RunEvaluation(weighted_mean(per_query.score, None), per_query)
+
+
+def _text(ids: np.ndarray) -> np.ndarray:
+    """Ids as str (object array), from str or the bytes a reader kept."""
+    return decoded(ids) if ids.dtype.kind == "S" else ids
+
+
+def _without_own_documents(qid, docno, score, queries):
+    """``ignore_identical_ids``: the rows without those whose document id is their
+    query's, and the run's queries (those emptied too)."""
+    own = own_documents(qid, docno)
+    if queries is None:
+        queries = np.unique(_text(qid))
+    if own.all():
+        raise ValueError(
+            "run ranks only the queries' own documents, which ignore_identical_ids=True "
+            "drops; no document is left to evaluate."
+        )
+    return qid[~own], docno[~own], score[~own], queries
 
 
 def _is_path(table) -> bool:

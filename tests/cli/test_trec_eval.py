@@ -125,3 +125,77 @@ def test_command_with_complete_queries_and_no_overlap(tmp_path, capsys):
     paths = [str(tmp_path / "qrels"), str(tmp_path / "run")]
     assert main(["trec-eval", "-c", "-m", "ndcg", *paths]) == 0
     assert capsys.readouterr().out == _line("ndcg", "all", 0.0) + "\n"
+
+
+def test_ignore_identical_ids_equals_the_binary_without_them(tmp_path, capsys):
+    """--ignore-identical-ids: trec_eval's lines of the run without each query's own
+    document (a query left without documents: as -c scores a judged query the run
+    lacks, so the binary is given -c where one is emptied)."""
+    import subprocess
+
+    from _trec_dicts import trec_eval_binary
+
+    binary = trec_eval_binary()
+    if binary is None:
+        pytest.skip("needs the trec_eval binary (SKLEARN_NDCG_TREC_EVAL)")
+    qrels = "q1 0 d1 1\nq1 0 d2 2\nq1 0 q1 0\nq2 0 d1 1\nq3 0 d3 1\n"
+    run = [("q1", "q1", 3.0), ("q1", "d1", 1.0), ("q1", "d2", 2.0), ("q2", "d1", 0.5)]
+    run += [("q2", "q2", 1.0), ("q3", "d3", 1.0), ("q3", "q3", 2.0)]
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text("".join(f"{q} Q0 {d} 0 {s} r\n" for q, d, s in run))
+    kept = [row for row in run if row[0] != row[1]]
+    (tmp_path / "kept").write_text("".join(f"{q} Q0 {d} 0 {s} r\n" for q, d, s in kept))
+    measures = ["-m", "map", "-m", "recip_rank", "-m", "P.1,5", "-m", "ndcg_cut.10"]
+    for flags in ([], ["-c"], ["-J"], ["-M", "1"]):
+        argv = [*flags, "-q", *measures]
+        real = subprocess.run(
+            [str(binary), *argv, str(tmp_path / "qrels"), str(tmp_path / "kept")],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        own = ["trec-eval", "--ignore-identical-ids", *argv]
+        assert main([*own, str(tmp_path / "qrels"), str(tmp_path / "run")]) == 0
+        assert capsys.readouterr().out == real.stdout
+    # q2 emptied: scored 0, as the binary scores it with -c
+    (tmp_path / "alone").write_text("q1 Q0 d1 0 1 r\nq2 Q0 q2 0 1 r\n")
+    (tmp_path / "alone_kept").write_text("q1 Q0 d1 0 1 r\n")
+    argv = ["-q", *measures, str(tmp_path / "qrels")]
+    real = subprocess.run(
+        [str(binary), "-c", *argv, str(tmp_path / "alone_kept")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert main(["trec-eval", "--ignore-identical-ids", *argv, str(tmp_path / "alone")]) == 0
+    got = capsys.readouterr().out.splitlines()
+    per_query = [line for line in real.stdout.splitlines() if "\tq3\t" not in line]
+    assert [line for line in got if "\tall\t" not in line] == [
+        line for line in per_query if "\tall\t" not in line
+    ]
+    assert "recip_rank            \tq2\t0.0000" in got
+
+
+def test_levels_written_with_decimals_as_the_binary(tmp_path, capsys):
+    """Qrels levels written 1.0 / 0.0 / 2.00 / -1.0: trec_eval's lines, byte for byte."""
+    import subprocess
+
+    from _trec_dicts import trec_eval_binary
+
+    binary = trec_eval_binary()
+    if binary is None:
+        pytest.skip("needs the trec_eval binary (SKLEARN_NDCG_TREC_EVAL)")
+    (tmp_path / "qrels").write_text(
+        "q1 0 d1 1.0\nq1 0 d2 0.0\nq1 0 d3 2.00\nq2 0 d1 -1.0\nq2 0 d2 1.0\n"
+    )
+    run = "q1 Q0 d2 1 3 r\nq1 Q0 d1 2 2 r\nq1 Q0 d3 3 1 r\nq2 Q0 d1 1 2 r\nq2 Q0 d2 2 1 r\n"
+    (tmp_path / "run").write_text(run)
+    for flags in ([], ["-J"], ["-l", "2"]):
+        argv = [*flags, "-q", "-m", "map", "-m", "ndcg", "-m", "P.2", "-m", "recip_rank"]
+        argv += [str(tmp_path / "qrels"), str(tmp_path / "run")]
+        real = subprocess.run([str(binary), *argv], capture_output=True, text=True, check=True)
+        assert main(["trec-eval", *argv]) == 0
+        assert capsys.readouterr().out == real.stdout
+    (tmp_path / "half").write_text("q1 0 d1 0.5\n")
+    assert main(["trec-eval", str(tmp_path / "half"), str(tmp_path / "run")]) == 2
+    assert 'relevance="float"' in capsys.readouterr().err

@@ -44,7 +44,7 @@ def test_page_holds_the_help_rules_verbatim():
 def test_page_lists_every_option_with_its_help():
     page = " ".join(PAGE.read_text(encoding="utf-8").split())
     options = [a for a in _trec_parser()._actions if a.option_strings and a.dest != "help"]
-    assert len(options) == 8
+    assert len(options) == 9
     for action in options:
         name = action.option_strings[0] + (f" {action.metavar}" if action.metavar else "")
         assert f"``{name}``" in page

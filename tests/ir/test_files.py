@@ -64,3 +64,26 @@ def test_float_qrels_from_a_file_equal_the_arrays(tmp_path, metric, ties):
             metric=metric,
         )
         np.testing.assert_allclose(from_file.per_query.score, arrays.score, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("1.0", 1.0), ("2.00", 2.0), ("-1.0", -1.0), ("0.0", 0.0), ("3.", 3.0), ("+1.0", 1.0)],
+)
+def test_integral_decimal_levels_are_integers(tmp_path, text, expected):
+    # trec_eval reads the level with atol: "2.00" is 2
+    path = tmp_path / "qrels"
+    path.write_text(f"q 0 a {text}\nq 0 b 1\n")
+    assert read_trec_qrels(path).relevance.tolist() == [expected, 1.0]
+
+
+@pytest.mark.parametrize("text", ["0.5", "1.5", "1e0", "-0.25"])
+def test_other_decimal_levels_are_refused_naming_float(tmp_path, text):
+    path = tmp_path / "qrels"
+    path.write_text(f"q 0 a 1\nq 0 b {text}\n")
+    message = rf"line 2: the relevance '{text}' is not an integer .*relevance=\"float\""
+    with pytest.raises(ValueError, match=message):
+        read_trec_qrels(path)
+    with pytest.raises(ValueError, match=message):
+        evaluate_run((["q"], ["a"], [1.0]), path)
+    assert read_trec_qrels(path, relevance="float").relevance.tolist() == [1.0, float(text)]

@@ -31,6 +31,14 @@ def score_parser(request, monkeypatch):
     return request.param
 
 
+def _is_float(token: bytes) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return b"_" not in token
+
+
 def _per_line(path, layout):
     """The old reader: (ids per field, numbers), or the ValueError it raised."""
     n_fields = len(layout.text.split())
@@ -46,10 +54,20 @@ def _per_line(path, layout):
         token = fields[layout.number]
         shown = token.decode(errors="replace")
         if layout.integer:
-            if not _INTEGER.fullmatch(token):
+            # qrels: also integers written with zero decimals ("1.0"), as trec_eval's atol
+            integral = re.fullmatch(rb"([+-]?[0-9]+)\.0*", token)
+            if _INTEGER.fullmatch(token):
+                value = float(int(token))
+            elif layout.integral_decimals and integral:
+                value = float(int(integral[1]))
+            else:
                 problem = f"the relevance {shown!r} is not an integer"
+                if layout.integral_decimals and _is_float(token):
+                    problem += (
+                        " (trec_eval would truncate it); float judgments are read by "
+                        'read_trec_qrels(path, relevance="float")'
+                    )
                 return ValueError(f"{where}{problem}; expected '{layout.text}'.")
-            value = float(int(token))
         else:
             try:
                 if b"_" in token:
@@ -89,7 +107,8 @@ SCORES = [
     "9007199254740993", "12345.678901234", "-98765.43210987", "1\x002", "12\x00",
 ]  # fmt: skip
 LEVELS = [
-    "0", "1", "-1", "+2", "-0", "00", "007", "1.5", "1.0", "1.", "x", "1e2", "1_0",
+    "0", "1", "-1", "+2", "-0", "00", "007", "1.5", "1.0", "1.", "x", "1e2", "1_0", "2.00",
+    "-1.0", "+1.000", "1.01", "0.5", "-0.0", ".0", "1..0", "1.0.0",
     "99999999999999999999", "-123456789012345", "1234567890123456", "\u0661", "+", "-",
 ]  # fmt: skip
 

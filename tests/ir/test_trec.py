@@ -315,3 +315,43 @@ def test_tables_changed_in_place_are_read_as_they_are_now(files, table):
     after = evaluate_run(run, qrels, ties="docno")
     expected = (3 * D[0] + D[2]) / (3 * D[0] + D[1])
     np.testing.assert_allclose(after.per_query.score, [expected, Q2], rtol=1e-15)
+
+
+def test_empty_rankings_of_dicts_equal_pytrec_eval():
+    # issue 56: pytrec_eval scores q1 (judged, empty ranking) 0; q3 (unjudged) left out
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels = {"q1": {"a": 1}, "q2": {"a": 1, "b": 0}}
+    run = {"q1": {}, "q2": {"b": 2.0, "a": 1.0}, "q3": {}}
+    names = {"map": "map", "ndcg_cut_10": "ndcg_cut.10", "recip_rank": "recip_rank"}
+    names["P_5"] = "P.5"
+    expected = pytrec_eval.RelevanceEvaluator(qrels, set(names.values())).evaluate(run)
+    results = evaluate_run(run, qrels, metric=list(names), ties="docno")
+    for name, result in results.items():
+        assert result.per_query.qid.tolist() == ["q1", "q2"]
+        reference = [expected[q][name] for q in ("q1", "q2")]
+        np.testing.assert_allclose(result.per_query.score, reference, atol=1e-12)
+        assert result.score == pytest.approx(np.mean(reference), abs=1e-12)
+    assert evaluate_run(run, qrels, metric="map").score == 0.25  # hand: (0 + 1/2) / 2
+
+
+def test_ignore_identical_ids_at_every_door(tmp_path):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels = {"q1": {"d1": 1, "d2": 2}, "q2": {"d1": 1}, "q3": {"q3": 1}}
+    run = {"q1": {"q1": 3.0, "d1": 1.0, "d2": 2.0}, "q2": {"q2": 1.0}, "q3": {"q3": 1.0}}
+    by_hand = {q: {d: s for d, s in docs.items() if d != q} for q, docs in run.items()}
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(by_hand)
+    reference = [expected[q]["recip_rank"] for q in ("q1", "q2", "q3")]
+    assert reference == [1.0, 0.0, 0.0]  # q2 and q3 emptied: 0, as pytrec_eval
+    rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    lines = [f"{q} Q0 {d} 0 {s!r} r\n" for q, d, s in rows]
+    (tmp_path / "run").write_text("".join(lines))
+    tables = tuple(list(column) for column in zip(*rows))
+    for given in (run, tables, tmp_path / "run"):
+        result = evaluate_run(
+            given, qrels, metric="recip_rank", ties="docno", ignore_identical_ids=True
+        )
+        assert result.per_query.qid.tolist() == ["q1", "q2", "q3"]
+        np.testing.assert_allclose(result.per_query.score, reference, atol=1e-12)
+    assert run["q1"] == {"q1": 3.0, "d1": 1.0, "d2": 2.0}  # not modified
+    plain = evaluate_run(run, qrels, metric="recip_rank", ties="docno")
+    assert plain.per_query.score.tolist() == [0.5, 0.0, 1.0]  # hand: q1's d2 at rank 2
