@@ -40,17 +40,8 @@ def test_random_runs_with_ties(tmp_path, capsys):
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     n_lines = 0
     for _ in range(20):
-        judged, ranked = [], []
-        for q in range(rng.integers(1, 5)):
-            for d in range(rng.integers(1, 12)):
-                if rng.random() < 0.7:
-                    judged.append(f"{q} 0 d{d} {rng.integers(-1, 4)}\n")
-                if rng.random() < 0.8:  # few distinct scores: many ties
-                    ranked.append(f"{q} Q0 d{d} 0 {rng.integers(0, 4)} r\n")
-        if not judged or not ranked:
+        if not _random_files(rng, qrels, run):
             continue
-        qrels.write_text("".join(judged))
-        run.write_text("".join(ranked))
         for flags in FLAGS:
             n_lines += _compare([*flags, "-q", *MEASURES, str(qrels), str(run)], capsys)
     assert n_lines > 1000
