@@ -27,6 +27,17 @@ import numpy as np
 
 from ._engine import JudgmentPool, RankingOptions
 from ._validate_params import Integers, Interval, Options, StrOptions
+from ._vocabulary import (
+    BY_NAME,
+    CUT_FAMILIES,
+    CUTOFFS,
+    DCG,
+    EVERY_DOOR,
+    LEVELS,
+    PERSISTENCE,
+    REPORT,
+    SPECS,
+)
 
 TIE_RULES = RankingOptions.TIE_RULES
 ARGSORT_TIES = RankingOptions.ARGSORT_TIES
@@ -274,88 +285,140 @@ def _shown(value) -> str:
 RANK_MEASURES = RankingOptions.RANK_MEASURES
 """The measures of binary relevance beside NDCG, by trec_eval's names."""
 
-_CUT_FAMILIES = {
-    "ndcg_cut": "ndcg",
-    "map_cut": "map",
-    "P": "P",
-    "recall": "recall",
-    "success": "success",
-    "recip_rank": "recip_rank",
-}
-"""Names written ``<family>_<k>`` (or pytrec_eval's ``<family>.<k>``): the metric of
-each family at cutoff k."""
-
 _CUT_NAME = re.compile(r"(.+?)[._]([0-9]+)")
-
-_REPORT_ONLY = ("gm_map", "iprec_at_recall")
-"""trec_eval's measures that only the report computes (RelevanceEvaluator, the
-command)."""
-
-_WHOLE_RANKING = ("num_ret", "num_rel", "num_rel_ret", "Rprec", "bpref", "rbp")
-"""trec_eval's measures of the whole ranking, without a cutoff (``rbp``: persistence
-0.9)."""
+_AT_LEVEL = re.compile(r"(.+?)[._]([0-9]*\.?[0-9]+)")
+_PERSISTENCE = re.compile(r"(.+?)_p=(.+)")
 
 
 class MetricName(NamedTuple):
     """One metric asked for by name: the name as trec_eval writes it in ``-q`` lines,
-    the engine's metric and its cutoff (None: the whole ranking)."""
+    the engine's metric, its cutoff (None: the whole ranking) and its other parameter
+    (a recall level of ``iprec_at_recall``, the persistence of ``rbp``)."""
 
     name: str
     metric: str
     k: int | None
+    param: float | None = None
+
+    @property
+    def params(self) -> tuple[float, ...] | None:
+        """The engine's parameters of its request (``query_values(measures=)``)."""
+        if self.k is not None:
+            return (self.k,)
+        return None if self.param is None else (self.param,)
+
+    @property
+    def summary(self) -> str:
+        """How its per-query values are summarized (:data:`._vocabulary.SUMMARIES`)."""
+        spec = BY_NAME.get(self.metric)
+        return "mean" if spec is None else spec.summary
 
 
 def metric_names(metric, k: int | None = None) -> tuple[MetricName, ...]:
     """The metrics named by ``metric``: a name or a list of names as trec_eval writes
-    them in ``-q`` lines (``ndcg``, ``ndcg_cut_10``, ``map``, ``map_cut_10``,
-    ``recip_rank``, ``P_10``, ``recall_100``, ``success_1``; pytrec_eval's ``P.10``
-    too), or ``dcg``. ``k`` is the cutoff of a name without one.
+    them in ``-q`` lines (the vocabulary's, :mod:`._vocabulary`: ``ndcg``,
+    ``ndcg_cut_10``, ``map``, ``map_cut_10``, ``recip_rank``, ``P_10``, ``recall_100``,
+    ``success_1``, ``Rprec``, ``bpref``, ``gm_map``, ``iprec_at_recall_0.50``, ``rbp``,
+    ``rbp_p=0.95``, the counts; pytrec_eval's ``P.10`` too), or ``dcg``. ``k`` is the
+    cutoff of a name without one.
 
     Raises
     ------
     ValueError
-        For an unknown name, a name whose cutoff differs from ``k``, or ``P`` and
-        ``success`` without a cutoff.
+        For an unknown name, a name whose cutoff differs from ``k``, a cutoff given to
+        a measure without one, or ``P`` and ``success`` without a cutoff.
     """
     names = [metric] if isinstance(metric, str) else list(metric)
     if not names or not all(isinstance(name, str) for name in names):
         raise ValueError(f"metric must be a name or a non-empty list of names; got {metric!r}.")
-    parsed = []
-    for text in names:
-        match = _CUT_NAME.fullmatch(text)
-        if match is not None and match[1] in _CUT_FAMILIES:
-            family, cutoff = match[1], int(match[2])
-            if cutoff < 1:
-                raise ValueError(f"metric {text!r} has cutoff 0; cutoffs start at 1.")
-            if k is not None and k != cutoff:
-                raise ValueError(
-                    f"metric {text!r} has cutoff {cutoff} but k={k}; give the cutoff once."
-                )
-            parsed.append(MetricName(f"{family}_{cutoff}", _CUT_FAMILIES[family], cutoff))
-        elif text in _REPORT_ONLY:
+    return tuple(_metric_name(text, k) for text in names)
+
+
+def _metric_name(text: str, k: int | None) -> MetricName:
+    """One name of :func:`metric_names`."""
+    match = _CUT_NAME.fullmatch(text)
+    if match is not None and match[1] in CUT_FAMILIES:
+        family, cutoff = match[1], int(match[2])
+        if cutoff < 1:
+            raise ValueError(f"metric {text!r} has cutoff 0; cutoffs start at 1.")
+        if k is not None and k != cutoff:
             raise ValueError(
-                f"metric {text!r} is computed by RelevanceEvaluator and the trec-eval "
-                "command (its per-query values are not means of one scale: gm_map's are "
-                "logs, iprec_at_recall has a column per recall level); query_scores and "
-                "evaluate_run do not compute it."
+                f"metric {text!r} has cutoff {cutoff} but k={k}; give the cutoff once."
             )
-        elif text in _WHOLE_RANKING:
-            if k is not None:
-                raise ValueError(f"metric {text!r} takes no cutoff; leave k=None.")
-            parsed.append(MetricName(text, text, None))
-        elif text in ("ndcg", "dcg", *RANK_MEASURES):
-            if text in ("P", "success") and k is None:
+        return MetricName(f"{family}_{cutoff}", CUT_FAMILIES[family], cutoff)
+    spec = BY_NAME.get(text)
+    if spec is not None and spec.params == LEVELS or _family(_AT_LEVEL, text) == LEVELS:
+        return _at_level(text, spec, k)
+    if spec is not None and spec.params == PERSISTENCE or _family(_PERSISTENCE, text):
+        return _with_persistence(text, k)
+    if text == DCG or (spec is not None and spec.doors == EVERY_DOOR):
+        if k is None:
+            if spec is not None and spec.needs_cutoff:
                 raise ValueError(f"metric {text!r} needs a cutoff: write {text}_10 or give k.")
-            name = text if k is None else f"{'ndcg_cut' if text == 'ndcg' else text}_{k}"
-            parsed.append(MetricName(name, text, k))
-        else:
-            raise ValueError(
-                f"unknown metric {text!r}; the metrics are ndcg, dcg, "
-                f"{', '.join(m for m in RANK_MEASURES if m not in _REPORT_ONLY)} and the "
-                "cutoffs ndcg_cut_<k>, map_cut_<k>, P_<k>, recall_<k>, success_<k>, "
-                "recip_rank_<k> (e.g. P_10)."
+            return MetricName(text, text if spec is None else str(spec.metric), None)
+        cut = text if spec is None else spec.cutoff_name
+        if cut is None and spec is not None and spec.params == CUTOFFS:
+            cut = spec.name  # ndcg_cut, map_cut with k
+        if cut is None:
+            raise ValueError(f"metric {text!r} takes no cutoff; leave k=None.")
+        return MetricName(f"{cut}_{k}", CUT_FAMILIES.get(cut, text), k)
+    if spec is not None:  # runid, num_q (the report's), infNDCG (sampled qrels)
+        raise ValueError(
+            f"metric {text!r} is "
+            + (
+                "computed by RelevanceEvaluator and the trec-eval command only (it "
+                "describes the run, not a query)."
+                if spec.doors == REPORT
+                else "computed alone, from qrels with strata: metric='infNDCG'."
             )
-    return tuple(parsed)
+        )
+    raise ValueError(
+        f"unknown metric {text!r}; the metrics are {DCG}, "
+        f"{', '.join(s.name for s in SPECS if s.doors == EVERY_DOOR and not s.needs_cutoff)} "
+        f"and, at a cutoff or level, {', '.join(f'{c}_<k>' for c in CUT_FAMILIES)}, "
+        "iprec_at_recall_<level> (e.g. P_10, iprec_at_recall_0.50, rbp_p=0.95)."
+    )
+
+
+def _family(pattern: re.Pattern, text: str) -> str | None:
+    """The parameter family of ``<name>_<parameter>`` where the name is the
+    vocabulary's."""
+    match = pattern.fullmatch(text)
+    spec = None if match is None else BY_NAME.get(match[1])
+    return None if spec is None else spec.params
+
+
+def _at_level(text: str, spec, k: int | None) -> MetricName:
+    """``iprec_at_recall_<level>``: one recall level, named as trec_eval prints it."""
+    match = _AT_LEVEL.fullmatch(text)
+    if spec is not None or match is None:
+        raise ValueError(
+            f"metric {text!r} needs a recall level: write e.g. {text}_0.50 (one column "
+            "per level, as trec_eval prints them)."
+        )
+    if k is not None:
+        raise ValueError(f"metric {text!r} takes no cutoff; leave k=None.")
+    level = float(match[2])
+    if not 0 <= level <= 1:
+        raise ValueError(f"metric {text!r}: the recall level must be in [0, 1].")
+    return MetricName(f"{match[1]}_{level:3.2f}", match[1], None, level)
+
+
+def _with_persistence(text: str, k: int | None) -> MetricName:
+    """``rbp`` (persistence 0.9) or ``rbp_p=<p>``, named as trec_eval prints it."""
+    if k is not None:
+        raise ValueError(f"metric {text!r} takes no cutoff; write rbp_p=<p> for its persistence.")
+    match = _PERSISTENCE.fullmatch(text)
+    name = text if match is None else match[1]
+    if match is None:
+        return MetricName(name, name, None, BY_NAME[name].defaults[0])
+    try:
+        p = float(match[2])
+    except ValueError:
+        p = float("nan")
+    if not 0 < p < 1:
+        raise ValueError(f"metric {text!r}: the persistence p must be in (0, 1).")
+    return MetricName(text, name, None, p)
 
 
 def refuse_measures_beside_ndcg(metric: str, where: str) -> None:

@@ -186,7 +186,7 @@ Where this command differs from trec_eval:
 
 
 def _add_trec_eval(commands) -> None:
-    from .._ir._measures import MEASURES, OFFICIAL_SET  # numpy only: the help names them
+    from .._ir import MEASURES, OFFICIAL_SET  # numpy only: the help names them
 
     trec = commands.add_parser(
         "trec-eval",

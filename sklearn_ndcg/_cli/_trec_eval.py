@@ -10,11 +10,11 @@ are listed in the command's help (``sklearn-ndcg trec-eval --help``, written in
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 import numpy as np
 
-from .._ir import MEASURES, Measure, Measures, Report, evaluate_files
+from .._ir import MEASURES, Measures, Report, evaluate_files
 
 
 def format_report(
@@ -36,7 +36,7 @@ def format_report(
     if not summary:
         return "".join(line + "\n" for line in lines)
     for (name, values), measure in zip(report.columns, rules):
-        if measure.summary == "runid":
+        if measure.summary == "name":
             lines.append(f"{name:<22}\tall\t{run_id}")
             continue
         total = report.totals.get(name) if report.totals else None
@@ -46,9 +46,22 @@ def format_report(
     return "".join(line + "\n" for line in lines)
 
 
-def _rules(name: str) -> Measure:
-    """The registry entry of a report column (measures with parameters: the mean)."""
-    return MEASURES.get(name, MEASURES["map"])
+class _Rule(NamedTuple):
+    """How a report column prints (its registry entry's ``per_query``, ``integer``
+    and ``summary``)."""
+
+    per_query: bool = True
+    integer: bool = False
+    summary: str = "mean"
+
+
+def _rules(name: str) -> _Rule:
+    """The rule of a report column: its measure's where named as it, else (a measure
+    with parameters, -B's columns) per query and a mean of 4 decimals."""
+    measure = MEASURES.get(name)
+    if measure is None:
+        return _Rule()
+    return _Rule(measure.per_query, measure.integer, measure.summary)
 
 
 def _summary(kind: str, values: np.ndarray) -> float:
@@ -87,7 +100,7 @@ def run_trec_eval(
     """
     report = evaluate_files(qrels_path, run_path, measures, **options)
     run_id = None
-    if any(request.measure.summary == "runid" for request in measures):
+    if any(request.measure.summary == "name" for request in measures):
         run_id = last_run_id(run_path)
     text = format_report(report, per_query, summary=summary, run_id=run_id)
     _write(text, sys.stdout if out is None else out)

@@ -13,18 +13,11 @@ pool. Nothing here imports from outside ``_engine``, and nothing outside imports
 
 from ._aggregate import WeightedSums, weighted_mean
 from ._entry import query_values, stage
-from ._gain import negative_labels_fix
+from ._gain import negative_labels_error
 from ._pool import JudgmentPool
 from ._queries import Queries
 from ._ranking_options import RankingOptions
-from ._validation import (
-    as_float_array,
-    as_score_array,
-    bad_value_error,
-    check_qid,
-    check_weight,
-    missing_rows,
-)
+from ._validation import as_float_array, as_score_array, check_qid, check_weight, missing_rows
 
 __all__ = [
     "JudgmentPool",
@@ -33,11 +26,10 @@ __all__ = [
     "WeightedSums",
     "as_float_array",
     "as_score_array",
-    "bad_value_error",
     "check_qid",
     "check_weight",
     "missing_rows",
-    "negative_labels_fix",
+    "negative_labels_error",
     "query_values",
     "stage",
     "weighted_mean",

@@ -47,11 +47,7 @@ def compute_gain(
     if isinstance(gain, str):
         # fmin skips NaN (unjudged documents); one pass, no temporary array
         if not negative_labels and y_true.size and np.fmin.reduce(y_true, axis=None) < 0:
-            raise where.error(
-                f"y_true has negative relevance labels (min {np.nanmin(y_true):g})",
-                y_true < 0,
-                negative_labels_fix(gain),
-            )
+            raise negative_labels_error("y_true", y_true, gain, where)
         if gain == "linear":
             return y_true  # the stages never write to their inputs
         with np.errstate(over="ignore"):
@@ -75,7 +71,17 @@ def compute_gain(
     return _gain_from_sequence(y_true, gain, where)
 
 
-def negative_labels_fix(gain: str) -> str:
+def negative_labels_error(what: str, labels: np.ndarray, gain: str, where=None, *, qid=None):
+    """The one error of every door for negative labels under a named gain (the metric
+    functions, query_scores, evaluate_run): where the first is (``where``, the staging's
+    place of each label; else ``qid``, each label's query id), why, and the fixes."""
+    head = f"{what} has negative relevance labels (min {np.nanmin(labels):g})"
+    if where is not None:
+        return where.error(head, labels < 0, _negative_labels_fix(gain))
+    return bad_value_error(head, labels < 0, _negative_labels_fix(gain), qid=qid)
+
+
+def _negative_labels_fix(gain: str) -> str:
     """The end of the one message for negative labels under a named gain (every door:
     the metric functions, query_scores, evaluate_run): why, and the fixes."""
     return (

@@ -24,11 +24,27 @@ from typing import NamedTuple
 
 import numpy as np
 
-OFFICIAL = ("num_ret", "num_rel", "num_rel_ret", "Rprec", "bpref", "iprec_at_recall", "rbp")
+RANK_MEASURES = (
+    "recip_rank", "map", "P", "recall", "success",  # _rank.py's
+    "num_ret", "num_rel", "num_rel_ret", "Rprec", "bpref", "gm_map", "iprec_at_recall", "rbp",
+)  # fmt: skip
+"""The engine's measures beside NDCG and DCG (its requests of ``query_values(...,
+measures=)``, ``RankingOptions.metric``): the kernels of ``_rank.py`` and these. The
+vocabulary (:mod:`sklearn_ndcg._vocabulary`) names each measure's request among them."""
+
+IPREC_TREC_EVAL_9 = "iprec_at_recall (trec_eval 9)"
+"""The request of interpolated precision as trec_eval 9 (pytrec_eval's) computes it: the
+cutoff of a recall level is ``fraction * R + 0.9`` rounded down (trec_eval 10.0's
+m_iprec_at_recall.c: rounded to the nearest, C's ``lround``)."""
+
+AT_LEVELS = ("iprec_at_recall", IPREC_TREC_EVAL_9)
+"""The requests whose parameters are recall levels, a column each."""
+
+OFFICIAL = ("num_ret", "num_rel", "num_rel_ret", "Rprec", "bpref", *AT_LEVELS, "rbp")
 """The requests these kernels compute (``gm_map`` is average precision's sums, finished
 by :func:`log_average_precision`)."""
 
-ORDER_DEPENDENT = ("iprec_at_recall", "gm_map")
+ORDER_DEPENDENT = (*AT_LEVELS, "gm_map")
 """The measures without a closed-form expected value over the orders of tied
 documents."""
 
@@ -81,9 +97,9 @@ def official_columns(name: str, params, o: Ordered) -> list[np.ndarray]:
         return [_r_precision(o)]
     if name == "bpref":
         return [_bpref(o)]
-    if name == "iprec_at_recall":
-        refuse_mixed_ties(name, o.rel, o.new_group)
-        return _interpolated_precision(o, params or IPREC_FRACTIONS)
+    if name in AT_LEVELS:
+        refuse_mixed_ties(AT_LEVELS[0], o.rel, o.new_group)
+        return _interpolated_precision(o, params or IPREC_FRACTIONS, name == IPREC_TREC_EVAL_9)
     if name == "rbp":
         return [_rank_biased_precision(o, RBP_P if params is None else params[0])]
     raise ValueError(f"unknown measure {name!r}; these kernels compute {OFFICIAL}.")
@@ -186,10 +202,11 @@ def _at_group_start(values: np.ndarray, new_group: np.ndarray) -> np.ndarray:
     return np.take(values.reshape(-1)[start], number).reshape(values.shape)
 
 
-def _interpolated_precision(o: Ordered, fractions) -> list[np.ndarray]:
+def _interpolated_precision(o: Ordered, fractions, trec_eval_9: bool) -> list[np.ndarray]:
     """m_iprec_at_recall.c: at each recall fraction, the cutoff ``lround(fraction * R)``
-    relevant documents; the largest precision at or below the rank where that many are
-    retrieved (the first relevant one's for 0), 0 where fewer are retrieved."""
+    relevant documents (``trec_eval_9``: ``fraction * R + 0.9`` rounded down); the
+    largest precision at or below the rank where that many are retrieved (the first
+    relevant one's for 0), 0 where fewer are retrieved."""
     c = o.counts
     n_rows, width = o.rel.shape
     found = np.cumsum(o.rel, axis=1)
@@ -201,15 +218,33 @@ def _interpolated_precision(o: Ordered, fractions) -> list[np.ndarray]:
     rows = np.arange(n_rows)
     columns = []
     for fraction in fractions:
-        product = fraction * c.n_rel
-        whole = np.floor(product)
-        cutoff = whole + (product - whole >= 0.5)  # C's lround (half away from zero)
+        cutoff = _level_cutoff(fraction, c.n_rel, trec_eval_9)
         reached = np.maximum(cutoff, 1.0)
         rank = np.argmax(found >= reached[:, np.newaxis], axis=1) if width else rows * 0
         value = np.where(n_rel_ret >= reached, best_below[rows, rank] if width else 0.0, 0.0)
         # a cutoff of 0 documents without any retrieved: C's precision 0 / 0, a NaN
         columns.append(np.where((cutoff == 0) & (c.n_ret == 0), _ZERO_BY_ZERO, value))
     return columns
+
+
+def _level_cutoff(fraction: float, n_rel: np.ndarray, trec_eval_9: bool) -> np.ndarray:
+    """The relevant documents a recall level asks for: ``lround(fraction * R)``
+    (``trec_eval_9``: ``(long) (fraction * R + 0.9)``)."""
+    product = fraction * n_rel
+    if trec_eval_9:
+        return np.floor(product + 0.9)
+    whole = np.floor(product)
+    return whole + (product - whole >= 0.5)  # C's lround: half away from zero
+
+
+def unretrieved_levels(fractions, n_rel: np.ndarray, trec_eval_9: bool) -> np.ndarray:
+    """Interpolated precision of queries that retrieved nothing (trec_eval's ``-J``
+    removed every document of ``-c``'s stand-in ranking): C's 0 / 0 at a recall level
+    whose cutoff is 0 documents, else 0; shape (n_queries, n_levels)."""
+    columns = [
+        np.where(_level_cutoff(f, n_rel, trec_eval_9) == 0, _ZERO_BY_ZERO, 0.0) for f in fractions
+    ]
+    return np.column_stack(columns)
 
 
 def _rank_biased_precision(o: Ordered, p: float) -> np.ndarray:

@@ -36,6 +36,7 @@ import numpy as np
 
 from ._aggregate import QueryDCG, check_overflow
 from ._official import (
+    AT_LEVELS,
     IPREC_FRACTIONS,
     OFFICIAL,
     ORDER_DEPENDENT,
@@ -44,6 +45,7 @@ from ._official import (
     log_average_precision,
     official_columns,
     refuse_mixed_ties,
+    unretrieved_levels,
 )
 from ._pipeline import Staged, ndcg_per_query
 from ._pool import PoolStaged
@@ -78,7 +80,7 @@ def _n_sums(name: str, ks: tuple[float, ...] | None) -> int:
     """The raw columns of one request: one per cutoff (per recall level of
     ``iprec_at_recall``; one for ``rbp``, whose parameter is its persistence), two for
     NDCG and DCG."""
-    if name == "iprec_at_recall":
+    if name in AT_LEVELS:
         return len(ks or IPREC_FRACTIONS)
     n_cutoffs = 1 if ks is None or name == "rbp" else len(ks)
     return n_cutoffs * (2 if name in DCG_MEASURES else 1)
@@ -493,7 +495,9 @@ def rank_values(
     ``judged_only`` (the pool's ``unjudged="drop"``, trec_eval's ``-J``): ``num_ret``
     counts the judged documents only.
     """
-    known = RANK_MEASURES if isinstance(staged, PoolStaged) else RANK_MEASURES + DCG_MEASURES
+    known: tuple[str, ...] = (*RANK_MEASURES, *AT_LEVELS)
+    if not isinstance(staged, PoolStaged):
+        known = (*known, *DCG_MEASURES)
     for name, _ in requests:
         if name not in known:
             raise ValueError(f"unknown measure {name!r}; the measures are {known}.")
@@ -515,6 +519,8 @@ def rank_values(
             sums = np.zeros((staged.ids.shape[0], ranked.shape[1]))
             sums[staged.to_result] = ranked
         n_relevant = n_relevant[staged.from_pool]
+        if judged_only and not isinstance(staged.to_result, slice):
+            _unretrieved(sums, requests, staged.to_result, n_relevant)
     else:
         rel = relevant(staged.gains, relevance_level)
         dcg = any(name in DCG_MEASURES for name, _ in requests)
@@ -543,6 +549,23 @@ def _finish_dcg(name: str, sums: np.ndarray, staged, zero_division: float) -> np
         return dcg
     flat = QueryDCG(dcg.ravel(), ideal.ravel(), None)
     return ndcg_per_query(flat, zero_division).reshape(dcg.shape)
+
+
+def _unretrieved(sums: np.ndarray, requests, to_result, n_relevant: np.ndarray) -> None:
+    """Interpolated precision of the pool's queries the ranking lacks, with unjudged
+    documents dropped: none retrieved, trec_eval's 0 / 0 where a recall level's cutoff
+    is 0 (:func:`._official.unretrieved_levels`)."""
+    missing = np.ones(sums.shape[0], dtype=bool)
+    missing[to_result] = False
+    start = 0
+    for name, ks in requests:
+        stop = start + _n_sums(name, ks)
+        if name in AT_LEVELS and missing.any():
+            levels = ks or IPREC_FRACTIONS
+            sums[missing, start:stop] = unretrieved_levels(
+                levels, n_relevant[missing], name != AT_LEVELS[0]
+            )
+        start = stop
 
 
 def _pool_counts(

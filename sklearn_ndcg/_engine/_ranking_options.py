@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from . import _official
+
 TIE_RULES = ("average", "first", "optimistic", "pessimistic")
 """The tie rules of ``ties``."""
 
@@ -52,21 +54,7 @@ UNJUDGED_QUERIES = ("drop", "zero")
 METRICS = ("ndcg", "dcg")
 """The metrics of the data path's gains and discounts."""
 
-RANK_MEASURES = (
-    "recip_rank",
-    "map",
-    "P",
-    "recall",
-    "success",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "Rprec",
-    "bpref",
-    "gm_map",
-    "iprec_at_recall",
-    "rbp",
-)
+RANK_MEASURES = _official.RANK_MEASURES
 """The measures of binary relevance beside NDCG, by trec_eval's names (``map``: average
 precision per query), summed from the same order (``_rank``, ``_official``)."""
 

@@ -10,6 +10,7 @@ package itself, which loads them lazily.
 from ._join import trec_order_score
 from ._measures import (
     MEASURES,
+    OFFICIAL_SET,
     SUMMARIES,
     Measure,
     Measures,
@@ -23,6 +24,7 @@ from ._tables import TrecQrels, TrecRun, read_qrels_bytes, read_run_bytes
 
 __all__ = [
     "MEASURES",
+    "OFFICIAL_SET",
     "SUMMARIES",
     "Measure",
     "Measures",

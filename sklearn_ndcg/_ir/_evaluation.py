@@ -18,8 +18,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._engine import JudgmentPool
-from .._metrics import QueryBounds, QueryScores, scores_of_arrays, trec_labels
+from .._metrics import QueryBounds, QueryScores, own_documents, scores_of_arrays, trec_labels
 from ._join import Joined, id_bytes, id_runs, join_run, refuse_duplicate_pairs, trec_order
+from ._read import decoded
 from ._stream import QrelsIndex
 from ._tables import TrecQrels, TrecRun
 
@@ -176,3 +177,17 @@ def qrels_bytes(qid: np.ndarray, docno: np.ndarray, relevance: np.ndarray) -> Tr
 def first_query_text(qid: bytes | str | None) -> str | None:
     """A query id as text, for messages."""
     return _text(qid) if isinstance(qid, bytes) else qid
+
+
+def without_own_documents(qid, docno, score, queries):
+    """``ignore_identical_ids``: the rows without those whose document id is their
+    query's, and the run's queries (those emptied too)."""
+    own = own_documents(qid, docno)
+    if queries is None:
+        queries = np.unique(decoded(qid) if qid.dtype.kind == "S" else qid)
+    if own.all():
+        raise ValueError(
+            "run ranks only the queries' own documents, which ignore_identical_ids=True "
+            "drops; no document is left to evaluate."
+        )
+    return qid[~own], docno[~own], score[~own], queries

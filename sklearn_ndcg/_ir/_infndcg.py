@@ -14,6 +14,7 @@ import numpy as np
 from .._engine import JudgmentPool
 from .._metrics import DEPTH, inferred_values
 from ._join import join_run, trec_order
+from ._reported import Reported
 from ._tables import TrecQrels
 
 
@@ -24,31 +25,25 @@ class Inferred(NamedTuple):
     value: np.ndarray
 
 
-class InfNdcg:
-    """``infNDCG``: the registry's entry for the ``trec-eval`` command (:mod:`._measures`).
+class InfNdcg(Reported):
+    """infNDCG: the registry's entry for the ``trec-eval`` command (:mod:`._measures`).
 
     It reads qrels with strata, so :func:`._report.evaluate_files` evaluates it apart
     from the other measures (:func:`inferred_ndcg`); it is not among the default
     measures and takes no parameters."""
 
-    usage = "infNDCG (qrels 'qid iter docno stratum rel', as sample_eval.pl reads them)"
-    sampled_pool = True  # needs sampled qrels
-    in_default = False
-    per_query = True
-    integer = False
-    summary = "mean"
-
-    def rank_requests(self, params: str | None) -> tuple | None:
-        return None
+    @property
+    def usage(self) -> str:
+        return f"{self.name} (qrels 'qid iter docno stratum rel', as sample_eval.pl reads them)"
 
     def check(self, params: str) -> None:
-        raise ValueError(f"infNDCG takes no parameters; got infNDCG.{params}.")
+        raise ValueError(f"{self.name} takes no parameters; got {self.name}.{params}.")
 
     def names(self, params: str | None) -> list[str]:
-        return ["infNDCG"]
+        return [self.name]
 
     def columns(self, staged, options, params, bound_levels):
-        raise ValueError("infNDCG is evaluated from sampled qrels, not from a staged run.")
+        raise ValueError(f"{self.name} is evaluated from sampled qrels, not from a staged run.")
 
 
 def inferred_ndcg(

@@ -16,11 +16,10 @@ from functools import cache
 from .._conventions import positive_part_gain
 from .._metrics import query_scores
 from .._validate_params import StrOptions, validate_params
+from .._vocabulary import BY_NAME, SPECS
 
-# ir_measures' measure -> query_scores' metric (trec_eval's -q name), with its cutoff
-_NAMES = {"nDCG": "ndcg", "RR": "recip_rank", "AP": "map", "P": "P", "R": "recall"}
-_NAMES["Success"] = "success"
-_CUT = {"ndcg": "ndcg_cut", "map": "map_cut"}  # trec_eval's names of their cutoffs
+# ir_measures' measure -> query_scores' metric (trec_eval's -q name), from the vocabulary
+_NAMES = {spec.ir_measures: spec.name for spec in SPECS if spec.ir_measures is not None}
 PROVIDER_NAMES = {"docno": "sklearn_ndcg", "average": "sklearn_ndcg_average"}
 
 
@@ -28,7 +27,7 @@ def _metric_name(measure) -> str:
     """query_scores' name of one ir_measures measure: ``nDCG@10`` is ``ndcg_cut_10``."""
     name = _NAMES[measure.NAME]
     cutoff = measure.params.get("cutoff")
-    return name if cutoff is None else f"{_CUT.get(name, name)}_{int(cutoff)}"
+    return name if cutoff is None else f"{BY_NAME[name].cutoff_name}_{int(cutoff)}"
 
 
 @cache

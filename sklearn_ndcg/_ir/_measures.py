@@ -20,8 +20,20 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from .._engine import RankingOptions, query_values
-from .._engine._official import IPREC_FRACTIONS, RBP_P
+from .._vocabulary import (
+    CUTOFFS,
+    GAINS,
+    GRADED,
+    LEVELS,
+    NONE,
+    OFFICIAL,
+    PERSISTENCE,
+    SPECS,
+    SUMMARIES,
+    Spec,
+)
 from ._infndcg import InfNdcg
+from ._reported import Reported
 
 Columns = list[tuple[str, np.ndarray]]
 
@@ -32,11 +44,7 @@ _LEADING_NUMBER = re.compile(  # C's atof
 )
 
 
-SUMMARIES = ("mean", "sum", "count", "geometric", "runid")
-"""How a measure's ``all`` line summarizes its per-query values, as trec_eval's
-``calc_avg`` functions: the mean; the sum (``num_ret``...); the number of queries
-(``num_q``); the geometric mean (``gm_map``: its per-query values are logs, the mean
-exponentiated); the run's name (``runid``)."""
+__all__ = ["MEASURES", "SUMMARIES", "Measure", "Measures", "Request"]
 
 
 class Measure(Protocol):
@@ -45,12 +53,29 @@ class Measure(Protocol):
     qrels with strata), ``per_query`` (printed on ``-q`` lines), ``integer`` (printed
     as a count), ``summary`` (one of :data:`SUMMARIES`)."""
 
-    usage: str
-    in_default: bool
-    sampled_pool: bool
-    per_query: bool
-    integer: bool
-    summary: str
+    spec: Spec
+    name: str
+
+    @property
+    def usage(self) -> str: ...
+
+    @property
+    def in_default(self) -> bool: ...
+
+    @property
+    def sampled_pool(self) -> bool: ...
+
+    @property
+    def bounded(self) -> bool: ...
+
+    @property
+    def per_query(self) -> bool: ...
+
+    @property
+    def integer(self) -> bool: ...
+
+    @property
+    def summary(self) -> str: ...
 
     def check(self, params: str) -> None: ...
 
@@ -65,21 +90,6 @@ class Measure(Protocol):
     ) -> Columns: ...
 
     def rank_requests(self, params: str | None) -> tuple | None: ...
-
-
-class _Reported:
-    """The defaults of a measure's capabilities (:class:`Measure`): a mean of per-query
-    values printed with 4 decimals, not in the default set, no strata, no engine
-    request (evaluated by its own ``columns``)."""
-
-    in_default = False
-    sampled_pool = False
-    per_query = True
-    integer = False
-    summary = "mean"
-
-    def rank_requests(self, params: str | None) -> tuple | None:
-        return None
 
 
 def _gains_of_judged(levels: np.ndarray, pairs: tuple[tuple[int, float], ...]) -> np.ndarray:
@@ -104,18 +114,18 @@ def _bound_columns(name: str, staged, options: RankingOptions, levels: np.ndarra
     ]
 
 
-class Ndcg(_Reported):
+class Ndcg(Reported):
     """``ndcg``: NDCG over the whole ranking; ``ndcg.<level>=<gain>,...`` gives levels
     their own gains, and is printed as ``ndcg_<parameters>``."""
 
-    usage = "ndcg, ndcg.<level>=<gain>,... (e.g. ndcg.1=3,2=9)"
-    in_default = True
+    @property
+    def usage(self) -> str:
+        return f"{self.name}, {self.name}.<level>=<gain>,... (e.g. {self.name}.1=3,2=9)"
 
     def check(self, params: str) -> None:
         self.gains(params)
 
-    @staticmethod
-    def gains(params: str | None) -> tuple[tuple[int, float], ...]:
+    def gains(self, params: str | None) -> tuple[tuple[int, float], ...]:
         """``level=gain`` pairs; levels are integers >= 0, gains finite numbers."""
         if params is None:
             return ()
@@ -124,7 +134,7 @@ class Ndcg(_Reported):
             match = _PAIR.fullmatch(item)
             if match is None:
                 raise ValueError(
-                    f"ndcg parameter {item!r} is not of the form level=gain; {usage()}."
+                    f"{self.name} parameter {item!r} is not of the form level=gain; {usage()}."
                 )
             level = int(match[1])
             try:
@@ -132,19 +142,21 @@ class Ndcg(_Reported):
             except ValueError:
                 gain = math.nan
             if not math.isfinite(gain):
-                raise ValueError(f"ndcg gain {match[2]!r} of level {level} is not a finite number.")
+                raise ValueError(
+                    f"{self.name} gain {match[2]!r} of level {level} is not a finite number."
+                )
             if level < 0:
                 raise ValueError(
-                    f"ndcg level {level} is negative; negative qrels levels mark documents "
+                    f"{self.name} level {level} is negative; negative qrels levels mark documents "
                     "that were not judged, which gain 0."
                 )
             if level in pairs:
-                raise ValueError(f"ndcg parameters give level {level} more than one gain.")
+                raise ValueError(f"{self.name} parameters give level {level} more than one gain.")
             pairs[level] = gain
         return tuple(pairs.items())
 
     def names(self, params: str | None) -> list[str]:
-        return ["ndcg" if params is None else f"ndcg_{params}"]
+        return [self.name if params is None else f"{self.name}_{params}"]
 
     def columns(
         self,
@@ -161,14 +173,17 @@ class Ndcg(_Reported):
         return columns
 
 
-class NdcgCut(_Reported):
+class NdcgCut(Reported):
     """``ndcg_cut``: NDCG at each cutoff (trec_eval's nine by default), all summed from
     one ordering; ``ndcg_cut.<k>,...`` chooses the cutoffs."""
 
-    usage = "ndcg_cut and ndcg_cut.<k>,... (e.g. ndcg_cut.10,20)"
-    in_default = True
-    name = "ndcg_cut"
-    default: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    @property
+    def usage(self) -> str:
+        return f"{self.name} and {self.name}.<k>,... (e.g. {self.name}.10,20)"
+
+    @property
+    def default(self) -> tuple[int, ...]:
+        return tuple(int(k) for k in self.spec.defaults)
 
     def check(self, params: str) -> None:
         self.cutoffs(params)
@@ -189,7 +204,7 @@ class NdcgCut(_Reported):
         return tuple(sorted(cutoffs))
 
     def names(self, params: str | None) -> list[str]:
-        return [f"ndcg_cut_{k}" for k in self.cutoffs(params)]
+        return [f"{self.name}_{k}" for k in self.cutoffs(params)]
 
     def columns(
         self,
@@ -203,10 +218,10 @@ class NdcgCut(_Reported):
         values = query_values(staged, plain, ks=np.asarray(cutoffs)).values
         columns = []
         for i, k in enumerate(cutoffs):
-            columns.append((f"ndcg_cut_{k}", values[:, i]))
+            columns.append((f"{self.name}_{k}", values[:, i]))
             if bound_levels is not None:
                 at_k = plain.replace(k=int(k))
-                columns.extend(_bound_columns(f"ndcg_cut_{k}", staged, at_k, bound_levels))
+                columns.extend(_bound_columns(f"{self.name}_{k}", staged, at_k, bound_levels))
         return columns
 
 
@@ -214,18 +229,18 @@ def _refuse_bounds(name: str, bound_levels) -> None:
     if bound_levels is not None:
         raise ValueError(
             f"-B bounds NDCG over the unjudged documents' levels; {name} has no bounds. "
-            "Give -B with ndcg and ndcg_cut only."
+            f"Give -B with {' and '.join(n for n, m in MEASURES.items() if m.bounded)} only."
         )
 
 
-class Single(_Reported):
+class Single(Reported):
     """A measure of one value per query from the engine's order (``map``,
     ``recip_rank``, ``Rprec``, ``bpref``, the counts...). Like trec_eval, it takes no
     parameters and ignores any given (``recip_rank.5`` is ``recip_rank``)."""
 
-    def __init__(self, name: str, *, summary: str = "mean", integer: bool = False):
-        self.name, self.usage, self.summary, self.integer = name, name, summary, integer
-        self.per_query = summary not in ("count", "geometric", "runid")
+    @property
+    def usage(self) -> str:
+        return self.name
 
     def check(self, params: str) -> None:
         pass
@@ -235,17 +250,17 @@ class Single(_Reported):
 
     def rank_requests(self, params: str | None) -> tuple | None:
         """What the engine sums for it (``query_values(..., measures=)``)."""
-        return ((self.name, None),)
+        return ((self.spec.metric, None),)
 
     def columns(self, staged, options, params, bound_levels) -> Columns:
         _refuse_bounds(self.name, bound_levels)
-        ranked = options.replace(metric=self.name, k=None)
-        return [(self.name, query_values(staged, ranked).values)]
+        return _summed(staged, options, self, params)
 
 
 class Counted(Single):
-    """``num_q`` (a count of the queries, 1 each) and ``runid`` (the run's name on the
-    ``all`` line; 0 for each query, as pytrec_eval gives it): nothing to compute."""
+    """A measure of the run, not of a query: nothing to compute (``num_q``: a count of
+    the queries, 1 each; ``runid``: the run's name on the ``all`` line, 0 for each
+    query, as pytrec_eval gives it)."""
 
     def rank_requests(self, params: str | None) -> tuple | None:
         return None
@@ -261,41 +276,41 @@ class AtCutoffs(NdcgCut):
     ``success``), all summed from one ordering; ``<name>.<k>,...`` chooses the
     cutoffs. Printed as ``<name>_<k>``."""
 
-    in_default = False
-
-    def __init__(self, name: str, measure: str, default: tuple[int, ...]):
-        self.name, self.measure, self.default = name, measure, default
-        self.usage = f"{name} and {name}.<k>,..."
+    @property
+    def usage(self) -> str:
+        return f"{self.name} and {self.name}.<k>,..."
 
     def names(self, params: str | None) -> list[str]:
         return [f"{self.name}_{k}" for k in self.cutoffs(params)]
 
     def rank_requests(self, params: str | None) -> tuple:
         """What the engine sums for it (``query_values(..., measures=)``)."""
-        return ((self.measure, self.cutoffs(params)),)
+        return ((self.spec.metric, self.cutoffs(params)),)
 
     def columns(self, staged, options, params, bound_levels) -> Columns:
         _refuse_bounds(self.name, bound_levels)
-        cutoffs = self.cutoffs(params)
-        ranked = options.replace(metric=self.measure, k=None)
-        values = query_values(staged, ranked, ks=np.asarray(cutoffs)).values
-        return [(f"{self.name}_{k}", values[:, i]) for i, k in enumerate(cutoffs)]
+        return _summed(staged, options, self, params)
 
 
-class AtRecall(_Reported):
+class AtRecall(Reported):
     """``iprec_at_recall``: interpolated precision at recall levels (trec_eval's
     eleven by default); ``iprec_at_recall.<r>,...`` chooses them, read as C's ``atof``
     reads them, and prints each as ``iprec_at_recall_<r>`` with two decimals."""
 
-    name = "iprec_at_recall"
-    usage = "iprec_at_recall and iprec_at_recall.<r>,... (e.g. iprec_at_recall.0.5,1)"
+    def __init__(self, spec: Spec, request: str | None = None) -> None:
+        super().__init__(spec)
+        self.request = spec.metric if request is None else request
+
+    @property
+    def usage(self) -> str:
+        return f"{self.name} and {self.name}.<r>,... (e.g. {self.name}.0.5,1)"
 
     def check(self, params: str) -> None:
         self.levels(params)
 
     def levels(self, params: str | None) -> tuple[float, ...]:
         if params is None:
-            return IPREC_FRACTIONS
+            return self.spec.defaults
         levels = []
         for item in params.split(","):
             match = _LEADING_NUMBER.match(item)
@@ -306,102 +321,95 @@ class AtRecall(_Reported):
         return [f"{self.name}_{level:3.2f}" for level in self.levels(params)]
 
     def rank_requests(self, params: str | None) -> tuple | None:
-        return ((self.name, self.levels(params)),)
+        return ((self.request, self.levels(params)),)
 
     def columns(self, staged, options, params, bound_levels) -> Columns:
         _refuse_bounds(self.name, bound_levels)
-        ranked = options.replace(metric="map", k=None)
-        request = ((self.name, self.levels(params)),)
-        values = query_values(staged, ranked, measures=request).values
-        return list(zip(self.names(params), values.T))
+        return _summed(staged, options, self, params)
 
 
-class Rbp(_Reported):
+class Rbp(Reported):
     """``rbp``: rank-biased precision (Moffat and Zobel, 2008), persistence 0.9;
     ``rbp.p=<p>`` sets it and prints as ``rbp_p=<p>``. A judged level gains the level,
     over the query's largest level where that exceeds 1."""
 
-    name = "rbp"
-    usage = "rbp and rbp.p=<persistence> (e.g. rbp.p=0.95)"
+    @property
+    def usage(self) -> str:
+        return f"{self.name} and {self.name}.p=<persistence> (e.g. {self.name}.p=0.95)"
 
     def check(self, params: str) -> None:
         self.persistence(params)
 
-    @staticmethod
-    def persistence(params: str | None) -> float:
+    def persistence(self, params: str | None) -> float:
+        p = self.spec.defaults[0]
         if params is None:
-            return RBP_P
-        p = RBP_P
+            return p
         for item in params.split(","):
             name, equals, value = item.partition("=")
             if name != "p" or not equals:
                 raise ValueError(
-                    f"rbp parameter {item!r} is not p=<persistence>; write e.g. rbp.p=0.95 "
-                    "(trec_eval's level=gain pairs of rbp are not supported)."
+                    f"{self.name} parameter {item!r} is not p=<persistence>; write e.g. "
+                    f"{self.name}.p=0.95 (trec_eval's level=gain pairs of {self.name} are not "
+                    "supported)."
                 )
             try:
                 p = float(value)
             except ValueError:
                 p = math.nan
             if not 0 < p < 1:
-                raise ValueError(f"rbp's persistence p must be in (0, 1); got {value!r}.")
+                raise ValueError(f"{self.name}'s persistence p must be in (0, 1); got {value!r}.")
         return p
 
     def names(self, params: str | None) -> list[str]:
-        return ["rbp" if params is None else f"rbp_{params}"]
+        return [self.name if params is None else f"{self.name}_{params}"]
 
     def rank_requests(self, params: str | None) -> tuple | None:
-        return (("rbp", (self.persistence(params),)),)
+        return ((self.spec.metric, (self.persistence(params),)),)
 
     def columns(self, staged, options, params, bound_levels) -> Columns:
         _refuse_bounds(self.name, bound_levels)
-        ranked = options.replace(metric="map", k=None)
-        values = query_values(staged, ranked, measures=self.rank_requests(params)).values
-        return [(self.names(params)[0], values[:, 0])]
+        return _summed(staged, options, self, params)
 
 
-_CUTOFFS = NdcgCut.default
+def _summed(staged, options: RankingOptions, measure, params) -> Columns:
+    """A measure's columns from its engine request alone."""
+    requests = measure.rank_requests(params)
+    ranked = options.replace(metric=requests[0][0], k=None)
+    values = query_values(staged, ranked, measures=requests).values
+    return list(zip(measure.names(params), values.T))
 
-# every measure, in trec_eval's order of the report; with no -m, ndcg and ndcg_cut
-# (the measures whose in_default is not False; infNDCG reads qrels with strata)
-MEASURES: dict[str, Measure] = {
-    "runid": Counted("runid", summary="runid"),
-    "num_q": Counted("num_q", summary="count", integer=True),
-    "num_ret": Single("num_ret", summary="sum", integer=True),
-    "num_rel": Single("num_rel", summary="sum", integer=True),
-    "num_rel_ret": Single("num_rel_ret", summary="sum", integer=True),
-    "map": Single("map"),
-    "gm_map": Single("gm_map", summary="geometric"),
-    "Rprec": Single("Rprec"),
-    "bpref": Single("bpref"),
-    "recip_rank": Single("recip_rank"),
-    "iprec_at_recall": AtRecall(),
-    "P": AtCutoffs("P", "P", _CUTOFFS),
-    "recall": AtCutoffs("recall", "recall", _CUTOFFS),
-    "ndcg": Ndcg(),
-    "ndcg_cut": NdcgCut(),
-    "map_cut": AtCutoffs("map_cut", "map", _CUTOFFS),
-    "success": AtCutoffs("success", "success", (1, 5, 10)),
-    "infNDCG": InfNdcg(),
-    "rbp": Rbp(),
+
+def _entry(spec: Spec) -> Measure:
+    """The registry's entry of a vocabulary entry, by its parameter family."""
+    if spec.params == GAINS:
+        return Ndcg(spec)
+    if spec.params == CUTOFFS:
+        return NdcgCut(spec) if spec.reads == GRADED else AtCutoffs(spec)
+    if spec.params == LEVELS:
+        return AtRecall(spec)
+    if spec.params == PERSISTENCE:
+        return Rbp(spec)
+    if spec.params == NONE:
+        return Single(spec) if spec.metric is not None else Counted(spec)
+    return InfNdcg(spec)
+
+
+MEASURES: dict[str, Measure] = {spec.name: _entry(spec) for spec in SPECS}
+"""Every measure of the vocabulary (:data:`.._vocabulary.SPECS`), in trec_eval's order
+of the report; with no ``-m``, those whose ``in_default``."""
+
+PYTREC_EVAL = {
+    spec.name: (
+        AtRecall(spec, spec.pytrec_eval_metric) if spec.pytrec_eval_metric else MEASURES[spec.name]
+    )
+    for spec in SPECS
 }
+"""The registry as pytrec_eval computes it (:class:`._pytrec.RelevanceEvaluator`):
+pytrec_eval bundles trec_eval 9, whose recall levels of interpolated precision round
+``fraction * R + 0.9`` down (trec_eval 10.0: to the nearest)."""
 
-OFFICIAL_SET = (
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-)
-"""trec_eval's ``official`` measures (its measures.c), which it prints without ``-m``:
-``-m official``."""
+OFFICIAL_SET = OFFICIAL
+"""trec_eval's ``official`` measures, which it prints without ``-m``: ``-m official``."""
 
 
 def measure_columns(staged, options: RankingOptions, measures: Measures, bound_levels) -> Columns:
@@ -413,8 +421,8 @@ def measure_columns(staged, options: RankingOptions, measures: Measures, bound_l
     summed: dict = {}
     if rank and bound_levels is None:
         requests = [requested[r] or () for r in rank]
-        ranked = options.replace(metric="map", k=None)
         flat = tuple(request for group in requests for request in group)
+        ranked = options.replace(metric=flat[0][0], k=None)
         values = query_values(staged, ranked, measures=flat).values
         start = 0
         for request in rank:
@@ -435,6 +443,8 @@ def needs_strata(measures: Measures) -> bool:
     return any(request.measure.sampled_pool for request in measures)
 
 
+_OFFICIAL = "official"  # trec_eval's nickname of OFFICIAL_SET
+
 COMMAND = "this command"  # who takes the measures, in messages: the trec-eval command
 
 
@@ -445,14 +455,16 @@ def usage(where: str = COMMAND) -> str:
 
 
 class Request(NamedTuple):
-    """One measure to report, with its ``-m`` parameters (None: its defaults)."""
+    """One measure to report, with its ``-m`` parameters (None: its defaults);
+    ``pytrec_eval``: computed as pytrec_eval computes it (:data:`PYTREC_EVAL`)."""
 
     name: str
     params: str | None
+    pytrec_eval: bool = False
 
     @property
     def measure(self) -> Measure:
-        return MEASURES[self.name]
+        return (PYTREC_EVAL if self.pytrec_eval else MEASURES)[self.name]
 
 
 Measures = tuple[Request, ...]
@@ -466,7 +478,7 @@ def parse_measure(text: str, *, where: str = COMMAND) -> tuple[str, str | None]:
     the measures in the messages (:func:`usage`).
     """
     name, dot, params = text.partition(".")
-    if name == "official":  # trec_eval's nickname: measures_from expands it
+    if name == _OFFICIAL:  # trec_eval's nickname: measures_from expands it
         return name, None
     if name not in MEASURES:
         raise ValueError(f"unknown measure {text!r}; {usage(where)}.")
@@ -501,9 +513,9 @@ def measures_from(specs: list[tuple[str, str | None]] | None) -> Measures:
         )
     params: dict[str, str | None] = {}
     specs = [
-        (member, None) if name == "official" else (name, given)
+        (member, None) if name == _OFFICIAL else (name, given)
         for name, given in specs
-        for member in (OFFICIAL_SET if name == "official" else (name,))
+        for member in (OFFICIAL_SET if name == _OFFICIAL else (name,))
     ]
     for name, given in specs:
         previous = params.get(name)

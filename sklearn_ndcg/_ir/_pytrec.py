@@ -14,8 +14,13 @@ from numbers import Real
 
 import numpy as np
 
-from .._metrics import tables_of
-from .._metrics._ids import empty_rankings, own_documents, query_bytes, without_own_documents
+from .._metrics import (
+    empty_rankings,
+    own_documents,
+    query_bytes,
+    tables_of,
+    without_own_documents,
+)
 from .._validate_params import StrOptions, validate_params
 from ._dicts import float32_scores as _float32
 from ._dicts import join_dicts, qrels_levels

@@ -20,7 +20,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._engine import JudgmentPool, RankingOptions, stage
-from .._engine._official import log_average_precision
 from ._infndcg import inferred_ndcg
 from ._join import (
     Joined,
@@ -228,9 +227,14 @@ def evaluate_files(
     if report is None:  # -B, no qrels, or a run not grouped by query: the whole run
         run = read_run_bytes(run_path)
         report = trec_eval_scores(qrels, run, measures, bounds=bounds, **options)
-    if options.get("complete") and any(request.name == "num_rel" for request in measures):
-        # trec_eval's -c sums num_rel over the whole qrels, counting levels above 0
-        report = report._replace(totals={"num_rel": float((qrels.relevance > 0).sum())})
+    if options.get("complete"):  # summaries trec_eval's -c reads from the whole qrels
+        totals = {
+            name: float((qrels.relevance > 0).sum())
+            for request in measures
+            for name in request.measure.names(request.params)
+            if request.measure.spec.qrels_total
+        }
+        report = report._replace(totals=totals or None)
     return report
 
 
@@ -295,34 +299,31 @@ def streamed_scores(
         np.concatenate([report.columns[i][1] for report in reports] or [np.empty(0)])
         for i in range(len(names))
     ]
-    if complete:  # queries of the qrels the run lacks score 0 (trec_eval's -c)
-        missing = np.setdiff1d(index.ids, id_bytes(qid))
-        filled = _missing_values(names, missing, qrels, relevance_level)
-        qid = np.concatenate([qid, decoded(missing)])
-        columns = [np.concatenate([values, fill]) for values, fill in zip(columns, filled)]
+    unranked = index.without(id_bytes(qid)) if complete else None
+    if unranked is not None and unranked.qid.shape[0]:  # trec_eval's -c: scored as empty
+        missing = _unranked(
+            unranked, measures, judged_only=judged_only, relevance_level=relevance_level
+        )
+        qid = np.concatenate([qid, missing.qid])
+        columns = [
+            np.concatenate([values, extra]) for values, (_, extra) in zip(columns, missing.columns)
+        ]
     order = np.argsort(id_bytes(qid), kind="stable")  # byte-wise, as strcmp
     return Report(qid[order], [(name, values[order]) for name, values in zip(names, columns)])
 
 
-def _missing_values(
-    names: list[str], missing: np.ndarray, qrels: TrecQrels, relevance_level: float
-) -> list[np.ndarray]:
-    """Each column's values for the qrels' queries the run lacks (``-c``), as trec_eval
-    scores them: 0, but ``num_rel`` (their relevant documents) and ``gm_map`` (the log
-    of its floor)."""
-    filled = []
-    for name in names:
-        values = np.zeros(missing.shape[0])
-        if name == "gm_map":
-            values[:] = log_average_precision(values)
-        elif name == "num_rel":
-            relevant = np.sort(id_bytes(qrels.qid)[qrels.relevance >= relevance_level])
-            after = np.searchsorted(relevant, missing, side="right")
-            values = (after - np.searchsorted(relevant, missing, side="left")).astype(np.float64)
-        elif name == "num_q":
-            values[:] = 1.0
-        filled.append(values)
-    return filled
+def _unranked(
+    qrels: TrecQrels, measures: Measures, *, judged_only: bool, relevance_level: float
+) -> Report:
+    """The report of judged queries the run lacks (``-c``), scored by the engine as
+    trec_eval scores them (an empty ranking): the one ranked row given is of a query
+    no qrels line can hold (an empty id), and is left out."""
+    stand_in = np.array([b""], dtype=object)
+    joined = join_run(stand_in, stand_in, qrels)
+    return joined_scores(
+        joined, np.zeros(1), None, qrels.relevance, measures, complete=True, bounds=False,
+        ties="docno", judged_only=judged_only, max_docs=None, relevance_level=relevance_level,
+    )  # fmt: skip
 
 
 def sampled_scores(
@@ -365,7 +366,7 @@ def sampled_scores(
     except ValueError as error:
         raise ValueError(f"{os.fspath(qrels_path)}: {error}") from None
     inferred = inferred_ndcg(run.qid, run.docno, run.score, qrels, pool, complete=complete)
-    others = tuple(request for request in measures if request.name != "infNDCG")
+    others = tuple(request for request in measures if not request.measure.sampled_pool)
     report = Report(inferred.qid, [])
     if others:
         report = trec_eval_scores(
@@ -381,8 +382,8 @@ def sampled_scores(
         raise AssertionError("infNDCG and the other measures evaluated different queries")
     columns, others_columns = [], iter(report.columns)
     for request in measures:  # in the registry's order
-        if request.name == "infNDCG":
-            columns.append(("infNDCG", inferred.value))
+        if request.measure.sampled_pool:
+            columns.append((request.name, inferred.value))
         else:
             columns.extend(next(others_columns) for _ in request.measure.names(request.params))
     return Report(inferred.qid, columns)

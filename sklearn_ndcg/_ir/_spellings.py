@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from .._vocabulary import PYTREC_NICKNAMES
 from ._measures import MEASURES, Measures, Request, check_params, measures_from, needs_strata
 from ._measures import parse_measure as parse_dotted
 
@@ -24,35 +25,7 @@ _PATTERNS = {
     name: re.compile(re.escape(name) + _PARAMS) for name in sorted(MEASURES, key=len, reverse=True)
 }
 
-# pytrec_eval's nicknames (``pytrec_eval.supported_nicknames``, trec_eval 9.0.8's)
-NICKNAMES: dict[str, tuple[str, ...]] = {
-    "official": (
-        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-        "bpref", "recip_rank", "iprec_at_recall", "P",
-    ),
-    "set": (
-        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "set_P", "set_recall",
-        "set_relative_P", "set_map", "set_F", "utility",
-    ),
-    "all_trec": (
-        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-        "bpref", "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP",
-        "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "ndcg", "ndcg_rel", "Rndcg",
-        "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P",
-        "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "binG", "G",
-    ),
-    "prefs": (
-        "runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
-        "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-    ),
-    "all_prefs": (
-        "runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
-        "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_simp_ret", "prefs_simp_imp",
-        "prefs_pair", "prefs_pair_ret", "prefs_pair_imp", "prefs_avgjg", "prefs_avgjg_ret",
-        "prefs_avgjg_imp", "prefs_avgjg_Rnonrel", "prefs_avgjg_Rnonrel_ret",
-    ),
-    "qrels_jg": ("runid", "num_q", "P_avgjg", "map_avgjg", "Rprec_mult_avgjg"),
-}  # fmt: skip
+NICKNAMES = PYTREC_NICKNAMES
 
 
 def _spelled(text: str, where: str) -> tuple[str, str | None]:
@@ -105,4 +78,4 @@ def pytrec_measures(texts: list[str], *, where: str) -> Measures:
             )
         if merged is not None:
             check_params(name, merged, where=where)  # merged: may repeat a cutoff or level
-    return measures_from(specs)
+    return tuple(request._replace(pytrec_eval=True) for request in measures_from(specs))

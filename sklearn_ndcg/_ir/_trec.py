@@ -12,8 +12,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._engine import JudgmentPool, as_float_array, as_score_array, missing_rows, weighted_mean
-from .._metrics import QueryBounds, QueryScores, check_levels, refuse_changed_rules
-from .._metrics._ids import own_documents, query_bytes
+from .._metrics import (
+    QueryBounds,
+    QueryScores,
+    check_levels,
+    query_bytes,
+    refuse_changed_rules,
+)
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_TIES,
@@ -26,7 +31,14 @@ from .._options import (
 )
 from .._validate_params import StrOptions, validate_params
 from .._warn import warn
-from ._evaluation import Settings, first_query_text, qrels_bytes, score_blocks, score_joined
+from ._evaluation import (
+    Settings,
+    first_query_text,
+    qrels_bytes,
+    score_blocks,
+    score_joined,
+    without_own_documents,
+)
 from ._files import read_trec_qrels, read_trec_run
 from ._join import Joined, join_run, refuse_duplicate_pairs, refuse_unjudged_run
 from ._pytrec import tables_of_text
@@ -67,7 +79,10 @@ class RunEvaluation(NamedTuple):
         )
 
 
-RunEvaluation.score.__doc__ = "Mean over the evaluated queries (NaN values left out)."
+RunEvaluation.score.__doc__ = (
+    "Mean over the evaluated queries (NaN values left out); for gm_map, whose per-query "
+    "values are logs (pytrec_eval's), the geometric mean (trec_eval's summary)."
+)
 RunEvaluation.per_query.__doc__ = (
     "The value of each evaluated query, queries sorted by id (:class:`QueryScores`)."
 )
@@ -468,7 +483,7 @@ def evaluate_run(
     if ignore_identical_ids and isinstance(run, (str, os.PathLike)):  # read whole
         run = read_trec_run(run)
     if _is_path(run):  # the trec-eval command's path: the run streamed by queries
-        return _evaluation(_evaluate_run_file(run, qrels, names, settings))
+        return _evaluation(_evaluate_run_file(run, qrels, names, settings), names)
     if _is_path(qrels):
         qrels = _read_qrels(qrels)
     run_qid, run_docno, score, run_given = _check_table(
@@ -479,7 +494,7 @@ def evaluate_run(
     )
     _check_levels(relevance, qrels_qid, names, settings)
     if ignore_identical_ids:
-        run_qid, run_docno, score, queries = _without_own_documents(
+        run_qid, run_docno, score, queries = without_own_documents(
             run_qid, run_docno, score, queries
         )
     # a judged query with an empty ranking scores as a judged query the run lacks
@@ -501,14 +516,17 @@ def evaluate_run(
         per_query = _of_queries(per_query, queries)
     if levels is not None and not bounds:
         raise ValueError("levels is the judgment scale of bounds=True; give bounds=True too.")
-    return _evaluation(per_query)
+    return _evaluation(per_query, names)
 
 
-def _evaluation(per_query) -> RunEvaluation | dict[str, RunEvaluation]:
-    """The RunEvaluation of per-query values (a dict of them by name for a list)."""
+def _evaluation(per_query, names) -> RunEvaluation | dict[str, RunEvaluation]:
+    """The RunEvaluation of per-query values (a dict of them by name for a list), each
+    summarized as its measure is (:attr:`.._options.MetricName.summary`: the geometric
+    mean of gm_map, whose per-query values are logs; else the mean)."""
+    summaries = {name.name: name.summary for name in names}
     if isinstance(per_query, dict):
-        return {name: _one(values) for name, values in per_query.items()}
-    return _one(per_query)
+        return {name: _one(values, summaries[name]) for name, values in per_query.items()}
+    return _one(per_query, summaries[names[0].name])
 
 
 def _of_queries(per_query, queries: np.ndarray):
@@ -519,27 +537,14 @@ def _of_queries(per_query, queries: np.ndarray):
     return per_query._make(field[keep] for field in per_query)
 
 
-def _one(per_query) -> RunEvaluation:
-    return RunEvaluation(weighted_mean(per_query.score, None), per_query)
+def _one(per_query, summary: str = "mean") -> RunEvaluation:
+    mean = weighted_mean(per_query.score, None)
+    return RunEvaluation(float(np.exp(mean)) if summary == "geometric" else mean, per_query)
 
 
 def _text(ids: np.ndarray) -> np.ndarray:
     """Ids as str (object array), from str or the bytes a reader kept."""
     return decoded(ids) if ids.dtype.kind == "S" else ids
-
-
-def _without_own_documents(qid, docno, score, queries):
-    """``ignore_identical_ids``: the rows without those whose document id is their
-    query's, and the run's queries (those emptied too)."""
-    own = own_documents(qid, docno)
-    if queries is None:
-        queries = np.unique(_text(qid))
-    if own.all():
-        raise ValueError(
-            "run ranks only the queries' own documents, which ignore_identical_ids=True "
-            "drops; no document is left to evaluate."
-        )
-    return qid[~own], docno[~own], score[~own], queries
 
 
 def _is_path(table) -> bool:

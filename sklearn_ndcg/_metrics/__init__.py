@@ -20,7 +20,14 @@ from .._lazy import lazy_names
 if TYPE_CHECKING:  # the real imports, for type checkers
     from ._diagnostics import TieDiagnostics, tie_diagnostics
     from ._frame_checks import LOCATED, checked_columns, raise_for_frame, refused_rows
-    from ._ids import tables_of, trec_labels
+    from ._ids import (
+        empty_rankings,
+        own_documents,
+        query_bytes,
+        tables_of,
+        trec_labels,
+        without_own_documents,
+    )
     from ._inferred import DEPTH, inferred_values, refuse_changed_rules
     from ._levels import check_levels
     from ._ndcg import at_cutoffs, dcg_score, ndcg_score
@@ -33,6 +40,10 @@ _SOURCES = {
     "tie_diagnostics": "_diagnostics",
     "tables_of": "_ids",
     "trec_labels": "_ids",
+    "empty_rankings": "_ids",
+    "own_documents": "_ids",
+    "query_bytes": "_ids",
+    "without_own_documents": "_ids",
     "DEPTH": "_inferred",
     "inferred_values": "_inferred",
     "refuse_changed_rules": "_inferred",
@@ -64,9 +75,12 @@ __all__ = [
     "check_levels",
     "checked_columns",
     "dcg_score",
+    "empty_rankings",
     "inferred_values",
     "ndcg_score",
+    "own_documents",
     "per_query",
+    "query_bytes",
     "query_score_arrays",
     "query_scores",
     "raise_for_frame",
@@ -76,6 +90,7 @@ __all__ = [
     "tables_of",
     "tie_diagnostics",
     "trec_labels",
+    "without_own_documents",
 ]
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._engine import bad_value_error, negative_labels_fix
+from .._engine import negative_labels_error
 from .._options import RANK_MEASURES, MetricName
 from .._warn import warn
 
@@ -60,12 +60,7 @@ def check_levels(
         name.metric == "dcg" or (name.metric == "ndcg" and normalize != "minmax") for name in names
     )
     if by_gain and isinstance(gain, str) and np.fmin.reduce(levels, axis=None) < 0:
-        raise bad_value_error(
-            f"{what} has negative relevance labels (min {np.nanmin(levels):g})",
-            levels < 0,
-            negative_labels_fix(gain),
-            qid=None if qid is None else _text(qid()),
-        )
+        raise negative_labels_error(what, levels, gain, qid=None if qid is None else _text(qid()))
     if any(name.metric in RANK_MEASURES for name in names):
         highest = np.fmax.reduce(levels, axis=None)
         if highest < relevance_level:
@@ -87,3 +82,27 @@ def _text(ids: np.ndarray) -> np.ndarray:
     if ids.dtype.kind == "S":
         return np.array([value.decode("utf-8", "surrogateescape") for value in ids], dtype=object)
     return ids
+
+
+def check_array_levels(y_true, qid, pool, names, gain, normalize: str, relevance_level) -> None:
+    """:func:`check_levels` of the judgments of an array call: the pool's levels (by
+    the pool's query ids), else the labels (by ``qid``; 2-D input, by row)."""
+    ids: Callable[[], np.ndarray] | None
+    if pool is not None:
+        levels, ids, what = pool.y_true, (lambda: pool.qid), "the pool's y_true"
+    else:
+        try:
+            levels = np.asarray(y_true, dtype=np.float64)
+        except (TypeError, ValueError):  # labels the engine refuses with its own message
+            return
+        given = None if qid is None or levels.ndim != 1 else qid
+        ids, what = (None if given is None else (lambda: np.asarray(given))), "y_true"
+    check_levels(
+        levels,
+        names,
+        gain=gain,
+        normalize=normalize,
+        relevance_level=relevance_level,
+        what=what,
+        qid=ids,
+    )

@@ -111,7 +111,7 @@ def _rank_columns(staged, names: list[MetricName], options: RankingOptions, resu
     if not names:
         return
     ranked = options.replace(metric=names[0].metric, k=None)
-    requests = tuple((n.metric, None if n.k is None else (n.k,)) for n in names)
+    requests = tuple((n.metric, n.params) for n in names)
     values = query_values(staged, ranked, measures=requests)
     weight = _weights(values)
     for i, name in enumerate(names):

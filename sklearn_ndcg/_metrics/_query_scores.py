@@ -35,7 +35,7 @@ from .._options import (
 from .._validate_params import validate_params
 from ._ids import dict_rows, trec_labels
 from ._inferred import INFNDCG, inferred_query_scores, refuse_changed_rules
-from ._levels import check_levels
+from ._levels import check_array_levels, check_levels
 from ._measure_scores import measure_scores
 from ._results import QueryBounds, QueryScores
 
@@ -516,7 +516,7 @@ def query_scores(
             f'y_true is None; only metric="{INFNDCG}" reads the labels from the pool. Give '
             "the relevance label of each document."
         )
-    _check_labels(y_true, qid, pool, names, gain, normalize, relevance_level)
+    check_array_levels(y_true, qid, pool, names, gain, normalize, relevance_level)
     return scores_of_arrays(
         y_true,
         y_score,
@@ -538,30 +538,6 @@ def query_scores(
         bounds=bounds,
         levels=levels,
         relevance_level=relevance_level,
-    )
-
-
-def _check_labels(y_true, qid, pool, names, gain, normalize: str, relevance_level) -> None:
-    """:func:`check_levels` of the judgments of an array call: the pool's levels (by
-    the pool's query ids), else the labels (by ``qid``; 2-D input, by row)."""
-    ids: Callable[[], np.ndarray] | None
-    if pool is not None:
-        levels, ids, what = pool.y_true, (lambda: pool.qid), "the pool's y_true"
-    else:
-        try:
-            levels = np.asarray(y_true, dtype=np.float64)
-        except (TypeError, ValueError):  # labels the engine refuses with its own message
-            return
-        given = None if qid is None or levels.ndim != 1 else qid
-        ids, what = (None if given is None else (lambda: np.asarray(given))), "y_true"
-    check_levels(
-        levels,
-        names,
-        gain=gain,
-        normalize=normalize,
-        relevance_level=relevance_level,
-        what=what,
-        qid=ids,
     )
 
 

@@ -15,6 +15,8 @@ from sklearn_ndcg._ir import (
     read_run_bytes,
     trec_eval_scores,
 )
+from sklearn_ndcg._ir._reported import Reported
+from sklearn_ndcg._vocabulary import BINARY, NONE, Spec
 
 
 @pytest.mark.parametrize("name", list(MEASURES))
@@ -96,7 +98,7 @@ def test_different_parameters_twice():
     assert measures_from([("ndcg_cut", None), ("ndcg_cut", "5")]) == (Request("ndcg_cut", "5"),)
 
 
-class _Evaluated(_measures._Reported):
+class _Evaluated(Reported):
     """A made-up measure: 1 for each evaluated query."""
 
     usage = "evaluated"
@@ -112,7 +114,8 @@ class _Evaluated(_measures._Reported):
 
 
 def test_a_measure_added_to_the_registry(tmp_path, monkeypatch):
-    monkeypatch.setitem(_measures.MEASURES, "evaluated", _Evaluated())
+    spec = Spec("evaluated", NONE, None, BINARY)
+    monkeypatch.setitem(_measures.MEASURES, "evaluated", _Evaluated(spec))
     qrels_path, run_path = write_files(tmp_path)
     qrels, run = read_qrels_bytes(qrels_path), read_run_bytes(run_path)
     assert parse_measure("evaluated") == ("evaluated", None)

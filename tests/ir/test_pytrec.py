@@ -124,47 +124,6 @@ def test_bad_run():
     assert run == {"q": {"a": 1.0}}  # not modified
 
 
-@pytest.mark.parametrize(
-    "measures",
-    [
-        {"ndcg_cut_10"},
-        {"ndcg_cut_5,10", "P_5"},
-        {"P.5", "P_10", "P"},
-        {"recall_5", "recall.10,100", "map_cut_5", "success_1,5"},
-        {"map", "recip_rank", "ndcg", "ndcg_cut.10", "ndcg_cut_20"},
-        {"P_5x"},  # pytrec_eval reads the parameters from the start of the name
-    ],
-)
-def test_pytrec_eval_spellings(measures):
-    pytrec_eval = pytest.importorskip("pytrec_eval")
-    qrels = {"q1": {"a": 1, "b": 2, "c": 0}, "q2": {"a": 1}}
-    run = {"q1": {"a": 0.3, "b": 0.5, "c": 0.9, "d": 0.1}, "q2": {"b": 1.0, "a": 0.5}}
-    expected = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
-    got = RelevanceEvaluator(qrels, measures).evaluate(run)
-    assert got.keys() == expected.keys()
-    for qid, values in expected.items():
-        assert got[qid].keys() == values.keys()
-        assert got[qid] == pytest.approx(values, abs=1e-12)
-
-
-@pytest.mark.parametrize(
-    "measures, message",
-    [
-        ({"Rprec_x"}, r"unknown measure 'Rprec_x'; RelevanceEvaluator \(measures=\) computes"),
-        ({"ndcg.1=x"}, r"not a finite number"),
-        ({"ndcg.x"}, r"not of the form level=gain; RelevanceEvaluator \(measures=\) computes"),
-        ({"P."}, r"no parameters after the '.'; RelevanceEvaluator \(measures=\) computes"),
-        ({"set"}, r"nickname 'set' stands for .*RelevanceEvaluator \(measures=\) lacks"),
-        ({"infNDCG"}, r"RelevanceEvaluator \(measures=\) cannot compute infNDCG"),
-        ({"P.0"}, "cutoffs"),
-    ],
-)
-def test_messages_speak_of_relevance_evaluator(measures, message):
-    with pytest.raises(ValueError, match=message) as caught:
-        RelevanceEvaluator({"q": {"a": 1}}, measures)
-    assert "this command" not in str(caught.value)
-
-
 def _assert_close(got, expected, tolerance=1e-12):
     """The same queries and measures, the values within ``tolerance``."""
     assert got.keys() == expected.keys()
