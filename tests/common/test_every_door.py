@@ -15,6 +15,8 @@ lack then scores as pytrec_eval scores ``{qid: {}}``.
 """
 
 import math
+import subprocess
+from importlib.util import find_spec
 
 import numpy as np
 import pytest
@@ -237,8 +239,6 @@ def test_command_and_binary(tmp_path, capsys, ignore_identical_ids, flags):
     binary = trec_eval_binary()
     if binary is None:
         pytest.skip("no trec_eval binary (SKLEARN_NDCG_TREC_EVAL_TESTS, /tmp/te/trec_eval)")
-    import subprocess
-
     own_run, _ = _write(tmp_path, run, name="run_of_the_binary")  # no ignore_identical_ids
     argv = [str(binary), *flags, *measures, qrels_path, own_run]
     real = subprocess.run(argv, capture_output=True, text=True, check=True)
@@ -398,7 +398,7 @@ def test_float32_option_equals_pytrec_eval(tmp_path):
         ("evaluate_run of dicts", evaluate_run(RUN32, QRELS32, metric=measures, **TREC)),
     ):
         _assert_equal(_of_results(results), doubles, 1e-12, door)
-    provider = register_ir_measures() if _has("ir_measures") else None
+    provider = register_ir_measures() if find_spec("ir_measures") else None
     if provider is not None:
         from ir_measures import RR
 
@@ -406,19 +406,9 @@ def test_float32_option_equals_pytrec_eval(tmp_path):
         assert got == doubles["recip_rank"]  # float64, not ir_measures' pytrec_eval provider
     binary = trec_eval_binary()
     if binary is not None:
-        import subprocess
-
         run_path, qrels_path = _write(tmp_path, RUN32, QRELS32)
         argv = [str(binary), "-q", "-m", "recip_rank", qrels_path, run_path]
         real = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
         lines = [line.split("\t") for line in real.splitlines()]
         values = {qid.strip(): float(value) for _, qid, value in lines if qid.strip() != "all"}
         assert values == doubles["recip_rank"]  # the binary ranks doubles
-
-
-def _has(module: str) -> bool:
-    try:
-        __import__(module)
-    except ImportError:
-        return False
-    return True
