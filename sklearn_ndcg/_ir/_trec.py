@@ -534,7 +534,7 @@ def _of_queries(per_query, queries: np.ndarray):
     if isinstance(per_query, dict):
         return {name: _of_queries(values, queries) for name, values in per_query.items()}
     keep = np.isin(_text(per_query.qid), queries)
-    return per_query._make(field[keep] for field in per_query)
+    return per_query._make((field[keep] for field in per_query), ties=per_query.ties)
 
 
 def _one(per_query, summary: str = "mean") -> RunEvaluation:
