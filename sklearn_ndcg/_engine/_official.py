@@ -238,9 +238,8 @@ def _level_cutoff(fraction: float, n_rel: np.ndarray, trec_eval_9: bool) -> np.n
 
 
 def unretrieved_levels(fractions, n_rel: np.ndarray, trec_eval_9: bool) -> np.ndarray:
-    """Interpolated precision of queries that retrieved nothing (trec_eval's ``-J``
-    removed every document of ``-c``'s stand-in ranking): C's 0 / 0 at a recall level
-    whose cutoff is 0 documents, else 0; shape (n_queries, n_levels)."""
+    """Interpolated precision of queries that retrieved nothing: C's 0 / 0 at a recall
+    level whose cutoff is 0 documents, else 0; shape (n_queries, n_levels)."""
     columns = [
         np.where(_level_cutoff(f, n_rel, trec_eval_9) == 0, _ZERO_BY_ZERO, 0.0) for f in fractions
     ]

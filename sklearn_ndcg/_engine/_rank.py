@@ -519,7 +519,7 @@ def rank_values(
             sums = np.zeros((staged.ids.shape[0], ranked.shape[1]))
             sums[staged.to_result] = ranked
         n_relevant = n_relevant[staged.from_pool]
-        if judged_only and not isinstance(staged.to_result, slice):
+        if not isinstance(staged.to_result, slice):
             _unretrieved(sums, requests, staged.to_result, n_relevant)
     else:
         rel = relevant(staged.gains, relevance_level)
@@ -552,9 +552,10 @@ def _finish_dcg(name: str, sums: np.ndarray, staged, zero_division: float) -> np
 
 
 def _unretrieved(sums: np.ndarray, requests, to_result, n_relevant: np.ndarray) -> None:
-    """Interpolated precision of the pool's queries the ranking lacks, with unjudged
-    documents dropped: none retrieved, trec_eval's 0 / 0 where a recall level's cutoff
-    is 0 (:func:`._official.unretrieved_levels`)."""
+    """Interpolated precision of the pool's queries the ranking lacks: none retrieved,
+    trec_eval's 0 / 0 where a recall level's cutoff is 0 documents, as pytrec_eval scores
+    an empty ranking and trec_eval's ``-c -J`` a query the run lacks
+    (:func:`._official.unretrieved_levels`)."""
     missing = np.ones(sums.shape[0], dtype=bool)
     missing[to_result] = False
     start = 0

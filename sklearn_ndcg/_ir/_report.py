@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._engine import JudgmentPool, RankingOptions, stage
+from .._vocabulary import LEVELS
 from ._infndcg import inferred_ndcg
 from ._join import (
     Joined,
@@ -76,6 +77,7 @@ def trec_eval_scores(
     relevance_level: int = 1,
     ties: str = "docno",
     ignore_identical_ids: bool = False,
+    stand_in: bool = False,
 ) -> Report:
     """The values trec_eval reports for ``measures``, per evaluated query.
 
@@ -104,8 +106,15 @@ def trec_eval_scores(
         own = run.qid == run.docno
         if own.any():
             queries = np.unique(run.qid)
-            if own.all():  # nothing left: the judged queries score 0
-                return _only(_zeros(qrels, measures), queries, complete)
+            if own.all():  # nothing left: the judged queries score as empty rankings
+                scored = _unranked(
+                    qrels,
+                    measures,
+                    judged_only=judged_only,
+                    relevance_level=relevance_level,
+                    stand_in=stand_in,
+                )
+                return _only(scored, queries, complete)
             run = run._replace(qid=run.qid[~own], docno=run.docno[~own], score=run.score[~own])
     joined = join_run(run.qid, run.docno, qrels)
     if not complete and queries is None:
@@ -123,15 +132,9 @@ def trec_eval_scores(
         bounds=bounds,
         relevance_level=relevance_level,
         ties=ties,
+        stand_in=stand_in,
     )
     return report if queries is None else _only(report, queries, complete)
-
-
-def _zeros(qrels: TrecQrels, measures: Measures) -> Report:
-    """Every measure 0 for each query of the qrels (as text, in byte order)."""
-    names = [name for request in measures for name in request.measure.names(request.params)]
-    qid = np.unique(id_bytes(qrels.qid))
-    return Report(decoded(qid), [(name, np.zeros(qid.shape[0])) for name in names])
 
 
 def _only(report: Report, queries: np.ndarray, complete: bool) -> Report:
@@ -161,11 +164,17 @@ def joined_scores(
     bounds: bool,
     relevance_level: float,
     ties: str,
+    stand_in: bool = False,
 ) -> Report:
     """:func:`trec_eval_scores` of a run joined with its qrels (``level``, the qrels'
     levels in the order of ``joined.qrels_qid``), its rows reordered by
     ``permutation`` (trec_eval's order of tied scores, :func:`._join.trec_order`, for
-    ``ties="docno"``; None to keep them)."""
+    ``ties="docno"``; None to keep them).
+
+    A judged query without ranked documents (``complete``) retrieved nothing; with
+    ``stand_in`` (the command's ``-c``), as trec_eval 10.0 scores it: a ranking of one
+    unjudged document, shown as none (interpolated precision 0 rather than 0 / 0 where
+    a recall level asks for no document; ``-J`` removes the stand-in)."""
     # query codes order like the ids; tied scores in trec_eval's order, ties="first"
     qid, label = joined.run_qid, joined.label
     if permutation is not None:
@@ -187,6 +196,14 @@ def joined_scores(
     staged = stage(judged, score, options, qid=qid)
     bound_levels = options.pool.default_levels() if bounds else None
     columns = measure_columns(staged, options, measures, bound_levels)
+    if stand_in and not judged_only:  # only a query the run lacks holds such a NaN
+        at_levels = {
+            name
+            for request in measures
+            if request.measure.spec.params == LEVELS
+            for name in request.measure.names(request.params)
+        }
+        columns = [(n, np.nan_to_num(v) if n in at_levels else v) for n, v in columns]
     ids = staged.ids  # type: ignore[union-attr]  # options.pool is set: a PoolStaged
     return Report(joined.qids[ids], columns)
 
@@ -226,7 +243,8 @@ def evaluate_files(
         report = streamed_scores(qrels, run_path, measures, **options)
     if report is None:  # -B, no qrels, or a run not grouped by query: the whole run
         run = read_run_bytes(run_path)
-        report = trec_eval_scores(qrels, run, measures, bounds=bounds, **options)
+        stand_in = bool(options.get("complete"))
+        report = trec_eval_scores(qrels, run, measures, bounds=bounds, stand_in=stand_in, **options)
     if options.get("complete"):  # summaries trec_eval's -c reads from the whole qrels
         totals = {
             name: float((qrels.relevance > 0).sum())
@@ -302,7 +320,11 @@ def streamed_scores(
     unranked = index.without(id_bytes(qid)) if complete else None
     if unranked is not None and unranked.qid.shape[0]:  # trec_eval's -c: scored as empty
         missing = _unranked(
-            unranked, measures, judged_only=judged_only, relevance_level=relevance_level
+            unranked,
+            measures,
+            judged_only=judged_only,
+            relevance_level=relevance_level,
+            stand_in=True,
         )
         qid = np.concatenate([qid, missing.qid])
         columns = [
@@ -313,16 +335,23 @@ def streamed_scores(
 
 
 def _unranked(
-    qrels: TrecQrels, measures: Measures, *, judged_only: bool, relevance_level: float
+    qrels: TrecQrels,
+    measures: Measures,
+    *,
+    judged_only: bool,
+    relevance_level: float,
+    stand_in: bool,
 ) -> Report:
-    """The report of judged queries the run lacks (``-c``), scored by the engine as
-    trec_eval scores them (an empty ranking): the one ranked row given is of a query
-    no qrels line can hold (an empty id), and is left out."""
-    stand_in = np.array([b""], dtype=object)
-    joined = join_run(stand_in, stand_in, qrels)
+    """The report of judged queries the run lacks, scored by the engine as empty
+    rankings (``stand_in``: as trec_eval's ``-c`` scores them, see
+    :func:`joined_scores`): the one ranked row given is of a query no qrels line can
+    hold (an empty id), and is left out."""
+    empty_id = np.array([b""], dtype=object)
+    joined = join_run(empty_id, empty_id, qrels)
     return joined_scores(
         joined, np.zeros(1), None, qrels.relevance, measures, complete=True, bounds=False,
         ties="docno", judged_only=judged_only, max_docs=None, relevance_level=relevance_level,
+        stand_in=stand_in,
     )  # fmt: skip
 
 

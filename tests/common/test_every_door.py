@@ -325,21 +325,46 @@ def test_negative_levels_binary_measures(tmp_path):
         _assert_equal(values, expected, 1e-12, door)
 
 
-def test_report_only_measures():
-    """gm_map and iprec_at_recall: RelevanceEvaluator computes them (pytrec_eval's
-    values), query_scores and evaluate_run refuse them with one message naming the
-    doors that compute them."""
-    expected = _pytrec_eval(RUN, measures=["gm_map"])  # pytrec_eval
-    got = _of_evaluator(RelevanceEvaluator(QRELS, {"gm_map"}).evaluate(RUN), ["gm_map"])
-    _assert_equal(got, expected, 1e-12, "RelevanceEvaluator")
-    for metric in ("gm_map", "iprec_at_recall"):
-        messages = set()
-        for door in (query_scores, evaluate_run):
-            first, second = (QRELS, RUN) if door is query_scores else (RUN, QRELS)
-            with pytest.raises(ValueError, match="RelevanceEvaluator and the trec-eval") as e:
-                door(first, second, metric=[metric], **TREC)
-            messages.add(str(e.value))
-        assert len(messages) == 1 and f"'{metric}'" in messages.pop()
+def test_gm_map_and_iprec_at_recall_at_every_door(tmp_path, capsys):
+    """gm_map: per query the log of average precision floored at 1e-5 (pytrec_eval's
+    values) at every door, evaluate_run's score their geometric mean (trec_eval's
+    summary). iprec_at_recall: RelevanceEvaluator equals pytrec_eval (which bundles
+    trec_eval 9: recall cutoffs ``fraction * R + 0.9`` rounded down); query_scores and
+    evaluate_run equal the trec-eval command's -q lines (trec_eval 10.0's lround, the
+    binary's byte for byte: tests/cli/test_trec_eval_measures.py), but on an empty
+    ranking (pytrec_eval's 0 / 0 where a level asks for no document)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    measures = {"gm_map", "iprec_at_recall"}
+    reference = pytrec_eval.RelevanceEvaluator(QRELS, measures).evaluate(RUN)
+    evaluator = RelevanceEvaluator(QRELS, measures).evaluate(RUN)
+    assert evaluator.keys() == reference.keys()
+    for qid, values in reference.items():
+        assert evaluator[qid] == pytest.approx(values, abs=1e-12, nan_ok=True), qid
+    expected = {"gm_map": {qid: values["gm_map"] for qid, values in reference.items()}}
+    names = ["gm_map", "iprec_at_recall_0.20", "iprec_at_recall_0.50"]
+    run_path, qrels_path = _write(tmp_path, RUN)
+    assert (
+        main(["trec-eval", "-q", "-c", "-m", "iprec_at_recall.0.2,0.5", qrels_path, run_path]) == 0
+    )
+    command: dict[str, dict[str, float]] = {}
+    for line in capsys.readouterr().out.splitlines():
+        name, qid, value = line.split("\t")
+        command.setdefault(name.strip(), {})[qid] = float(value)
+    for door in (query_scores, evaluate_run):
+        first, second = (QRELS, RUN) if door is query_scores else (RUN, QRELS)
+        results = door(first, second, metric=names, **TREC)
+        got = _of_results(results)
+        _assert_equal({"gm_map": got["gm_map"]}, {"gm_map": expected["gm_map"]}, 1e-12, door)
+        for name in names[1:]:
+            for qid, value in got[name].items():
+                if np.isnan(value):  # q2's empty ranking retrieved nothing: 0 / 0, as
+                    # pytrec_eval; the command's -c scores trec_eval's stand-in, 0
+                    assert (qid, command[name][qid]) == ("q2", 0.0), (door, name)
+                else:
+                    assert round(value, 4) == command[name][qid], (door, name, qid)
+        if door is evaluate_run:  # the geometric mean, as trec_eval's gm_map line
+            logs = list(expected["gm_map"].values())
+            assert results["gm_map"].score == pytest.approx(np.exp(np.mean(logs)), rel=1e-12)
 
 
 def test_default_ties_are_said(tmp_path):
