@@ -188,3 +188,43 @@ PYTREC_NICKNAMES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 """pytrec_eval's nicknames (``pytrec_eval.supported_nicknames``, trec_eval 9.0.8's):
 ``RelevanceEvaluator`` takes those whose measures are all in :data:`SPECS`."""
+
+
+_FAMILY_TEXT = {
+    NONE: "none",
+    CUTOFFS: "cutoffs ``.5,10``",
+    GAINS: "level gains ``.1=3,2=9``",
+    LEVELS: "recall levels ``.0.5,1``",
+    PERSISTENCE: "persistence ``.p=0.95``",
+    STRATA: "qrels with strata",
+}
+_DOOR_TEXT = {
+    EVERY_DOOR: "every door",
+    REPORT: "trec-eval, RelevanceEvaluator",
+    SAMPLED: "sampled qrels",
+}
+
+
+def measures_table() -> str:
+    """The docs' table of the measures (``docs/trec_eval.rst``, kept equal to this by
+    ``tests/test_vocabulary.py``): one row per entry of :data:`SPECS`."""
+    rows = [("measure", "parameters", "reads", "sets", "summary", "computed at")]
+    for spec in SPECS:
+        sets = [
+            name for name, on in (("default", spec.in_default), ("official", spec.official)) if on
+        ]
+        rows.append(
+            (
+                f"``{spec.name}``",
+                _FAMILY_TEXT[spec.params],
+                "gains" if spec.reads == GRADED else "relevance",
+                ", ".join(sets) or "-",
+                spec.summary,
+                _DOOR_TEXT[spec.doors],
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    rule = "  ".join("=" * width for width in widths)
+    lines = [rule, "  ".join(c.ljust(w) for c, w in zip(rows[0], widths)).rstrip(), rule]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows[1:]]
+    return "\n".join([*lines, rule]) + "\n"

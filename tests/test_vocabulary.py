@@ -109,3 +109,24 @@ def test_measure_names_are_written_in_the_vocabulary_and_its_kernels_only():
         if text in names
     )
     assert not found, found
+
+
+def test_the_docs_table_is_the_vocabulary():
+    """docs/trec_eval.rst holds the table the vocabulary writes (regenerate it with
+    ``python -c "from sklearn_ndcg._vocabulary import measures_table as t; print(t())"``)."""
+    from sklearn_ndcg._vocabulary import measures_table
+
+    page = (PACKAGE.parent / "docs" / "trec_eval.rst").read_text(encoding="utf-8")
+    assert measures_table() in page
+
+
+def test_the_command_help_lists_every_measure():
+    import argparse
+
+    from sklearn_ndcg._cli._main import _parser
+
+    (commands,) = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    text = " ".join(commands.choices["trec-eval"].format_help().split())
+    for spec in SPECS:
+        assert spec.name in text, spec.name
+    assert "official" in text

@@ -80,8 +80,9 @@ class RunEvaluation(NamedTuple):
 
 
 RunEvaluation.score.__doc__ = (
-    "Mean over the evaluated queries (NaN values left out); for gm_map, whose per-query "
-    "values are logs (pytrec_eval's), the geometric mean (trec_eval's summary)."
+    "Mean over the evaluated queries (NaN values left out); as trec_eval's 'all' line, "
+    "the sum for the counts (num_ret, num_rel, num_rel_ret) and for gm_map, whose "
+    "per-query values are logs (pytrec_eval's), the geometric mean."
 )
 RunEvaluation.per_query.__doc__ = (
     "The value of each evaluated query, queries sorted by id (:class:`QueryScores`)."
@@ -538,6 +539,10 @@ def _of_queries(per_query, queries: np.ndarray):
 
 
 def _one(per_query, summary: str = "mean") -> RunEvaluation:
+    """The evaluation of per-query values, summarized as trec_eval's ``all`` line: the
+    mean, the sum (the counts), the geometric mean (gm_map's values are logs)."""
+    if summary == "sum":
+        return RunEvaluation(float(np.nansum(per_query.score)), per_query)
     mean = weighted_mean(per_query.score, None)
     return RunEvaluation(float(np.exp(mean)) if summary == "geometric" else mean, per_query)
 
