@@ -250,17 +250,17 @@ def _dcg_gains(order, flat, score, ties: str, dcg: _DcgInput, g: _Groups, n: int
             # ("docno" reads every column, refusing tied documents of different gains)
             order = order[:, : n + 1]
         return ordered_gains(order, score, dcg.gain, dcg.sizes, ties, n), ideal
-    new_group, number, starts, sizes = g.ties
+    new_group, number, starts = g.ties
     n_rows, width = score.shape
     ranked = np.take(dcg.gain.reshape(-1), flat)
     if dcg.sizes.min() < width:  # padding (-inf, a group of its own) ranks no gain
         ranked = np.where(np.arange(width) < dcg.sizes[:, np.newaxis], ranked, 0.0)
     if n == width:
-        mean = group_means(ranked.reshape(-1), starts, sizes)
+        mean = group_means(ranked.reshape(-1), starts, _sizes(starts, slice(None), ranked.size))
         return np.take(mean, number).reshape(n_rows, n), ideal
     starts_here = new_group[:, :n]
     chosen = number.reshape(n_rows, width)[:, :n][starts_here]
-    mean = group_means(ranked.reshape(-1), starts[chosen], sizes[chosen])
+    mean = group_means(ranked.reshape(-1), starts[chosen], _sizes(starts, chosen, ranked.size))
     # the group of each of the first n cells, among those starting there
     group = np.cumsum(starts_here.reshape(-1), dtype=_index_type(starts_here.size))
     group -= 1
@@ -280,23 +280,41 @@ def _dcg_columns(
         if ks is None:
             return [gains @ discounts[:n], ideal @ discounts[:n]]
         if "dcg_sums" not in cache:
-            cache["dcg_sums"] = np.cumsum(gains * discounts[:n], axis=1)
-            cache["ideal_sums"] = np.cumsum(ideal * discounts[:n], axis=1)
+            cache["dcg_sums"] = _running_sums(gains * discounts[:n])
+            cache["ideal_sums"] = _running_sums(ideal * discounts[:n])
     columns: list[np.ndarray] = []
     for k in at:
         columns.extend((cache["dcg_sums"][:, k - 1], cache["ideal_sums"][:, k - 1]))
     return columns
 
 
+def _running_sums(terms: np.ndarray) -> np.ndarray:
+    """``np.cumsum(terms, axis=1)``, bit for bit: the same additions in the same order.
+    Up to ``_COLUMN_SUMS`` columns they are added column by column, a vector of the
+    rows at a time (numpy's running sums along short rows are slower)."""
+    n_rows, n = terms.shape
+    if n > _COLUMN_SUMS:
+        return np.cumsum(terms, axis=1)
+    sums = np.empty((n, n_rows))
+    sums[0] = terms[:, 0]
+    for j in range(1, n):
+        np.add(sums[j - 1], terms[:, j], out=sums[j])
+    return sums.T
+
+
+_COLUMN_SUMS = 32
+"""The longest running sums :func:`_running_sums` adds column by column (NDCG@10's
+ten columns: 12 against 21 µs a block of 327 rows)."""
+
+
 class _TieGroups(NamedTuple):
     """Every tie group of a block's ordered rows: where groups start (the block's
     shape), each cell's group (flat, from 0), and each group's first flat position
-    and size."""
+    (their sizes: :func:`_sizes`)."""
 
     new_group: np.ndarray
     number: np.ndarray
     start: np.ndarray
-    size: np.ndarray
 
 
 class _Groups(NamedTuple):
@@ -335,7 +353,6 @@ def _groups(rel: np.ndarray, new_group: np.ndarray | None) -> _Groups:
     number = np.cumsum(new_group.reshape(-1), dtype=_index_type(rel.size))  # each cell's group
     number -= 1
     start = np.flatnonzero(new_group)
-    size = np.diff(start, append=rel.size)
     group = np.take(number, cells)
     runs = np.ones(cells.shape[0], dtype=bool)  # a group's first relevant cell
     runs[1:] = group[1:] != group[:-1]
@@ -344,8 +361,23 @@ def _groups(rel: np.ndarray, new_group: np.ndarray | None) -> _Groups:
     row = row[at]
     r = np.diff(at, append=cells.shape[0]).astype(np.float64)
     c = (at - np.take(rows_above, row)).astype(np.float64)
-    first, m = start[chosen], size[chosen].astype(np.float64)
-    return _Groups(_TieGroups(new_group, number, start, size), first, m, row, r, c, width)
+    first, m = start[chosen], _sizes(start, chosen, rel.size).astype(np.float64)
+    return _Groups(_TieGroups(new_group, number, start), first, m, row, r, c, width)
+
+
+def _sizes(start: np.ndarray, chosen: np.ndarray | slice, end: int) -> np.ndarray:
+    """The sizes of the groups ``chosen`` among groups starting at ``start`` (increasing,
+    the last running to ``end``): the next group's start less theirs."""
+    chosen_start = start[chosen]
+    following = np.empty_like(chosen_start)
+    if isinstance(chosen, slice):  # every group
+        following[:-1] = chosen_start[1:]
+        following[-1:] = end
+        return following - chosen_start
+    last = chosen == start.shape[0] - 1
+    np.take(start, chosen + 1, out=following, mode="clip")
+    following[last] = end
+    return following - chosen_start
 
 
 def _index_type(size: int) -> type:
@@ -371,9 +403,12 @@ def _relevant_cells(g: _Groups) -> _Cells:
     column = g.first - g.row * g.width
     if g.ties is None:  # one cell each
         return _Cells(np.arange(g.first.shape[0]), g.row, column, np.zeros(g.first.shape[0]))
-    sizes = g.m.astype(np.intp)
-    group = np.repeat(np.arange(sizes.shape[0]), sizes)
-    j0 = np.arange(group.shape[0]) - np.take(np.cumsum(sizes) - sizes, group)
+    index = _index_type(g.width * (g.row[-1] + 1) if g.row.shape[0] else 0)
+    sizes = g.m.astype(index)
+    group = np.repeat(np.arange(sizes.shape[0], dtype=index), sizes)
+    j0 = np.arange(group.shape[0], dtype=index) - np.take(
+        np.cumsum(sizes, dtype=index) - sizes, group
+    )
     return _Cells(group, np.take(g.row, group), np.take(column, group) + j0, j0.astype(np.float64))
 
 
