@@ -288,23 +288,25 @@ def _dcg_columns(
     return columns
 
 
-def _running_sums(terms: np.ndarray) -> np.ndarray:
-    """``np.cumsum(terms, axis=1)``, bit for bit: the same additions in the same order.
-    Up to ``_COLUMN_SUMS`` columns they are added column by column, a vector of the
-    rows at a time (numpy's running sums along short rows are slower)."""
+def _running_sums(terms: np.ndarray, operation: np.ufunc = np.add) -> np.ndarray:
+    """``np.cumsum(terms, axis=1)`` (``np.cumprod`` with ``np.multiply``), bit for bit:
+    the same operations in the same order. Up to ``_COLUMN_SUMS`` columns they run
+    column by column, a vector of the rows at a time (numpy's running sums along short
+    rows are slower)."""
     n_rows, n = terms.shape
-    if n > _COLUMN_SUMS:
-        return np.cumsum(terms, axis=1)
+    if n > _COLUMN_SUMS or n == 0:
+        return operation.accumulate(terms, axis=1)
     sums = np.empty((n, n_rows))
     sums[0] = terms[:, 0]
     for j in range(1, n):
-        np.add(sums[j - 1], terms[:, j], out=sums[j])
+        operation(sums[j - 1], terms[:, j], out=sums[j])
     return sums.T
 
 
 _COLUMN_SUMS = 32
-"""The longest running sums :func:`_running_sums` adds column by column (NDCG@10's
-ten columns: 12 against 21 µs a block of 327 rows)."""
+"""The longest running sums :func:`_running_sums` takes column by column (NDCG@10's
+ten columns: 12 against 21 µs a block of 327 rows; six columns of 300 rows: 5.5
+against 11-12 µs, sums or products)."""
 
 
 class _TieGroups(NamedTuple):
@@ -499,7 +501,8 @@ def _first_relevant_sums(
     if "q" not in cache or cache["q"].shape[1] < n:
         j = np.arange(1, n + 1, dtype=np.float64)
         m, r = f.m[:, None], f.r[:, None]
-        cache["q"] = np.cumprod(np.maximum(m - r - j + 1, 0.0) / np.maximum(m - j + 1, 1.0), axis=1)
+        factors = np.maximum(m - r - j + 1, 0.0) / np.maximum(m - j + 1, 1.0)
+        cache["q"] = _running_sums(factors, np.multiply)
         cache["rank"] = f.s[:, None] + j
     q, rank = cache["q"][:, :n], cache["rank"][:, :n]
     if name == "recip_rank":  # its terms (q(j - 1) - q(j)) / rank, each cutoff a prefix
@@ -513,7 +516,7 @@ def _first_relevant_sums(
             value = np.where(place < 1, 1.0, 0.0)
             value[inside] = q[inside, place[inside] - 1]
         elif n:  # the terms down to k, summed in order of j (a running sum's order)
-            value = np.cumsum(np.where(rank <= k, terms, 0.0), axis=1)[:, -1]
+            value = _running_sums(np.where(rank <= k, terms, 0.0))[:, -1]
         else:
             value = np.zeros(q.shape[0])
         sums.append(value)
