@@ -361,7 +361,9 @@ def _groups(rel: np.ndarray, new_group: np.ndarray | None) -> _Groups:
     at = np.flatnonzero(runs)
     chosen = group[at]
     row = row[at]
-    r = np.diff(at, append=cells.shape[0]).astype(np.float64)
+    r = np.empty(at.shape[0])  # relevant cells to the next group's first (np.diff's)
+    np.subtract(at[1:], at[:-1], out=r[:-1])
+    r[-1:] = cells.shape[0] - at[-1:]
     c = (at - np.take(rows_above, row)).astype(np.float64)
     first, m = start[chosen], _sizes(start, chosen, rel.size).astype(np.float64)
     return _Groups(_TieGroups(new_group, number, start), first, m, row, r, c, width)
