@@ -140,7 +140,9 @@ _BLOCK_CELLS = 2**15
 """Documents per block here, a quarter of the engine's blocks: the many passes over a
 block's ordered rows stay in cache. On 2,000 queries of 100 documents the sums took
 12-15 ms at 2**15 against 19-24 ms at 2**17; on 20,000 queries of 10, 21 against 33; on
-200 of 1,000, 15.5 and 15.6 (minimum CPU times, 5 measures)."""
+200 of 1,000, 15.5 and 15.6 (minimum CPU times, 5 measures). Blocks of 2**16 took 6-12 %
+less at 5,000-10,000 queries of 100 but 18.1 against 12.1 ms at 2,000 of 100 with ties,
+glibc giving each block's memory back and the next faulting it in (issue 56; RESULTS.md)."""
 
 
 class _DcgInput(NamedTuple):
