@@ -409,7 +409,7 @@ def _relevant_cells(g: _Groups) -> _Cells:
     column = g.first - g.row * g.width
     if g.ties is None:  # one cell each
         return _Cells(np.arange(g.first.shape[0]), g.row, column, np.zeros(g.first.shape[0]))
-    index = _index_type(g.width * (g.row[-1] + 1) if g.row.shape[0] else 0)
+    index = _index_type(g.width * (g.row[-1] + 1) if g.row.shape[0] else 0)  # the cells
     sizes = g.m.astype(index)
     group = np.repeat(np.arange(sizes.shape[0], dtype=index), sizes)
     j0 = np.arange(group.shape[0], dtype=index) - np.take(
@@ -431,8 +431,8 @@ def _cell_sums(
     average precision).
     """
     if kind == "count" and g.ties is None:
-        # sums of ones (each relevant cell counts 1.0): whole numbers, exact in any
-        # order, so the rows of the ordered relevance are summed as they are
+        # sums of ones (each relevant cell counts 1.0; rel is 1.0 or 0.0): whole
+        # numbers, exact in any order, so the rows of the ordered relevance are summed
         return [cache["rel"][:, :k].sum(axis=1) for k in at]
     if kind not in cache:
         cache[kind] = _cell_values(kind, cells, g, cache)
@@ -534,9 +534,10 @@ def _first_relevant_sums(
 
 def _first_relevant_alone(name: str, f: _First, at: list[int]) -> list[np.ndarray]:
     """:func:`_first_relevant_sums` where each row's first group holding relevant
-    documents holds no other (``q(1)`` is 0): success at k is 1 where that group starts
-    above k, reciprocal rank its one term ``(1 - 0) / rank`` where the rank is at most
-    k (the same values: ``1 - 0`` is 1, a running sum of one term is that term)."""
+    documents holds relevant ones only (``m = r``; without ties, one document), so
+    ``q(1)`` is 0: success at k is 1 where that group starts above k, reciprocal rank
+    its one term ``(1 - 0) / rank`` where the rank is at most k (the same values:
+    ``1 - 0`` is 1, a running sum of one term is that term)."""
     rank = f.s + 1.0
     result = []
     for k in at:
