@@ -142,7 +142,9 @@ _BLOCK_CELLS = 2**15
 """Documents per block here, a quarter of the engine's blocks: the many passes over a
 block's ordered rows stay in cache. On 2,000 queries of 100 documents the sums took
 12-15 ms at 2**15 against 19-24 ms at 2**17; on 20,000 queries of 10, 21 against 33; on
-200 of 1,000, 15.5 and 15.6 (minimum CPU times, 5 measures)."""
+200 of 1,000, 15.5 and 15.6 (minimum CPU times, 5 measures). Blocks of 2**16 took 6-12 %
+less at 5,000-10,000 queries of 100 but 18.1 against 12.1 ms at 2,000 of 100 with ties,
+glibc giving each block's memory back and the next faulting it in (issue 56; RESULTS.md)."""
 
 
 class _DcgInput(NamedTuple):
@@ -183,7 +185,9 @@ def _block_sums(
     new_group = None  # every document a group of its own
     if ties in ("average", DOCNO_TIES):
         ranked_score = np.take(score.reshape(-1), flat)
-        tied = (ranked_score[:, 1:] == ranked_score[:, :-1]) & (ranked_score[:, 1:] > -np.inf)
+        tied = ranked_score[:, 1:] == ranked_score[:, :-1]
+        if not (ranked_score[:, -1] > -np.inf).all():  # padding (-inf) last: never tied
+            tied &= ranked_score[:, 1:] > -np.inf
         if ties == DOCNO_TIES:  # tied documents of different relevance: order unknown
             if (tied & (ranked_rel[:, 1:] != ranked_rel[:, :-1])).any():
                 refuse_ties_without_docno()
@@ -197,6 +201,7 @@ def _block_sums(
         dcg_sums["gains"], dcg_sums["ideal"] = _dcg_gains(order, flat, score, ties, dcg, g, n)
     cells: _Cells | None = None
     first: _First | None = None
+    sums_cache: dict[str, np.ndarray] = {"rel": ranked_rel}  # what the measures share
     ordered: Ordered | None = None
     columns: list[np.ndarray] = []
     for name, ks in requests:
@@ -215,11 +220,11 @@ def _block_sums(
             columns.extend(_dcg_columns(ks, at, dcg.discounts, dcg_sums))  # type: ignore[union-attr]
         elif name in ("recip_rank", "success"):
             first = _first_relevant(g, n_rows) if first is None else first
-            columns.extend(_first_relevant_sums(name, first, at))
+            columns.extend(_first_relevant_sums(name, first, at, sums_cache))
         else:
             cells = _relevant_cells(g) if cells is None else cells
             kind = {"P": "count", "recall": "count", "gm_map": "map"}.get(name, name)
-            columns.extend(_cell_sums(kind, cells, g, at, n_rows))
+            columns.extend(_cell_sums(kind, cells, g, at, n_rows, sums_cache))
     return np.column_stack(columns) if columns else np.empty((n_rows, 0))
 
 
@@ -243,20 +248,25 @@ def _dcg_gains(order, flat, score, ties: str, dcg: _DcgInput, g: _Groups, n: int
     """
     ideal = ideal_block(dcg.gain, n)
     if g.ties is None:
+        if n < order.shape[1] and ties != DOCNO_TIES:
+            # the first n + 1 columns give the same gains: a tie group cut at n is
+            # averaged from the whole row either way, the others lie in the top n
+            # ("docno" reads every column, refusing tied documents of different gains)
+            order = order[:, : n + 1]
         return ordered_gains(order, score, dcg.gain, dcg.sizes, ties, n), ideal
-    new_group, number, starts, sizes = g.ties
+    new_group, number, starts = g.ties
     n_rows, width = score.shape
     ranked = np.take(dcg.gain.reshape(-1), flat)
     if dcg.sizes.min() < width:  # padding (-inf, a group of its own) ranks no gain
         ranked = np.where(np.arange(width) < dcg.sizes[:, np.newaxis], ranked, 0.0)
     if n == width:
-        mean = group_means(ranked.reshape(-1), starts, sizes)
+        mean = group_means(ranked.reshape(-1), starts, _sizes(starts, slice(None), ranked.size))
         return np.take(mean, number).reshape(n_rows, n), ideal
     starts_here = new_group[:, :n]
     chosen = number.reshape(n_rows, width)[:, :n][starts_here]
-    mean = group_means(ranked.reshape(-1), starts[chosen], sizes[chosen])
+    mean = group_means(ranked.reshape(-1), starts[chosen], _sizes(starts, chosen, ranked.size))
     # the group of each of the first n cells, among those starting there
-    group = np.cumsum(starts_here.reshape(-1), dtype=np.intp)
+    group = np.cumsum(starts_here.reshape(-1), dtype=_index_type(starts_here.size))
     group -= 1
     return np.take(mean, group).reshape(n_rows, n), ideal
 
@@ -274,23 +284,43 @@ def _dcg_columns(
         if ks is None:
             return [gains @ discounts[:n], ideal @ discounts[:n]]
         if "dcg_sums" not in cache:
-            cache["dcg_sums"] = np.cumsum(gains * discounts[:n], axis=1)
-            cache["ideal_sums"] = np.cumsum(ideal * discounts[:n], axis=1)
+            cache["dcg_sums"] = _running_sums(gains * discounts[:n])
+            cache["ideal_sums"] = _running_sums(ideal * discounts[:n])
     columns: list[np.ndarray] = []
     for k in at:
         columns.extend((cache["dcg_sums"][:, k - 1], cache["ideal_sums"][:, k - 1]))
     return columns
 
 
+def _running_sums(terms: np.ndarray, operation: np.ufunc = np.add) -> np.ndarray:
+    """``np.cumsum(terms, axis=1)`` (``np.cumprod`` with ``np.multiply``), bit for bit:
+    the same operations in the same order. Up to ``_COLUMN_SUMS`` columns they run
+    column by column, a vector of the rows at a time (numpy's running sums along short
+    rows are slower)."""
+    n_rows, n = terms.shape
+    if n > _COLUMN_SUMS or n == 0:
+        return operation.accumulate(terms, axis=1)
+    sums = np.empty((n, n_rows))
+    sums[0] = terms[:, 0]
+    for j in range(1, n):
+        operation(sums[j - 1], terms[:, j], out=sums[j])
+    return sums.T
+
+
+_COLUMN_SUMS = 32
+"""The longest running sums :func:`_running_sums` takes column by column (NDCG@10's
+ten columns: 12 against 21 µs a block of 327 rows; six columns of 300 rows: 5.5
+against 11-12 µs, sums or products)."""
+
+
 class _TieGroups(NamedTuple):
     """Every tie group of a block's ordered rows: where groups start (the block's
     shape), each cell's group (flat, from 0), and each group's first flat position
-    and size."""
+    (their sizes: :func:`_sizes`)."""
 
     new_group: np.ndarray
     number: np.ndarray
     start: np.ndarray
-    size: np.ndarray
 
 
 class _Groups(NamedTuple):
@@ -326,20 +356,42 @@ def _groups(rel: np.ndarray, new_group: np.ndarray | None) -> _Groups:
         c = np.arange(cells.shape[0]) - np.take(rows_above, row)
         ones = np.ones(cells.shape[0])
         return _Groups(None, cells, ones, row, ones, c.astype(np.float64), width)
-    number = np.cumsum(new_group.reshape(-1), dtype=np.intp)  # each cell's group
+    number = np.cumsum(new_group.reshape(-1), dtype=_index_type(rel.size))  # each cell's group
     number -= 1
     start = np.flatnonzero(new_group)
-    size = np.diff(start, append=rel.size)
     group = np.take(number, cells)
     runs = np.ones(cells.shape[0], dtype=bool)  # a group's first relevant cell
     runs[1:] = group[1:] != group[:-1]
     at = np.flatnonzero(runs)
     chosen = group[at]
     row = row[at]
-    r = np.diff(at, append=cells.shape[0]).astype(np.float64)
+    r = np.empty(at.shape[0])  # relevant cells to the next group's first (np.diff's)
+    np.subtract(at[1:], at[:-1], out=r[:-1])
+    r[-1:] = cells.shape[0] - at[-1:]
     c = (at - np.take(rows_above, row)).astype(np.float64)
-    first, m = start[chosen], size[chosen].astype(np.float64)
-    return _Groups(_TieGroups(new_group, number, start, size), first, m, row, r, c, width)
+    first, m = start[chosen], _sizes(start, chosen, rel.size).astype(np.float64)
+    return _Groups(_TieGroups(new_group, number, start), first, m, row, r, c, width)
+
+
+def _sizes(start: np.ndarray, chosen: np.ndarray | slice, end: int) -> np.ndarray:
+    """The sizes of the groups ``chosen`` among groups starting at ``start`` (increasing,
+    the last running to ``end``): the next group's start less theirs."""
+    chosen_start = start[chosen]
+    following = np.empty_like(chosen_start)
+    if isinstance(chosen, slice):  # every group
+        following[:-1] = chosen_start[1:]
+        following[-1:] = end
+        return following - chosen_start
+    last = chosen == start.shape[0] - 1
+    np.take(start, chosen + 1, out=following, mode="clip")
+    following[last] = end
+    return following - chosen_start
+
+
+def _index_type(size: int) -> type:
+    """The integers that count up to ``size``: 32 bits while they fit (numpy's running
+    sums of 64-bit integers take several times longer than of 32-bit ones)."""
+    return np.int32 if size < 2**31 else np.intp
 
 
 class _Cells(NamedTuple):
@@ -359,32 +411,59 @@ def _relevant_cells(g: _Groups) -> _Cells:
     column = g.first - g.row * g.width
     if g.ties is None:  # one cell each
         return _Cells(np.arange(g.first.shape[0]), g.row, column, np.zeros(g.first.shape[0]))
-    sizes = g.m.astype(np.intp)
-    group = np.repeat(np.arange(sizes.shape[0]), sizes)
-    j0 = np.arange(group.shape[0]) - np.take(np.cumsum(sizes) - sizes, group)
+    index = _index_type(g.width * (g.row[-1] + 1) if g.row.shape[0] else 0)  # the cells
+    sizes = g.m.astype(index)
+    group = np.repeat(np.arange(sizes.shape[0], dtype=index), sizes)
+    j0 = np.arange(group.shape[0], dtype=index) - np.take(
+        np.cumsum(sizes, dtype=index) - sizes, group
+    )
     return _Cells(group, np.take(g.row, group), np.take(column, group) + j0, j0.astype(np.float64))
 
 
-def _cell_sums(kind: str, cells: _Cells, g: _Groups, at: list[int], n_rows: int):
+def _cell_sums(
+    kind: str, cells: _Cells, g: _Groups, at: list[int], n_rows: int, cache: dict[str, np.ndarray]
+):
     """The raw sums of ``kind`` ("count" of relevant documents, "map") over the top
     ``k`` of each row for each ``k`` of ``at`` (expected values over the orders of each
     group), summed cell by cell down each row as a running sum would be (the other
-    cells add zeros)."""
-    share = np.take(g.r / g.m, cells.group)  # a cell's chance to be relevant
-    if kind == "count":
-        values = share
-    else:  # map; (j - 1) (r - 1) / (m - 1) is 0 but in groups of several relevant ones
-        above = np.take(g.c + 1, cells.group)
-        several = np.flatnonzero(np.take(g.r > 1, cells.group))
-        if several.shape[0]:
-            group = cells.group[several]
-            above[several] += cells.j0[several] * (g.r[group] - 1) / (g.m[group] - 1)
-        values = share * above / (cells.column + 1.0)
+    cells add zeros).
+
+    ``cache`` holds the ordered relevance of the block (``"rel"``) and keeps what
+    the measures of one block share (each cell's chance to be relevant, the terms of
+    average precision).
+    """
+    if kind == "count" and g.ties is None:
+        # sums of ones (each relevant cell counts 1.0; rel is 1.0 or 0.0): whole
+        # numbers, exact in any order, so the rows of the ordered relevance are summed
+        return [cache["rel"][:, :k].sum(axis=1) for k in at]
+    if kind not in cache:
+        cache[kind] = _cell_values(kind, cells, g, cache)
+    values = cache[kind]
     sums = []
     for k in at:
         top = slice(None) if k >= g.width else cells.column < k
         sums.append(np.bincount(cells.row[top], weights=values[top], minlength=n_rows))
     return sums
+
+
+def _cell_values(kind: str, cells: _Cells, g: _Groups, cache: dict[str, np.ndarray]):
+    """What each cell of ``cells`` adds to the sums of ``kind``: its chance to be
+    relevant ("count", kept in ``cache`` for "map"), times the precision at its rank
+    for "map"."""
+    if g.ties is None:  # map, one cell a group: its chance is r / m = 1 / 1, exactly 1.0
+        return (g.c + 1) / (cells.column + 1.0)  # and c + 1 relevant at or above it
+    if "share" not in cache:
+        cache["share"] = np.take(g.r / g.m, cells.group)
+    share = cache["share"]
+    if kind == "count":
+        return share
+    # map; (j - 1) (r - 1) / (m - 1) is 0 but in groups of several relevant ones
+    above = np.take(g.c + 1, cells.group)
+    several = np.flatnonzero(np.take(g.r > 1, cells.group))
+    if several.shape[0]:
+        group = cells.group[several]
+        above[several] += cells.j0[several] * (g.r[group] - 1) / (g.m[group] - 1)
+    return share * above / (cells.column + 1.0)
 
 
 class _First(NamedTuple):
@@ -408,21 +487,30 @@ def _first_relevant(g: _Groups, n_rows: int) -> _First:
     return _First(rows, s, g.m[new_row], g.r[new_row], n_rows)
 
 
-def _first_relevant_sums(name: str, f: _First, at: list[int]) -> list[np.ndarray]:
+def _first_relevant_sums(
+    name: str, f: _First, at: list[int], cache: dict[str, np.ndarray]
+) -> list[np.ndarray]:
     """Success or reciprocal rank at each cutoff of ``at`` (expected values over the
     orders of each group), from ``q(i)``, the probability that none of the top ``i`` is
     relevant: 1 above the first group holding relevant documents, the running product of
     ``(m - r - j + 1) / (m - j + 1)`` at its place ``j``, 0 from ``j = m - r + 1`` on.
     The terms are summed as a running sum down the row would sum them (above and below
-    that group it adds zeros)."""
+    that group it adds zeros). ``cache`` keeps ``q`` for the other measure of the
+    block (at the places it needs: the longest cutoff of either, or the group's end)."""
     # q at the group's places j = 1..n, a row each: running products along the rows
     # (np.cumprod multiplies in order, as a loop over j would); past a row's last step
     # the factor is 0 (the denominator held at 1 there), so q stays 0
-    n = int(min((f.m - f.r).max(initial=0) + 1, max(at)))
-    j = np.arange(1, n + 1, dtype=np.float64)
-    m, r = f.m[:, None], f.r[:, None]
-    q = np.cumprod(np.maximum(m - r - j + 1, 0.0) / np.maximum(m - j + 1, 1.0), axis=1)
-    rank = f.s[:, None] + j
+    steps = int((f.m - f.r).max(initial=0))
+    if steps == 0:  # every first group all relevant (no ties): q is 1 above it, 0 from it on
+        return _first_relevant_alone(name, f, at)
+    n = min(steps + 1, max(at))
+    if "q" not in cache or cache["q"].shape[1] < n:
+        j = np.arange(1, n + 1, dtype=np.float64)
+        m, r = f.m[:, None], f.r[:, None]
+        factors = np.maximum(m - r - j + 1, 0.0) / np.maximum(m - j + 1, 1.0)
+        cache["q"] = _running_sums(factors, np.multiply)
+        cache["rank"] = f.s[:, None] + j
+    q, rank = cache["q"][:, :n], cache["rank"][:, :n]
     if name == "recip_rank":  # its terms (q(j - 1) - q(j)) / rank, each cutoff a prefix
         before = np.concatenate([np.ones((q.shape[0], 1)), q[:, :-1]], axis=1)
         terms = (before - q) / rank
@@ -434,7 +522,7 @@ def _first_relevant_sums(name: str, f: _First, at: list[int]) -> list[np.ndarray
             value = np.where(place < 1, 1.0, 0.0)
             value[inside] = q[inside, place[inside] - 1]
         elif n:  # the terms down to k, summed in order of j (a running sum's order)
-            value = np.cumsum(np.where(rank <= k, terms, 0.0), axis=1)[:, -1]
+            value = _running_sums(np.where(rank <= k, terms, 0.0))[:, -1]
         else:
             value = np.zeros(q.shape[0])
         sums.append(value)
@@ -442,6 +530,24 @@ def _first_relevant_sums(name: str, f: _First, at: list[int]) -> list[np.ndarray
     for value in sums:
         column = np.zeros(f.n_rows)
         column[f.rows] = 1.0 - value if name == "success" else value
+        result.append(column)
+    return result
+
+
+def _first_relevant_alone(name: str, f: _First, at: list[int]) -> list[np.ndarray]:
+    """:func:`_first_relevant_sums` where each row's first group holding relevant
+    documents holds relevant ones only (``m = r``; without ties, one document), so
+    ``q(1)`` is 0: success at k is 1 where that group starts above k, reciprocal rank
+    its one term ``(1 - 0) / rank`` where the rank is at most k (the same values:
+    ``1 - 0`` is 1, a running sum of one term is that term)."""
+    rank = f.s + 1.0
+    result = []
+    for k in at:
+        column = np.zeros(f.n_rows)
+        if name == "success":
+            column[f.rows] = np.where(f.s < k, 1.0, 0.0)
+        else:
+            column[f.rows] = np.where(rank <= k, 1.0 / rank, 0.0)
         result.append(column)
     return result
 
