@@ -35,6 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._aggregate import QueryDCG, check_overflow
+from ._counts import fill_unretrieved, per_query_sum, pool_counts, ranked_counts
 from ._official import (
     AT_LEVELS,
     IPREC_FRACTIONS,
@@ -45,11 +46,10 @@ from ._official import (
     log_average_precision,
     official_columns,
     refuse_mixed_ties,
-    unretrieved_levels,
 )
 from ._pipeline import Staged, ndcg_per_query
 from ._pool import PoolStaged
-from ._queries import Queries, block_columns, blocks, rows_by_query, take
+from ._queries import Queries, block_columns, blocks, take
 from ._ranking_options import DOCNO_TIES, RANK_MEASURES
 from ._ties import (
     group_means,
@@ -128,7 +128,7 @@ def rank_sums(
         if levels is not None:
             block_level = take(levels, block, queries.layout, np.nan, padding)
             block_counts = (
-                _counts(block_level, block_rel, block.sizes)
+                ranked_counts(block_level, block_rel, block.sizes)
                 if counts is None
                 else QueryCounts(*(column[block.queries] for column in counts))
             )
@@ -153,17 +153,6 @@ class _DcgInput(NamedTuple):
     gain: np.ndarray
     sizes: np.ndarray
     discounts: np.ndarray
-
-
-def _counts(level: np.ndarray, rel: np.ndarray, sizes: np.ndarray) -> QueryCounts:
-    """The counts of a block's rows among their ranked documents (no pool): each is
-    judged by its label."""
-    with np.errstate(invalid="ignore"):
-        nonrel = (level >= 0) & (rel == 0)
-        top = np.where(level >= 0, level, 0.0).max(axis=1, initial=0.0)
-    return QueryCounts(
-        sizes.astype(np.float64), rel.sum(axis=1), nonrel.sum(axis=1).astype(np.float64), top
-    )
 
 
 def _block_sums(
@@ -266,7 +255,7 @@ def _dcg_gains(order, flat, score, ties: str, dcg: _DcgInput, g: _Groups, n: int
     chosen = number.reshape(n_rows, width)[:, :n][starts_here]
     mean = group_means(ranked.reshape(-1), starts[chosen], _sizes(starts, chosen, ranked.size))
     # the group of each of the first n cells, among those starting there
-    group = np.cumsum(starts_here.reshape(-1), dtype=_index_type(starts_here.size))
+    group: np.ndarray = np.cumsum(starts_here.reshape(-1), dtype=_index_type(starts_here.size))
     group -= 1
     return np.take(mean, group).reshape(n_rows, n), ideal
 
@@ -356,7 +345,7 @@ def _groups(rel: np.ndarray, new_group: np.ndarray | None) -> _Groups:
         c = np.arange(cells.shape[0]) - np.take(rows_above, row)
         ones = np.ones(cells.shape[0])
         return _Groups(None, cells, ones, row, ones, c.astype(np.float64), width)
-    number = np.cumsum(new_group.reshape(-1), dtype=_index_type(rel.size))  # each cell's group
+    number: np.ndarray = np.cumsum(new_group.reshape(-1), dtype=_index_type(rel.size))
     number -= 1
     start = np.flatnonzero(new_group)
     group = np.take(number, cells)
@@ -412,8 +401,8 @@ def _relevant_cells(g: _Groups) -> _Cells:
     if g.ties is None:  # one cell each
         return _Cells(np.arange(g.first.shape[0]), g.row, column, np.zeros(g.first.shape[0]))
     index = _index_type(g.width * (g.row[-1] + 1) if g.row.shape[0] else 0)  # the cells
-    sizes = g.m.astype(index)
-    group = np.repeat(np.arange(sizes.shape[0], dtype=index), sizes)
+    sizes: np.ndarray = g.m.astype(index)
+    group: np.ndarray = np.repeat(np.arange(sizes.shape[0], dtype=index), sizes)
     j0 = np.arange(group.shape[0], dtype=index) - np.take(
         np.cumsum(sizes, dtype=index) - sizes, group
     )
@@ -610,11 +599,11 @@ def rank_values(
     if isinstance(staged, PoolStaged):
         rel = relevant(staged.y_true, relevance_level)
         pool_rel = relevant(staged.pool.y_true, relevance_level)
-        n_relevant = _per_query_sum(pool_rel, staged.pooled)
+        n_relevant = per_query_sum(pool_rel, staged.pooled)
         levels = counts = None
         if any(name in OFFICIAL for name, _ in requests):
             levels = staged.y_true
-            counts = _pool_counts(staged, pool_rel, n_relevant, judged_only)
+            counts = pool_counts(staged, pool_rel, n_relevant, judged_only)
         sums, _ = rank_sums(
             rel, staged.score, staged.queries, ties, requests, levels=levels, counts=counts
         )
@@ -626,7 +615,8 @@ def rank_values(
             sums[staged.to_result] = ranked
         n_relevant = n_relevant[staged.from_pool]
         if not isinstance(staged.to_result, slice):
-            _unretrieved(sums, requests, staged.to_result, n_relevant)
+            widths = [_n_sums(name, ks) for name, ks in requests]
+            fill_unretrieved(sums, requests, widths, staged.to_result, n_relevant)
     else:
         rel = relevant(staged.gains, relevance_level)
         dcg = any(name in DCG_MEASURES for name, _ in requests)
@@ -655,59 +645,3 @@ def _finish_dcg(name: str, sums: np.ndarray, staged, zero_division: float) -> np
         return dcg
     flat = QueryDCG(dcg.ravel(), ideal.ravel(), None)
     return ndcg_per_query(flat, zero_division).reshape(dcg.shape)
-
-
-def _unretrieved(sums: np.ndarray, requests, to_result, n_relevant: np.ndarray) -> None:
-    """Interpolated precision of the pool's queries the ranking lacks: none retrieved,
-    trec_eval's 0 / 0 where a recall level's cutoff is 0 documents, as pytrec_eval scores
-    an empty ranking and trec_eval's ``-c -J`` a query the run lacks
-    (:func:`._official.unretrieved_levels`)."""
-    missing = np.ones(sums.shape[0], dtype=bool)
-    missing[to_result] = False
-    start = 0
-    for name, ks in requests:
-        stop = start + _n_sums(name, ks)
-        if name in AT_LEVELS and missing.any():
-            levels = ks or IPREC_FRACTIONS
-            sums[missing, start:stop] = unretrieved_levels(
-                levels, n_relevant[missing], name != AT_LEVELS[0]
-            )
-        start = stop
-
-
-def _pool_counts(
-    staged: PoolStaged, pool_rel: np.ndarray, n_relevant: np.ndarray, judged_only: bool
-) -> QueryCounts:
-    """Each ranked query's :class:`QueryCounts` from its pool (0 for a query the pool
-    lacks, which is not scored): its judged relevant and non-relevant documents and its
-    largest level; its ranked documents, the judged ones only with ``judged_only``."""
-    level = staged.pool.y_true
-    with np.errstate(invalid="ignore"):
-        judged = level >= 0
-    n_nonrel = _per_query_sum((judged & (pool_rel == 0)).astype(np.float64), staged.pooled)
-    grouped = np.where(judged, level, 0.0)[rows_by_query(staged.pooled)]
-    starts = np.cumsum(staged.pooled.sizes) - staged.pooled.sizes
-    top = np.maximum.reduceat(grouped, starts) if grouped.shape[0] else grouped
-    n_ranking = staged.queries.ids.shape[0]
-    result = np.arange(staged.from_ranking.shape[0])
-    if not isinstance(staged.to_result, slice):
-        result = staged.to_result
-    of_result = staged.from_pool
-    if isinstance(of_result, slice):  # the pool's queries are the results
-        of_result = np.arange(staged.ids.shape[0])
-    pool = of_result[result]
-    counts = []
-    for column in (n_relevant, n_nonrel, np.maximum(top, 0.0)):
-        values = np.zeros(n_ranking)
-        values[staged.from_ranking] = column[pool]
-        counts.append(values)
-    with np.errstate(invalid="ignore"):
-        ranked = staged.y_true >= 0 if judged_only else np.ones(staged.y_true.shape, bool)
-    n_ret = _per_query_sum(ranked.astype(np.float64), staged.queries)
-    return QueryCounts(n_ret, *counts)
-
-
-def _per_query_sum(values: np.ndarray, queries: Queries) -> np.ndarray:
-    """Sum of ``values`` (one per input row) per query, in the order of ``queries.ids``."""
-    grouped = values[rows_by_query(queries)]
-    return np.add.reduceat(grouped, np.cumsum(queries.sizes) - queries.sizes)
