@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._official import AT_LEVELS, IPREC_FRACTIONS, QueryCounts, unretrieved_levels
+from ._official import AT_LEVELS, QueryCounts, unretrieved_levels
 from ._pool import PoolStaged
 from ._queries import Queries, rows_by_query
 
@@ -75,7 +75,7 @@ def fill_unretrieved(
     for (name, ks), width in zip(requests, widths):
         stop = start + width
         if name in AT_LEVELS and missing.any():
-            levels = ks or IPREC_FRACTIONS
+            levels = ks or ()
             sums[missing, start:stop] = unretrieved_levels(
                 levels, n_relevant[missing], name != AT_LEVELS[0]
             )

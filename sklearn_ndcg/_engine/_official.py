@@ -48,12 +48,6 @@ ORDER_DEPENDENT = (*AT_LEVELS, "gm_map")
 """The measures without a closed-form expected value over the orders of tied
 documents."""
 
-IPREC_FRACTIONS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-"""trec_eval's recall levels of ``iprec_at_recall``."""
-
-RBP_P = 0.9
-"""trec_eval's persistence of ``rbp``."""
-
 with np.errstate(invalid="ignore"):
     _ZERO_BY_ZERO = np.float64(0.0) / np.float64(0.0)  # the processor's NaN, as C's
 
@@ -84,8 +78,8 @@ class Ordered(NamedTuple):
 
 
 def official_columns(name: str, params, o: Ordered) -> list[np.ndarray]:
-    """The values of ``name`` for each row of the block (one column per parameter of
-    ``iprec_at_recall``)."""
+    """The values of ``name`` for each row of the block (one column per recall level of
+    ``iprec_at_recall``; ``rbp``'s parameter is its persistence)."""
     c = o.counts
     if name == "num_ret":
         return [c.n_ret]
@@ -97,11 +91,13 @@ def official_columns(name: str, params, o: Ordered) -> list[np.ndarray]:
         return [_r_precision(o)]
     if name == "bpref":
         return [_bpref(o)]
+    if not params and name in (*AT_LEVELS, "rbp"):  # their defaults: the vocabulary's
+        raise ValueError(f"{name} needs its parameters (recall levels, persistence).")
     if name in AT_LEVELS:
         refuse_mixed_ties(AT_LEVELS[0], o.rel, o.new_group)
-        return _interpolated_precision(o, params or IPREC_FRACTIONS, name == IPREC_TREC_EVAL_9)
+        return _interpolated_precision(o, params, name == IPREC_TREC_EVAL_9)
     if name == "rbp":
-        return [_rank_biased_precision(o, RBP_P if params is None else params[0])]
+        return [_rank_biased_precision(o, params[0])]
     raise ValueError(f"unknown measure {name!r}; these kernels compute {OFFICIAL}.")
 
 

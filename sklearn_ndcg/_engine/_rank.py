@@ -38,7 +38,6 @@ from ._aggregate import QueryDCG, check_overflow
 from ._counts import fill_unretrieved, per_query_sum, pool_counts, ranked_counts
 from ._official import (
     AT_LEVELS,
-    IPREC_FRACTIONS,
     OFFICIAL,
     ORDER_DEPENDENT,
     Ordered,
@@ -81,7 +80,7 @@ def _n_sums(name: str, ks: tuple[float, ...] | None) -> int:
     ``iprec_at_recall``; one for ``rbp``, whose parameter is its persistence), two for
     NDCG and DCG."""
     if name in AT_LEVELS:
-        return len(ks or IPREC_FRACTIONS)
+        return len(ks or ())
     n_cutoffs = 1 if ks is None or name == "rbp" else len(ks)
     return n_cutoffs * (2 if name in DCG_MEASURES else 1)
 

@@ -81,7 +81,8 @@ def _evaluate(qid, label, score, pool_qid, pool_level, name, ties="first", level
         metric=name, ties=ties, pool=JudgmentPool(pool_qid, pool_level), relevance_level=level
     )
     staged = stage(label, score, options, qid=qid)
-    return query_values(staged, options).values
+    params = (0.9,) if name == "rbp" else None  # rbp's persistence: trec_eval's default
+    return query_values(staged, options, measures=((name, params),)).values[:, 0]
 
 
 def _random_pool(rng):
@@ -131,7 +132,8 @@ def test_each_measure_equals_its_c_loop():
             np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15, err_msg=name)
         options = RankingOptions(metric="map", ties="first", pool=JudgmentPool(*pool))
         staged = stage(args[1], args[2], options, qid=args[0])
-        got = query_values(staged, options, measures=(("iprec_at_recall", None),)).values
+        requests = (("iprec_at_recall", FRACTIONS),)
+        got = query_values(staged, options, measures=requests).values
         want = [e["iprec_at_recall"] for e in expected]
         np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15)
 
@@ -166,11 +168,12 @@ def test_order_dependent_measures_refuse_mixed_ties_under_average(name):
     qid, score = np.zeros(3, int), np.array([1.0, 1.0, 0.5])
     options = RankingOptions(metric=name, ties="average")
     staged = stage(np.array([1.0, 0.0, 1.0]), score, options, qid=qid)
+    params = FRACTIONS if name == "iprec_at_recall" else None
     with pytest.raises(ValueError, match="ties='docno'.*ties='first'"):
-        query_values(staged, options, measures=((name, None),))
+        query_values(staged, options, measures=((name, params),))
     # ties of equal relevance have one value whatever their order: computed
     staged = stage(np.array([1.0, 1.0, 0.0]), score, options, qid=qid)
-    assert query_values(staged, options, measures=((name, None),)).values.shape == (
+    assert query_values(staged, options, measures=((name, params),)).values.shape == (
         1,
         1 if name == "gm_map" else 11,
     )
