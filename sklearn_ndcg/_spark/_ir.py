@@ -8,6 +8,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._engine import negative_labels_error
 from .._options import (
     COMMON_PARAMS,
     DEFAULT_TIES,
@@ -190,12 +191,7 @@ def evaluate_run(
         negative = qrels.filter(F.col(y_true) < 0)
         n_rows, lowest, query = negative.agg(F.count("*"), F.min(y_true), F.min(qid)).first()
         if n_rows:  # a frame's rows have no order: the smallest query id stands for them
-            raise ValueError(
-                f"qrels has negative relevance levels (min {lowest:g}) in {n_rows} "
-                f"row(s), e.g. of query {query!r}; "
-                f'gain="{gain}" refuses them; trec_eval counts them as 0: pass '
-                "gain=positive_part_gain (from sklearn_ndcg)."
-            )
+            raise negative_labels_error("qrels", np.array([lowest]), gain, _Rows(n_rows, query))
     # resolved once on the driver; the qrels are matched on the executors (no pool here)
     options = ranking_options(
         metric,
@@ -254,3 +250,14 @@ def _bound_levels(qrels, y_true: str, levels, options) -> np.ndarray:
         return np.unique(levels)
     found = qrels.where(F.col(y_true) >= 0).select(y_true).distinct().collect()
     return np.unique(np.append(np.array([row[0] for row in found], dtype=np.float64), 0.0))
+
+
+class _Rows:
+    """Where a frame's refused values are, for the engine's one message: their count and
+    the smallest query id holding one (a frame's rows have no order)."""
+
+    def __init__(self, n_rows: int, query) -> None:
+        self.n_rows, self.query = n_rows, query
+
+    def error(self, head: str, bad, tail: str) -> ValueError:
+        return ValueError(f"{head} in {self.n_rows} row(s), e.g. of query {self.query!r}{tail}")

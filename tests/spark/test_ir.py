@@ -86,7 +86,7 @@ def test_evaluate_run_refuses_as_memory(spark):
     negative = sorted(row for row in rows if row[2] < 0)
     message = (
         rf"negative relevance labels \(min -2\) in {len(negative)} row\(s\), e.g. of query "
-        rf"'{negative[0][0]}'; gain=\"linear\" refuses them"
+        rf"'{negative[0][0]}'; gain=\"linear\" does not accept them"
     )
     with pytest.raises(ValueError, match=message):
         ndcg_spark.evaluate_run(run, qrels)
