@@ -75,8 +75,7 @@ def fill_unretrieved(
     for (name, ks), width in zip(requests, widths):
         stop = start + width
         if name in AT_LEVELS and missing.any():
-            levels = ks or ()
             sums[missing, start:stop] = unretrieved_levels(
-                levels, n_relevant[missing], name != AT_LEVELS[0]
+                ks, n_relevant[missing], name != AT_LEVELS[0]
             )
         start = stop

@@ -73,18 +73,10 @@ def compute_gain(
 
 def negative_labels_error(what: str, labels: np.ndarray, gain: str, where=None, *, qid=None):
     """The one error of every door for negative labels under a named gain (the metric
-    functions, query_scores, evaluate_run): where the first is (``where``, the staging's
+    functions, query_scores, evaluate_run, Spark): where the first is (``where``, the
     place of each label; else ``qid``, each label's query id), why, and the fixes."""
     head = f"{what} has negative relevance labels (min {np.nanmin(labels):g})"
-    if where is not None:
-        return where.error(head, labels < 0, _negative_labels_fix(gain))
-    return bad_value_error(head, labels < 0, _negative_labels_fix(gain), qid=qid)
-
-
-def _negative_labels_fix(gain: str) -> str:
-    """The end of the one message for negative labels under a named gain (every door:
-    the metric functions, query_scores, evaluate_run): why, and the fixes."""
-    return (
+    fix = (
         f'; gain="{gain}" does not accept them (as in scikit-learn: ndcg_score should not '
         "be used on negative y_true values). To read them as trec_eval does (a negative "
         "level: in the pool, not judged, gain 0; not relevant for the measures of binary "
@@ -92,6 +84,9 @@ def _negative_labels_fix(gain: str) -> str:
         'documents, use normalize="minmax" (NDCG stays in [0, 1]), or give gain as a '
         "mapping or callable, e.g. gain={1: 1.0, 0: 0.0, -1: -1.0}."
     )
+    if where is not None:
+        return where.error(head, labels < 0, fix)
+    return bad_value_error(head, labels < 0, fix, qid=qid)
 
 
 class _Where:

@@ -66,14 +66,23 @@ class QueryCounts(NamedTuple):
     max_level: np.ndarray
 
 
+class TieGroups(NamedTuple):
+    """The tie groups of a block's ordered rows, laid flat: each cell's group (from 0),
+    each group's first cell and its size."""
+
+    number: np.ndarray
+    start: np.ndarray
+    size: np.ndarray
+
+
 class Ordered(NamedTuple):
     """A block's rows in the tie rule's order: relevance (0/1), levels (NaN unjudged or
-    padding), where tie groups start (None: every document a group of its own) and the
-    rows' counts."""
+    padding), its tie groups (None: every document a group of its own) and the rows'
+    counts."""
 
     rel: np.ndarray
     level: np.ndarray
-    new_group: np.ndarray | None
+    groups: TieGroups | None
     counts: QueryCounts
 
 
@@ -86,7 +95,7 @@ def official_columns(name: str, params, o: Ordered) -> list[np.ndarray]:
     if name == "num_rel":
         return [c.n_rel]
     if name == "num_rel_ret":
-        return [_expected(o.rel, o.new_group).sum(axis=1)]
+        return [_expected(o.rel, o.groups).sum(axis=1)]
     if name == "Rprec":
         return [_r_precision(o)]
     if name == "bpref":
@@ -94,19 +103,19 @@ def official_columns(name: str, params, o: Ordered) -> list[np.ndarray]:
     if not params and name in (*AT_LEVELS, "rbp"):  # their defaults: the vocabulary's
         raise ValueError(f"{name} needs its parameters (recall levels, persistence).")
     if name in AT_LEVELS:
-        refuse_mixed_ties(AT_LEVELS[0], o.rel, o.new_group)
+        refuse_mixed_ties(AT_LEVELS[0], o.rel, o.groups)
         return _interpolated_precision(o, params, name == IPREC_TREC_EVAL_9)
     if name == "rbp":
         return [_rank_biased_precision(o, params[0])]
     raise ValueError(f"unknown measure {name!r}; these kernels compute {OFFICIAL}.")
 
 
-def refuse_mixed_ties(name: str, rel: np.ndarray, new_group: np.ndarray | None) -> None:
+def refuse_mixed_ties(name: str, rel: np.ndarray, groups: TieGroups | None) -> None:
     """Refuse a measure of :data:`ORDER_DEPENDENT` where a tie group holds relevant and
     other documents (its value would depend on their order)."""
-    if new_group is None:
+    if groups is None:
         return
-    mean = _group_mean(rel, new_group)
+    mean = _group_means(rel, groups)
     if ((mean > 0) & (mean < 1)).any():
         raise ValueError(
             f"{name} has no closed-form mean over the orders of tied documents, and some "
@@ -123,23 +132,22 @@ def log_average_precision(ap: np.ndarray) -> np.ndarray:
     return np.log(np.maximum(ap, MIN_GEO_MEAN))
 
 
-def _group_mean(values: np.ndarray, new_group: np.ndarray) -> np.ndarray:
-    """Each cell's tie-group mean of ``values`` (rows laid flat, groups within rows)."""
-    number = np.cumsum(new_group.reshape(-1), dtype=np.intp) - 1
-    sums = np.bincount(number, weights=values.reshape(-1))
-    sizes = np.bincount(number)
-    return np.take(sums / sizes, number).reshape(values.shape)
+def _expected(values: np.ndarray, groups: TieGroups | None) -> np.ndarray:
+    """Each cell's expected value over the orders of its tie group: its group's mean."""
+    if groups is None:
+        return values
+    return np.take(_group_means(values, groups), groups.number).reshape(values.shape)
 
 
-def _expected(values: np.ndarray, new_group: np.ndarray | None) -> np.ndarray:
-    """Each cell's expected value over the orders of its tie group."""
-    return values if new_group is None else _group_mean(values, new_group)
+def _group_means(values: np.ndarray, groups: TieGroups) -> np.ndarray:
+    """Each tie group's mean of ``values`` (the groups fill the block's cells)."""
+    return np.add.reduceat(values.reshape(-1), groups.start) / groups.size
 
 
 def _r_precision(o: Ordered) -> np.ndarray:
     """m_Rprec.c: relevant documents in the top min(num_ret, R), over R; 0 where that
     is 0 documents."""
-    rel = _expected(o.rel, o.new_group)
+    rel = _expected(o.rel, o.groups)
     look = np.minimum(o.counts.n_ret, o.counts.n_rel)
     top = np.arange(rel.shape[1]) < look[:, np.newaxis]
     found = np.cumsum(np.where(top, rel, 0.0), axis=1)[:, -1] if rel.shape[1] else look * 0
@@ -165,11 +173,12 @@ def _bpref(o: Ordered) -> np.ndarray:
         return np.where(n_above > 0, value, 1.0)
 
     above = np.cumsum(nonrel, axis=1) - nonrel  # judged non-relevant above each cell
-    if o.new_group is None:
+    g = o.groups
+    if g is None:
         terms = np.where(o.rel > 0, term(above), 0.0)
     else:  # a relevant document sees c + X of them, X uniform on 0..n of its group
-        first = _at_group_start(above, o.new_group)
-        n_group = _group_mean(nonrel, o.new_group) * _group_sizes(o.new_group)
+        first = np.take(above.reshape(-1)[g.start], g.number).reshape(above.shape)
+        n_group = _expected(nonrel, g) * np.take(g.size, g.number).reshape(above.shape)
         # the sum of term(m) for m below each count: prefix sums along m = 0..width
         m = np.arange(width + 1, dtype=np.float64)[np.newaxis, :]
         prefix = np.zeros((n_rows, width + 2))
@@ -177,25 +186,11 @@ def _bpref(o: Ordered) -> np.ndarray:
         rows = np.arange(n_rows)[:, np.newaxis]
         lo, hi = first.astype(np.intp), (first + n_group + 1).astype(np.intp)
         mean_term = (prefix[rows, hi] - prefix[rows, lo]) / (n_group + 1)
-        terms = _expected(o.rel, o.new_group) * mean_term
+        terms = _expected(o.rel, g) * mean_term
     total = np.cumsum(terms, axis=1)[:, -1] if width else np.zeros(n_rows)
     values = np.zeros(n_rows)
     np.divide(total, c.n_rel, out=values, where=c.n_rel > 0)
     return values
-
-
-def _group_sizes(new_group: np.ndarray) -> np.ndarray:
-    """Each cell's tie-group size."""
-    number = np.cumsum(new_group.reshape(-1), dtype=np.intp) - 1
-    return np.take(np.bincount(number), number).reshape(new_group.shape).astype(np.float64)
-
-
-def _at_group_start(values: np.ndarray, new_group: np.ndarray) -> np.ndarray:
-    """Each cell's value of ``values`` at its tie group's first cell."""
-    flat = new_group.reshape(-1)
-    start = np.flatnonzero(flat)
-    number = np.cumsum(flat, dtype=np.intp) - 1
-    return np.take(values.reshape(-1)[start], number).reshape(values.shape)
 
 
 def _interpolated_precision(o: Ordered, fractions, trec_eval_9: bool) -> list[np.ndarray]:
@@ -252,7 +247,7 @@ def _rank_biased_precision(o: Ordered, p: float) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         gain = np.where(o.level > 0, o.level / scale, 0.0)
     ranked = np.arange(width) < c.n_ret[:, np.newaxis]
-    gain = np.where(ranked, _expected(gain, o.new_group), 0.0)
+    gain = np.where(ranked, _expected(gain, o.groups), 0.0)
     weight = np.cumprod(np.concatenate([[1.0], np.full(max(width - 1, 0), p)]))[:width]
     total = np.cumsum(gain * weight, axis=1)[:, -1] if width else np.zeros(n_rows)
     return (1.0 - p) * total

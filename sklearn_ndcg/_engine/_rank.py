@@ -42,6 +42,7 @@ from ._official import (
     ORDER_DEPENDENT,
     Ordered,
     QueryCounts,
+    TieGroups,
     log_average_precision,
     official_columns,
     refuse_mixed_ties,
@@ -77,8 +78,7 @@ the ideal DCG."""
 
 def _n_sums(name: str, ks: tuple[float, ...] | None) -> int:
     """The raw columns of one request: one per cutoff (per recall level of
-    ``iprec_at_recall``; one for ``rbp``, whose parameter is its persistence), two for
-    NDCG and DCG."""
+    ``iprec_at_recall``; one for ``rbp``'s persistence), two for NDCG and DCG."""
     if name in AT_LEVELS:
         return len(ks or ())
     n_cutoffs = 1 if ks is None or name == "rbp" else len(ks)
@@ -190,6 +190,9 @@ def _block_sums(
     cells: _Cells | None = None
     first: _First | None = None
     sums_cache: dict[str, np.ndarray] = {"rel": ranked_rel}  # what the measures share
+    groups = None  # the tie groups as the kernels of _official read them
+    if g.ties is not None:
+        groups = TieGroups(*g.ties[1:], _sizes(g.ties.start, slice(None), rel.size))
     ordered: Ordered | None = None
     columns: list[np.ndarray] = []
     for name, ks in requests:
@@ -198,12 +201,12 @@ def _block_sums(
                 if official is None:  # never: rank_values gives the levels
                     raise TypeError(f"{name} needs the levels of the ranked documents.")
                 level = np.take(official[0].reshape(-1), flat)
-                ordered = Ordered(ranked_rel, level, new_group, official[1])
+                ordered = Ordered(ranked_rel, level, groups, official[1])
             columns.extend(official_columns(name, ks, ordered))
             continue
         at = [width] if ks is None else [min(k, width) for k in ks]
         if name in ORDER_DEPENDENT:  # gm_map: average precision's sums, one order only
-            refuse_mixed_ties(name, ranked_rel, new_group)
+            refuse_mixed_ties(name, ranked_rel, groups)
         if name in DCG_MEASURES:
             columns.extend(_dcg_columns(ks, at, dcg.discounts, dcg_sums))  # type: ignore[union-attr]
         elif name in ("recip_rank", "success"):

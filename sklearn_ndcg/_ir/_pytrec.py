@@ -26,7 +26,7 @@ from ._dicts import float32_scores as _float32
 from ._dicts import join_dicts, qrels_levels
 from ._join import id_bytes
 from ._read import decoded
-from ._report import joined_scores, trec_eval_scores
+from ._report import joined_scores, trec_eval_scores, unranked_scores
 from ._spellings import pytrec_measures
 from ._tables import TrecQrels, TrecRun
 
@@ -211,7 +211,7 @@ class RelevanceEvaluator:
             if levels.keys().isdisjoint(scores):
                 return {}
             if not score.shape[0]:  # only empty rankings: each judged query scores 0
-                return self._zeros(query for query in scores if query in levels)
+                return self._unranked([query for query in scores if query in levels])
             report = joined_scores(
                 rows,
                 score,
@@ -234,7 +234,7 @@ class RelevanceEvaluator:
                 return {}
             empty = bool(np.isin(queries[judged], qid, invert=True).any())
             if not qid.shape[0]:
-                return self._zeros(decoded(queries[judged]).tolist())
+                return self._unranked(decoded(queries[judged]).tolist())
             run = TrecRun(qid, docno, _float32(score) if float32 else score, None)
             report = trec_eval_scores(self.qrels_, run, self.measures_, complete=empty, **options)
             if empty:  # the queries of the run only (tables: ids as bytes)
@@ -250,12 +250,20 @@ class RelevanceEvaluator:
             result = {query: values for query, values in result.items() if query in scores}
         return result
 
-    def _zeros(self, queries) -> dict[str, dict[str, float]]:
-        """Each measure 0 for each query: judged queries with empty rankings."""
-        names = [
-            name for request in self.measures_ for name in request.measure.names(request.params)
-        ]
-        return {query: dict.fromkeys(names, 0.0) for query in queries}
+    def _unranked(self, queries: list[str]) -> dict[str, dict[str, float]]:
+        """The values of judged queries whose rankings are all empty, scored by the
+        engine as queries that retrieved nothing."""
+        report = unranked_scores(
+            self.qrels_,
+            self.measures_,
+            judged_only=self.judged_docs_only_flag,
+            relevance_level=self.relevance_level,
+            stand_in=False,
+        )
+        names = [name for name, _ in report.columns]
+        rows = np.column_stack([values for _, values in report.columns]).tolist()
+        result = dict(zip(report.qid.tolist(), rows))
+        return {query: dict(zip(names, result[query])) for query in queries}
 
 
 def tables_of_text(nested: Mapping, name: str, value: str) -> tuple[np.ndarray, ...]:

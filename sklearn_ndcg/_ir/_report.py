@@ -107,7 +107,7 @@ def trec_eval_scores(
         if own.any():
             queries = np.unique(run.qid)
             if own.all():  # nothing left: the judged queries score as empty rankings
-                scored = _unranked(
+                scored = unranked_scores(
                     qrels,
                     measures,
                     judged_only=judged_only,
@@ -319,7 +319,7 @@ def streamed_scores(
     ]
     unranked = index.without(id_bytes(qid)) if complete else None
     if unranked is not None and unranked.qid.shape[0]:  # trec_eval's -c: scored as empty
-        missing = _unranked(
+        missing = unranked_scores(
             unranked,
             measures,
             judged_only=judged_only,
@@ -334,7 +334,7 @@ def streamed_scores(
     return Report(qid[order], [(name, values[order]) for name, values in zip(names, columns)])
 
 
-def _unranked(
+def unranked_scores(
     qrels: TrecQrels,
     measures: Measures,
     *,

@@ -38,3 +38,19 @@ def test_official_set_equals_pytrec_eval(seed):
         for name, value in values.items():
             expected_value = pytest.approx(value, rel=1e-12, abs=1e-12, nan_ok=True)
             assert got[qid][name] == expected_value, (qid, name)
+
+
+def test_a_run_of_empty_rankings_scores_as_with_other_queries():
+    """A judged query with an empty ranking has the same values whether the run ranks
+    other queries or none: num_rel its relevant documents (2), gm_map the log of the
+    floor (1e-5, m_gm_map.c), interpolated precision 0 / 0 where a level asks for no
+    document (lround(0.0 * 2) = 0) and 0 at 0.5 (1 document), the rest 0."""
+    qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}}
+    measures = {"num_rel", "gm_map", "iprec_at_recall.0,0.5", "P_5", "map"}
+    evaluator = RelevanceEvaluator(qrels, measures)
+    alone = evaluator.evaluate({"q1": {}})["q1"]
+    beside = evaluator.evaluate({"q1": {}, "q2": {"c": 1.0}})["q1"]
+    assert alone == pytest.approx(beside, nan_ok=True)
+    assert alone["num_rel"] == 2.0 and alone["gm_map"] == pytest.approx(np.log(1e-5))
+    assert np.isnan(alone["iprec_at_recall_0.00"]) and alone["iprec_at_recall_0.50"] == 0.0
+    assert alone["P_5"] == alone["map"] == 0.0
