@@ -347,9 +347,9 @@ def _metric_name(text: str, k: int | None) -> MetricName:
             )
         return MetricName(f"{family}_{cutoff}", CUT_FAMILIES[family], cutoff)
     spec = BY_NAME.get(text)
-    if spec is not None and spec.params == LEVELS or _family(_AT_LEVEL, text) == LEVELS:
+    if (spec is not None and spec.params == LEVELS) or _family(_AT_LEVEL, text) == LEVELS:
         return _at_level(text, spec, k)
-    if spec is not None and spec.params == PERSISTENCE or _family(_PERSISTENCE, text):
+    if (spec is not None and spec.params == PERSISTENCE) or _family(_PERSISTENCE, text):
         return _with_persistence(text, k)
     if text == DCG or (spec is not None and spec.doors == EVERY_DOOR):
         if k is None:

@@ -252,7 +252,7 @@ def _add_trec_eval(commands) -> None:
             "qrels untouched (BEIR's and MTEB's ignore_identical_ids: on in BEIR, whose "
             "ArguAna, Quora and CQADupStack queries are documents of the corpus; off for "
             "MIRACL, which loses score with it); a judged query left without documents "
-            "scores 0; not a trec_eval option"
+            "scores as one the run lacks with -c; not a trec_eval option"
         ),
     )
     trec.add_argument(

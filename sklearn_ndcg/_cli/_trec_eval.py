@@ -118,7 +118,7 @@ def last_run_id(path) -> str:
             file.seek(start)
             lines = [line for line in file.read().splitlines() if line.strip()]
             lines = [line for line in lines if not line.lstrip().startswith(b"#")]
-            if (lines and (start == 0 or len(lines) > 1)) or start == 0:
+            if start == 0 or len(lines) > 1:  # the last line whole
                 break
             size *= 4
     fields = lines[-1].split() if lines else []

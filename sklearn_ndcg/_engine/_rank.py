@@ -586,7 +586,8 @@ def rank_values(
     Without a pool the relevant documents are counted among the ranked ones (staged
     with the linear gain: the labels); with one, among the pool's (trec_eval's
     ``num_rel``), and a query of the pool that the ranking lacks
-    (``missing_queries="zero"``) scores 0 everywhere, as in trec_eval's ``-c``.
+    (``missing_queries="zero"``) scores as one that retrieved nothing (0, but its
+    ``num_rel``, ``gm_map``'s floor and interpolated precision's 0 / 0).
     Without a pool, requests of :data:`DCG_MEASURES` sum the staged gains from the same
     order (NDCG: DCG over ideal DCG, ``zero_division`` where undefined).
     ``judged_only`` (the pool's ``unjudged="drop"``, trec_eval's ``-J``): ``num_ret``

@@ -233,7 +233,24 @@ def _refuse_bounds(name: str, bound_levels) -> None:
         )
 
 
-class Single(Reported):
+class _Summed(Reported):
+    """A measure computed by the engine's request alone (:meth:`rank_requests`): its
+    columns, one per name; no ``-B`` bounds."""
+
+    def names(self, params: str | None) -> list[str]:
+        raise NotImplementedError  # each measure names its columns
+
+    def columns(self, staged, options, params, bound_levels) -> Columns:
+        _refuse_bounds(self.name, bound_levels)
+        requests = self.rank_requests(params)
+        if requests is None:  # never: each of these measures names its request
+            raise TypeError(f"{self.name} has no request of the engine.")
+        ranked = options.replace(metric=requests[0][0], k=None)
+        values = query_values(staged, ranked, measures=requests).values
+        return list(zip(self.names(params), values.T))
+
+
+class Single(_Summed):
     """A measure of one value per query from the engine's order (``map``,
     ``recip_rank``, ``Rprec``, ``bpref``, the counts...). Like trec_eval, it takes no
     parameters and ignores any given (``recip_rank.5`` is ``recip_rank``)."""
@@ -252,10 +269,6 @@ class Single(Reported):
         """What the engine sums for it (``query_values(..., measures=)``)."""
         return ((self.spec.metric, None),)
 
-    def columns(self, staged, options, params, bound_levels) -> Columns:
-        _refuse_bounds(self.name, bound_levels)
-        return _summed(staged, options, self, params)
-
 
 class Counted(Single):
     """A measure of the run, not of a query: nothing to compute (``num_q``: a count of
@@ -271,7 +284,7 @@ class Counted(Single):
         return [(self.name, np.full(staged.ids.shape[0], value))]
 
 
-class AtCutoffs(NdcgCut):
+class AtCutoffs(_Summed, NdcgCut):
     """A measure of binary relevance at each cutoff (``P``, ``recall``, ``map_cut``,
     ``success``), all summed from one ordering; ``<name>.<k>,...`` chooses the
     cutoffs. Printed as ``<name>_<k>``."""
@@ -287,12 +300,8 @@ class AtCutoffs(NdcgCut):
         """What the engine sums for it (``query_values(..., measures=)``)."""
         return ((self.spec.metric, self.cutoffs(params)),)
 
-    def columns(self, staged, options, params, bound_levels) -> Columns:
-        _refuse_bounds(self.name, bound_levels)
-        return _summed(staged, options, self, params)
 
-
-class AtRecall(Reported):
+class AtRecall(_Summed):
     """``iprec_at_recall``: interpolated precision at recall levels (trec_eval's
     eleven by default); ``iprec_at_recall.<r>,...`` chooses them, read as C's ``atof``
     reads them, and prints each as ``iprec_at_recall_<r>`` with two decimals."""
@@ -323,12 +332,8 @@ class AtRecall(Reported):
     def rank_requests(self, params: str | None) -> tuple | None:
         return ((self.request, self.levels(params)),)
 
-    def columns(self, staged, options, params, bound_levels) -> Columns:
-        _refuse_bounds(self.name, bound_levels)
-        return _summed(staged, options, self, params)
 
-
-class Rbp(Reported):
+class Rbp(_Summed):
     """``rbp``: rank-biased precision (Moffat and Zobel, 2008), persistence 0.9;
     ``rbp.p=<p>`` sets it and prints as ``rbp_p=<p>``. A judged level gains the level,
     over the query's largest level where that exceeds 1."""
@@ -365,18 +370,6 @@ class Rbp(Reported):
 
     def rank_requests(self, params: str | None) -> tuple | None:
         return ((self.spec.metric, (self.persistence(params),)),)
-
-    def columns(self, staged, options, params, bound_levels) -> Columns:
-        _refuse_bounds(self.name, bound_levels)
-        return _summed(staged, options, self, params)
-
-
-def _summed(staged, options: RankingOptions, measure, params) -> Columns:
-    """A measure's columns from its engine request alone."""
-    requests = measure.rank_requests(params)
-    ranked = options.replace(metric=requests[0][0], k=None)
-    values = query_values(staged, ranked, measures=requests).values
-    return list(zip(measure.names(params), values.T))
 
 
 def _entry(spec: Spec) -> Measure:

@@ -181,8 +181,10 @@ class RelevanceEvaluator:
             The run, ``{qid: {docno: score}}``; higher scores rank first. Queries
             without judgments are left out, as in pytrec_eval. A judged query whose
             ranking is empty (``{qid: {}}``, or emptied by ``ignore_identical_ids``)
-            scores as trec_eval ``-c`` scores a judged query the run lacks: 0 for
-            every measure, as in pytrec_eval.
+            scores as a query that retrieved nothing, as in pytrec_eval: 0, but
+            ``num_rel`` (its relevant documents), ``gm_map`` (the log of the floor,
+            1e-5) and ``iprec_at_recall`` (0 / 0, NaN, where a level asks for no
+            document).
 
         Returns
         -------

@@ -90,7 +90,7 @@ def trec_eval_scores(
     ``bounds`` (``-B``) adds ``M@judged``, ``M@lower`` and ``M@upper`` after each
     measure ``M`` (:func:`._engine.query_values` with ``levels``).
     ``ignore_identical_ids`` drops the documents whose id is their query's first; a
-    judged query left without documents scores 0, as with ``-c``.
+    judged query left without documents scores as one the run lacks (``-c``).
     """
     if bounds and judged_only:
         raise ValueError(

@@ -272,8 +272,9 @@ def evaluate_run(
     relevant documents the run missed count against it (see
     :class:`JudgmentPool`). Queries of the run without judgments are left out; a
     judged query whose ranking is empty (``{qid: {}}`` in pytrec_eval's dicts, or
-    emptied by ``ignore_identical_ids``) scores as with ``missing_queries="zero"``
-    (0), as pytrec_eval scores it.
+    emptied by ``ignore_identical_ids``) scores as a query that retrieved nothing, as
+    with ``missing_queries="zero"`` and as pytrec_eval scores it (see
+    :func:`query_scores`).
 
     Read more in the :ref:`User Guide <judgment_pools>`.
 
@@ -383,8 +384,9 @@ def evaluate_run(
         ``EvaluateRetrieval.evaluate`` does it by default, since in ArguAna, Quora and
         CQADupStack the query is itself a document of the corpus, which a retriever
         finds first; on MIRACL dropping them loses score (mteb PRs #642 and #833), so
-        it is a choice per call. A judged query whose ranking is then empty scores 0
-        (see above). A run file is then read whole (:func:`read_trec_run`).
+        it is a choice per call. A judged query whose ranking is then empty scores as
+        one that retrieved nothing (see above). A run file is then read whole
+        (:func:`read_trec_run`).
 
     Returns
     -------

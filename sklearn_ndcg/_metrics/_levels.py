@@ -69,7 +69,7 @@ def check_levels(
             warn(
                 f"relevance_level={relevance_level:g} is above every relevance level of "
                 f"{what} (the largest is {highest:g}): no document is relevant, so every "
-                "measure of binary relevance (map, P, recall, recip_rank, success) is 0. "
+                "measure of binary relevance (average precision, precision, recall...) is 0. "
                 "Give the level from which a judgment counts as relevant, e.g. "
                 f"relevance_level={highest:g}.",
                 UndefinedMetricWarning,

@@ -313,9 +313,10 @@ def query_scores(
         read, so refused), and ``ties="docno"`` orders tied scores by decreasing
         document id, as trec_eval and pytrec_eval do. Queries are named by the dicts'
         keys. Queries without judgments are left out; a judged query whose ranking is
-        empty (``{qid: {}}``) scores as trec_eval ``-c`` scores a judged query the run
-        lacks (0 for every measure but NDCG with ``zero_division`` where it has no
-        relevant document), as pytrec_eval scores it.
+        empty (``{qid: {}}``) scores as a query that retrieved nothing, as pytrec_eval
+        scores it: 0, but ``num_rel`` (its relevant documents), ``gm_map`` (the log of
+        the floor, 1e-5) and ``iprec_at_recall`` (0 / 0, NaN, where a level asks for no
+        document).
     y_score : array-like of the same shape as y_true, or dict
         Predicted scores; higher ranks first. Or pytrec_eval's run, ``{qid: {docno:
         score}}``, with the qrels' dict as ``y_true``.
